@@ -1,0 +1,62 @@
+package dev.nicsim.microcode;
+
+import dev.nicsim.pcc.PccEvent;
+
+import java.util.function.ObjLongConsumer;
+
+/**
+ * The NIC's congestion-control processor as the NIC sees it: flows start and end, PCC events are
+ * offered, results come back through a {@link CcResultSink} at the simulated time they take effect.
+ *
+ * <p>Protocol for a time-stepped caller (the simulator): after {@link #offer} or a start, call
+ * {@link #advance(long)} with the current time; it runs every piece of work due by then and returns
+ * the next time it needs to be advanced, at which the caller schedules a wake-up.
+ *
+ * <p>Thread-safety: implementations are driven by one thread unless they say otherwise.
+ */
+public interface CcProcessor {
+
+    /**
+     * Starts a flow: zeroes its context and runs the algorithm's flow initialisation.
+     *
+     * @param qpn                flow id (requester QPN, 24 bits)
+     * @param nowPs              current simulated time, ps
+     * @param lineRateBitsPerSec line rate of the NIC port, bits/s
+     * @param mtuBytes           payload bytes per full packet
+     * @param baseRttNs          unloaded path RTT, ns
+     * @throws IllegalStateException if the flow is already running or no context slot is free
+     */
+    void startFlow(int qpn, long nowPs, long lineRateBitsPerSec, int mtuBytes, int baseRttNs);
+
+    /**
+     * Ends a flow and frees its context; later events for it are dropped and counted as
+     * {@code events_for_unknown_flow}.
+     *
+     * @param qpn flow id
+     */
+    void endFlow(int qpn);
+
+    /**
+     * Offers an event. The record is copied; the caller may reuse its buffer at once.
+     *
+     * @param event event record (flow id = QPN)
+     * @param nowPs arrival time, ps
+     * @return true if accepted (queued, coalesced or handled), false if dropped (counted per type)
+     */
+    boolean offer(PccEvent event, long nowPs);
+
+    /**
+     * Runs work due at or before {@code nowPs}, delivering results.
+     *
+     * @param nowPs current simulated time, ps
+     * @return next time (ps) this processor needs to run, or {@link Long#MAX_VALUE} if idle
+     */
+    long advance(long nowPs);
+
+    /**
+     * Visits every counter of the processor and its algorithm (name, value), in a stable order.
+     *
+     * @param visitor receives (counter name, value)
+     */
+    void forEachCounter(ObjLongConsumer<String> visitor);
+}

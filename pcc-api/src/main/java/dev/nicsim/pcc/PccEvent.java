@@ -1,0 +1,271 @@
+package dev.nicsim.pcc;
+
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.ByteOrder;
+
+import static dev.nicsim.pcc.PccEventLayout.*;
+
+/**
+ * Flyweight over one PCC event record laid out as {@link PccEventLayout} draws it. Wrap it over a
+ * buffer and offset, then read or write fields in place; nothing is allocated or copied.
+ *
+ * <p>Byte order is little-endian. Thread-safety: not thread-safe; one flyweight per thread.
+ */
+public final class PccEvent {
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    private MutableDirectBuffer buffer;
+    private int offset;
+
+    /** Creates an unwrapped flyweight; call {@link #wrap} before use. */
+    public PccEvent() {
+    }
+
+    /**
+     * Points this flyweight at a record.
+     *
+     * @param buffer buffer holding the record; at least {@code offset + RECORD_LENGTH} bytes
+     * @param offset byte offset of the record in the buffer
+     * @return this
+     */
+    public PccEvent wrap(final MutableDirectBuffer buffer, final int offset) {
+        this.buffer = buffer;
+        this.offset = offset;
+        return this;
+    }
+
+    /** @return the wrapped buffer */
+    public MutableDirectBuffer buffer() {
+        return buffer;
+    }
+
+    /** @return the offset of the record in the wrapped buffer */
+    public int offset() {
+        return offset;
+    }
+
+    /**
+     * Zeroes the record and writes the fields every event has; number coalesced is set to 1 and the
+     * first timestamp and sequence number equal the given ones.
+     *
+     * @param type        event type ({@link PccEventType})
+     * @param subtype     subtype, {@link PccEventType#SUBTYPE_NONE} when none
+     * @param flowId      flow id (QPN, 24 bits)
+     * @param sn          sequence number (PSN, 24 bits)
+     * @param timestampNs 32-bit wrapping timestamp in nanoseconds
+     * @return this
+     */
+    public PccEvent reset(final int type, final int subtype, final int flowId, final int sn, final int timestampNs) {
+        buffer.setMemory(offset, RECORD_LENGTH, (byte) 0);
+        buffer.putByte(offset + TYPE_OFFSET, (byte) type);
+        buffer.putByte(offset + SUBTYPE_OFFSET, (byte) subtype);
+        buffer.putInt(offset + FLOW_ID_OFFSET, flowId & MASK_24, ORDER);
+        buffer.putInt(offset + SN_OFFSET, sn & MASK_24, ORDER);
+        buffer.putInt(offset + TIMESTAMP_OFFSET, timestampNs, ORDER);
+        buffer.putInt(offset + FIRST_TIMESTAMP_OFFSET, timestampNs, ORDER);
+        buffer.putInt(offset + FIRST_SN_OFFSET, sn & MASK_24, ORDER);
+        buffer.putInt(offset + NUM_COALESCED_OFFSET, 1, ORDER);
+        return this;
+    }
+
+    /** @return event type, {@code 0 .. PccEventType.COUNT-1} */
+    public int type() {
+        return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;
+    }
+
+    /** @return subtype ({@link PccEventType#SUBTYPE_NONE} when none) */
+    public int subtype() {
+        return buffer.getByte(offset + SUBTYPE_OFFSET) & 0xFF;
+    }
+
+    /** @return NIC port number, 0..255 */
+    public int port() {
+        return buffer.getByte(offset + PORT_OFFSET) & 0xFF;
+    }
+
+    /**
+     * @param port NIC port number, 0..255
+     * @return this
+     */
+    public PccEvent port(final int port) {
+        buffer.putByte(offset + PORT_OFFSET, (byte) port);
+        return this;
+    }
+
+    /** @return flag bits ({@link PccEventLayout#FLAG_ECE} etc.) */
+    public int flags() {
+        return buffer.getByte(offset + FLAGS_OFFSET) & 0xFF;
+    }
+
+    /**
+     * @param flags flag bits, 0..255
+     * @return this
+     */
+    public PccEvent flags(final int flags) {
+        buffer.putByte(offset + FLAGS_OFFSET, (byte) flags);
+        return this;
+    }
+
+    /**
+     * @param flag one flag bit
+     * @return whether the flag is set
+     */
+    public boolean hasFlag(final int flag) {
+        return (flags() & flag) != 0;
+    }
+
+    /** @return flow id: the requester QPN, 24 bits */
+    public int flowId() {
+        return buffer.getInt(offset + FLOW_ID_OFFSET, ORDER);
+    }
+
+    /** @return sequence number (PSN, 24 bits) */
+    public int sn() {
+        return buffer.getInt(offset + SN_OFFSET, ORDER);
+    }
+
+    /**
+     * @param sn sequence number; masked to 24 bits
+     * @return this
+     */
+    public PccEvent sn(final int sn) {
+        buffer.putInt(offset + SN_OFFSET, sn & MASK_24, ORDER);
+        return this;
+    }
+
+    /** @return timestamp of the (last merged) event, ns, 32-bit wrapping */
+    public int timestampNs() {
+        return buffer.getInt(offset + TIMESTAMP_OFFSET, ORDER);
+    }
+
+    /**
+     * @param timestampNs ns, 32-bit wrapping
+     * @return this
+     */
+    public PccEvent timestampNs(final int timestampNs) {
+        buffer.putInt(offset + TIMESTAMP_OFFSET, timestampNs, ORDER);
+        return this;
+    }
+
+    /** @return timestamp of the first merged event, ns, 32-bit wrapping */
+    public int firstTimestampNs() {
+        return buffer.getInt(offset + FIRST_TIMESTAMP_OFFSET, ORDER);
+    }
+
+    /** @return sequence number of the first merged event */
+    public int firstSn() {
+        return buffer.getInt(offset + FIRST_SN_OFFSET, ORDER);
+    }
+
+    /** @return number of events merged into this one, at least 1 */
+    public int numCoalesced() {
+        return buffer.getInt(offset + NUM_COALESCED_OFFSET, ORDER);
+    }
+
+    /**
+     * @param numCoalesced number of merged events, at least 1
+     * @return this
+     */
+    public PccEvent numCoalesced(final int numCoalesced) {
+        buffer.putInt(offset + NUM_COALESCED_OFFSET, numCoalesced, ORDER);
+        return this;
+    }
+
+    /** @return bytes sent in the TX burst */
+    public int txBytes() {
+        return buffer.getInt(offset + TX_BYTES_OFFSET, ORDER);
+    }
+
+    /** @return packets sent in the TX burst */
+    public int txPackets() {
+        return buffer.getInt(offset + TX_PACKETS_OFFSET, ORDER);
+    }
+
+    /**
+     * Sets the TX burst totals.
+     *
+     * @param bytes   bytes sent, non-negative
+     * @param packets packets sent, non-negative
+     * @return this
+     */
+    public PccEvent tx(final int bytes, final int packets) {
+        buffer.putInt(offset + TX_BYTES_OFFSET, bytes, ORDER);
+        buffer.putInt(offset + TX_PACKETS_OFFSET, packets, ORDER);
+        return this;
+    }
+
+    /** @return RTT request send timestamp (ns, wraps); for ACK the echoed transmit timestamp */
+    public int rttRequestSendNs() {
+        return buffer.getInt(offset + RTT_REQUEST_SEND_OFFSET, ORDER);
+    }
+
+    /** @return RTT request receive timestamp at the responder (ns, wraps) */
+    public int rttRequestReceiveNs() {
+        return buffer.getInt(offset + RTT_REQUEST_RECEIVE_OFFSET, ORDER);
+    }
+
+    /** @return RTT response send timestamp at the responder (ns, wraps) */
+    public int rttResponseSendNs() {
+        return buffer.getInt(offset + RTT_RESPONSE_SEND_OFFSET, ORDER);
+    }
+
+    /**
+     * Sets the RTT timestamps.
+     *
+     * @param requestSendNs     request send time (ns, wraps); for an ACK the echoed transmit time
+     * @param requestReceiveNs  request receive time at the responder
+     * @param responseSendNs    response send time at the responder
+     * @return this
+     */
+    public PccEvent rtt(final int requestSendNs, final int requestReceiveNs, final int responseSendNs) {
+        buffer.putInt(offset + RTT_REQUEST_SEND_OFFSET, requestSendNs, ORDER);
+        buffer.putInt(offset + RTT_REQUEST_RECEIVE_OFFSET, requestReceiveNs, ORDER);
+        buffer.putInt(offset + RTT_RESPONSE_SEND_OFFSET, responseSendNs, ORDER);
+        return this;
+    }
+
+    /**
+     * Merges a later event of the same type and flow into this one, as NIC hardware coalesces: the
+     * first timestamp and first sequence number stay, the timestamp, sequence number and flags take
+     * the later event's values (flags are OR-ed), the count adds up, TX bytes and packets add up, and
+     * the RTT timestamps take the later event's.
+     *
+     * @param later the later event, same type and flow
+     * @return this
+     * @throws IllegalArgumentException if type or flow differ
+     */
+    public PccEvent coalesce(final PccEvent later) {
+        if (later.type() != type() || later.flowId() != flowId()) {
+            throw new IllegalArgumentException("coalesce needs the same type and flow: "
+                + type() + "/" + flowId() + " vs " + later.type() + "/" + later.flowId());
+        }
+        flags(flags() | later.flags());
+        sn(later.sn());
+        timestampNs(later.timestampNs());
+        numCoalesced(numCoalesced() + later.numCoalesced());
+        tx(txBytes() + later.txBytes(), txPackets() + later.txPackets());
+        rtt(later.rttRequestSendNs(), later.rttRequestReceiveNs(), later.rttResponseSendNs());
+        return this;
+    }
+
+    /**
+     * Copies the whole record from another event.
+     *
+     * @param other source record
+     * @return this
+     */
+    public PccEvent copyFrom(final PccEvent other) {
+        buffer.putBytes(offset, other.buffer, other.offset, RECORD_LENGTH);
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        if (buffer == null) {
+            return "PccEvent{unwrapped}";
+        }
+        return "PccEvent{type=" + PccEventType.name(type()) + ", subtype=" + subtype() + ", flow=" + flowId()
+            + ", sn=" + sn() + ", ts=" + Integer.toUnsignedString(timestampNs()) + ", flags=" + flags()
+            + ", n=" + numCoalesced() + ", txBytes=" + txBytes() + ", txPackets=" + txPackets() + "}";
+    }
+}

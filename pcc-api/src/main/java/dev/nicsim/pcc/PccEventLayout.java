@@ -1,0 +1,88 @@
+package dev.nicsim.pcc;
+
+/**
+ * Layout of one PCC event record, 64 bytes, little-endian, as it sits in an event ring or trace.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------+---------------+---------------+---------------+
+ *  |     type      |    subtype    |     port      |     flags     |  0
+ *  +---------------+---------------+---------------+---------------+
+ *  |              flow id (QPN, low 24 bits used)                  |  4
+ *  +---------------------------------------------------------------+
+ *  |              sequence number (PSN, 24 bits used)              |  8
+ *  +---------------------------------------------------------------+
+ *  |              timestamp, ns (32-bit, wraps)                    | 12
+ *  +---------------------------------------------------------------+
+ *  |              first timestamp, ns (coalesced events)           | 16
+ *  +---------------------------------------------------------------+
+ *  |              first sequence number (coalesced events)         | 20
+ *  +---------------------------------------------------------------+
+ *  |              number coalesced (1 = not coalesced)             | 24
+ *  +---------------------------------------------------------------+
+ *  |              TX bytes (TX_BURST)                              | 28
+ *  +---------------------------------------------------------------+
+ *  |              TX packets (TX_BURST)                            | 32
+ *  +---------------------------------------------------------------+
+ *  |              RTT request send timestamp, ns                   | 36
+ *  +---------------------------------------------------------------+
+ *  |              RTT request receive timestamp, ns                | 40
+ *  +---------------------------------------------------------------+
+ *  |              RTT response send timestamp, ns                  | 44
+ *  +---------------------------------------------------------------+
+ *  |              reserved (zero)                                  | 48..63
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>For an ACK, the RTT request-send field carries the transmit timestamp of the acknowledged
+ * packet echoed by the responder (as a timestamp option would), so window algorithms can measure
+ * RTT without probes; zero when unknown. Thread-safety: constants only.
+ */
+public final class PccEventLayout {
+    /** Offset of the one-byte event type ({@link PccEventType}). */
+    public static final int TYPE_OFFSET = 0;
+    /** Offset of the one-byte subtype (NACK subtypes in {@link PccEventType}). */
+    public static final int SUBTYPE_OFFSET = 1;
+    /** Offset of the one-byte NIC port number. */
+    public static final int PORT_OFFSET = 2;
+    /** Offset of the one-byte flags ({@link #FLAG_ECE}, {@link #FLAG_FIRST_IN_FLOW}). */
+    public static final int FLAGS_OFFSET = 3;
+    /** Offset of the 32-bit flow id; the low 24 bits are the requester QPN. */
+    public static final int FLOW_ID_OFFSET = 4;
+    /** Offset of the 32-bit sequence number (PSN for ACK/NACK, last PSN sent for TX_BURST). */
+    public static final int SN_OFFSET = 8;
+    /** Offset of the 32-bit wrapping nanosecond timestamp of the (last) event. */
+    public static final int TIMESTAMP_OFFSET = 12;
+    /** Offset of the timestamp of the first event merged into a coalesced event. */
+    public static final int FIRST_TIMESTAMP_OFFSET = 16;
+    /** Offset of the sequence number of the first event merged into a coalesced event. */
+    public static final int FIRST_SN_OFFSET = 20;
+    /** Offset of the number of events merged into this one (1 when not coalesced). */
+    public static final int NUM_COALESCED_OFFSET = 24;
+    /** Offset of the bytes sent in a TX burst. */
+    public static final int TX_BYTES_OFFSET = 28;
+    /** Offset of the packets sent in a TX burst. */
+    public static final int TX_PACKETS_OFFSET = 32;
+    /** Offset of the RTT request send timestamp (ns, wraps). */
+    public static final int RTT_REQUEST_SEND_OFFSET = 36;
+    /** Offset of the RTT request receive timestamp at the responder (ns, wraps). */
+    public static final int RTT_REQUEST_RECEIVE_OFFSET = 40;
+    /** Offset of the RTT response send timestamp at the responder (ns, wraps). */
+    public static final int RTT_RESPONSE_SEND_OFFSET = 44;
+    /** Length of one record in bytes; records are aligned to this length in rings. */
+    public static final int RECORD_LENGTH = 64;
+
+    /** Flag: the ACK echoes a CE mark (ECN-Echo). */
+    public static final int FLAG_ECE = 0x01;
+    /** Flag: the first event the flow produced (the flow has just started). */
+    public static final int FLAG_FIRST_IN_FLOW = 0x02;
+    /** Flag: the CNP carried the BECN bit. */
+    public static final int FLAG_BECN = 0x04;
+
+    /** Mask of the 24 bits of a QPN or PSN. */
+    public static final int MASK_24 = 0xFF_FFFF;
+
+    private PccEventLayout() {
+    }
+}

@@ -1,0 +1,226 @@
+package dev.nicsim.sim;
+
+/**
+ * The transmit side of a port and the link it drives: one frame at a time at the link rate
+ * (serialisation including preamble and inter-frame gap), delivered to the peer after the
+ * propagation delay. PFC pause frames received for this port stop the paused priorities after the
+ * frame in progress, for the quanta they carry (IEEE 802.1Qbb); control frames (PFC) go out ahead
+ * of queued data.
+ *
+ * <p>Subclasses (NIC port, switch port) hold the queues and pick the next data frame in
+ * {@link #nextDataPacket()}, skipping priorities for which {@link #isPaused(int)} is true. Call
+ * {@link #kick()} whenever a frame becomes eligible.
+ *
+ * <p>Thread-safety: not thread-safe; simulation thread only.
+ */
+public abstract class EgressPort implements EventHandler {
+    private static final int EV_TX_DONE = 1;
+    private static final int EV_DELIVER = 2;
+    private static final int EV_RESUME = 3;
+
+    /** The simulator driving this port. */
+    protected final Simulator sim;
+    private final long rateBitsPerSec;
+    private final long propagationPs;
+    private NetDevice peer;
+    private int peerPort;
+    private boolean busy;
+    private final long[] pausedUntilPs = new long[8];
+    private Packet[] control = new Packet[16];
+    private int controlHead;
+    private int controlCount;
+    private long txFrames;
+    private long txBytes;
+    private long busyPs;
+    private final long[] pauseFramesReceived = new long[8];
+
+    /**
+     * Creates a port.
+     *
+     * @param sim            simulator
+     * @param rateBitsPerSec link rate, bits/s, positive
+     * @param propagationPs  one-way propagation delay, ps, non-negative
+     * @throws IllegalArgumentException if the rate is not positive or the delay negative
+     */
+    protected EgressPort(final Simulator sim, final long rateBitsPerSec, final long propagationPs) {
+        if (rateBitsPerSec <= 0) {
+            throw new IllegalArgumentException("link rate must be > 0 bits/s, got " + rateBitsPerSec);
+        }
+        if (propagationPs < 0) {
+            throw new IllegalArgumentException("propagation delay must be >= 0 ps, got " + propagationPs);
+        }
+        this.sim = sim;
+        this.rateBitsPerSec = rateBitsPerSec;
+        this.propagationPs = propagationPs;
+    }
+
+    /**
+     * Connects the far end of the link.
+     *
+     * @param peer     device at the other end
+     * @param peerPort the peer's port number the link arrives on
+     */
+    public void connect(final NetDevice peer, final int peerPort) {
+        this.peer = peer;
+        this.peerPort = peerPort;
+    }
+
+    /** @return device at the far end, or null if unconnected */
+    public NetDevice peer() {
+        return peer;
+    }
+
+    /** @return the peer's port number */
+    public int peerPort() {
+        return peerPort;
+    }
+
+    /** @return link rate, bits/s */
+    public long rateBitsPerSec() {
+        return rateBitsPerSec;
+    }
+
+    /** @return one-way propagation delay, ps */
+    public long propagationPs() {
+        return propagationPs;
+    }
+
+    /** @return whether a frame is being serialised */
+    public boolean busy() {
+        return busy;
+    }
+
+    /**
+     * @param priority 0..7
+     * @return whether the priority is paused by PFC now
+     */
+    public boolean isPaused(final int priority) {
+        return pausedUntilPs[priority] > sim.nowPs();
+    }
+
+    /**
+     * Applies a received PFC frame to this port's transmitter: each enabled priority is paused for
+     * its quanta (x 512 bit times at this link's rate) from now, or resumed when its quanta are 0.
+     *
+     * @param pfc the PFC frame (not released here)
+     */
+    public void applyPause(final Packet pfc) {
+        final long now = sim.nowPs();
+        long earliestResume = Long.MAX_VALUE;
+        for (int p = 0; p < 8; p++) {
+            if ((pfc.pfcClassEnable & (1 << p)) == 0) {
+                continue;
+            }
+            pauseFramesReceived[p]++;
+            final int quanta = pfc.pfcQuanta[p];
+            if (quanta == 0) {
+                pausedUntilPs[p] = now;
+            } else {
+                pausedUntilPs[p] = now + RoceFraming.pauseDurationPs(quanta, rateBitsPerSec);
+                earliestResume = Math.min(earliestResume, pausedUntilPs[p]);
+            }
+        }
+        if (earliestResume != Long.MAX_VALUE) {
+            sim.schedule(earliestResume, this, EV_RESUME, 0, null);
+        }
+        kick();
+    }
+
+    /**
+     * Queues a control frame (PFC) to go out before any queued data frame.
+     *
+     * @param frame control frame; ownership passes to the port
+     */
+    public void sendControl(final Packet frame) {
+        if (controlCount == control.length) {
+            final Packet[] n = new Packet[control.length * 2];
+            for (int i = 0; i < controlCount; i++) {
+                n[i] = control[(controlHead + i) % control.length];
+            }
+            control = n;
+            controlHead = 0;
+        }
+        control[(controlHead + controlCount) % control.length] = frame;
+        controlCount++;
+        kick();
+    }
+
+    /** Starts transmitting if the link is idle and a frame is eligible. */
+    public final void kick() {
+        if (busy || peer == null) {
+            return;
+        }
+        final Packet p;
+        if (controlCount > 0) {
+            p = control[controlHead];
+            control[controlHead] = null;
+            controlHead = (controlHead + 1) % control.length;
+            controlCount--;
+        } else {
+            p = nextDataPacket();
+            if (p == null) {
+                return;
+            }
+        }
+        busy = true;
+        final long ser = RoceFraming.serializationPs(p.frameBytes, rateBitsPerSec);
+        txFrames++;
+        txBytes += p.frameBytes;
+        busyPs += ser;
+        onTransmitStart(p);
+        sim.scheduleIn(ser, this, EV_TX_DONE, 0, null);
+        sim.scheduleIn(ser + propagationPs, this, EV_DELIVER, 0, p);
+    }
+
+    @Override
+    public void onEvent(final int kind, final long arg, final Object ref) {
+        switch (kind) {
+            case EV_TX_DONE -> {
+                busy = false;
+                kick();
+            }
+            case EV_DELIVER -> peer.receive((Packet) ref, peerPort);
+            case EV_RESUME -> kick();
+            default -> throw new IllegalStateException("unknown port event " + kind);
+        }
+    }
+
+    /**
+     * Picks the next data frame to send, honouring {@link #isPaused(int)}; removes it from its
+     * queue.
+     *
+     * @return the frame, or null if nothing is eligible now
+     */
+    protected abstract Packet nextDataPacket();
+
+    /**
+     * Hook called when a frame starts serialisation (for counters and tracing). Default: nothing.
+     *
+     * @param frame the frame
+     */
+    protected void onTransmitStart(final Packet frame) {
+    }
+
+    /** @return frames transmitted */
+    public long txFrames() {
+        return txFrames;
+    }
+
+    /** @return frame bytes transmitted (without preamble/IFG) */
+    public long txBytes() {
+        return txBytes;
+    }
+
+    /** @return total serialisation time spent, ps (for utilisation) */
+    public long busyPs() {
+        return busyPs;
+    }
+
+    /**
+     * @param priority 0..7
+     * @return PFC frames received that paused or resumed this priority
+     */
+    public long pauseFramesReceived(final int priority) {
+        return pauseFramesReceived[priority];
+    }
+}

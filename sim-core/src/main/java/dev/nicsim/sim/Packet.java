@@ -1,0 +1,184 @@
+package dev.nicsim.sim;
+
+/**
+ * One frame on the simulated wire: a RoCEv2 packet (data, ACK/NAK, CNP, RTT probe or response) or
+ * a PFC pause frame. Instances come from a {@link PacketPool} and are reused; fields are public for
+ * the packet path's speed and are reset by {@link #clear()}.
+ *
+ * <p>Header fields carry their wire meaning (BTH opcode, PSN, destination QPN, AckReq, AETH
+ * syndrome and MSN, IP DSCP and ECN, UDP source port). Fields marked "model" are the simulator's
+ * bookkeeping and have no wire encoding. Thread-safety: not thread-safe; owned by whoever holds it.
+ */
+public final class Packet {
+    /** Kind: RoCEv2 data packet (SEND, WRITE, READ response payload). */
+    public static final int KIND_DATA = 0;
+    /** Kind: RoCEv2 ACK or NAK (BTH opcode 0x11 with AETH). */
+    public static final int KIND_ACK = 1;
+    /** Kind: RoCEv2 CNP (BTH opcode 0x81). */
+    public static final int KIND_CNP = 2;
+    /** Kind: PFC pause frame (MAC control 0x8808, opcode 0x0101). */
+    public static final int KIND_PFC = 3;
+    /** Kind: RDMA READ request (BTH opcode 0x0C with RETH). */
+    public static final int KIND_READ_REQUEST = 4;
+    /** Kind: PCC RTT probe request. */
+    public static final int KIND_RTT_PROBE = 5;
+    /** Kind: PCC RTT probe response. */
+    public static final int KIND_RTT_RESPONSE = 6;
+
+    /** IP ECN codepoint Not-ECT (00). */
+    public static final int ECN_NOT_ECT = 0;
+    /** IP ECN codepoint ECT(1) (01). */
+    public static final int ECN_ECT1 = 1;
+    /** IP ECN codepoint ECT(0) (10). */
+    public static final int ECN_ECT0 = 2;
+    /** IP ECN codepoint CE (11). */
+    public static final int ECN_CE = 3;
+
+    /** AETH syndrome of an ACK with no credit count (0b000_11111). */
+    public static final int AETH_ACK = 0x1F;
+    /** AETH syndrome of a NAK: PSN sequence error (0b011_00000). */
+    public static final int AETH_NAK_PSN_SEQ_ERR = 0x60;
+    /** AETH syndrome of an RNR NAK (0b001_xxxxx, timer field zero). */
+    public static final int AETH_RNR_NAK = 0x20;
+
+    /** Model: what kind of frame this is ({@code KIND_*}). */
+    public int kind;
+    /** BTH opcode (e.g. 0x0A WRITE ONLY, 0x11 ACKNOWLEDGE, 0x81 CNP). */
+    public int opcode;
+    /** Source host id (stands for the source IP address). */
+    public int srcHost;
+    /** Destination host id (stands for the destination IP address). */
+    public int dstHost;
+    /** Source QPN (model: carried in the connection state, not in BTH). */
+    public int srcQpn;
+    /** BTH destination QPN, 24 bits. */
+    public int dstQpn;
+    /** BTH PSN, 24 bits. */
+    public int psn;
+    /** BTH AckReq bit. */
+    public boolean ackReq;
+    /** BTH BECN bit (set on CNPs). */
+    public boolean becn;
+    /** AETH syndrome ({@link #AETH_ACK}, {@link #AETH_NAK_PSN_SEQ_ERR}, {@link #AETH_RNR_NAK}). */
+    public int aethSyndrome;
+    /** AETH MSN, 24 bits. */
+    public int msn;
+    /** IP ECN codepoint ({@code ECN_*}). */
+    public int ecn;
+    /** ECN-Echo carried by an ACK (model: stands for the echo header the uNIC microcode adds). */
+    public boolean ece;
+    /** IP DSCP, 0..63. */
+    public int dscp;
+    /** 802.1p priority (PCP) / traffic class, 0..7. */
+    public int priority;
+    /** UDP source port: flow-entropy hash used by ECMP. */
+    public int udpSrcPort;
+    /** Frame bytes on the wire without preamble/IFG. */
+    public int frameBytes;
+    /** Payload bytes (data packets) or requested bytes (READ request). */
+    public int payloadBytes;
+    /** Model: simulation flow index this packet belongs to, or -1. */
+    public int flowId;
+    /** Model: last packet of its message. */
+    public boolean lastOfMessage;
+    /** Model: transmit time of a data packet (ns, 32-bit) echoed in its ACK; probe timestamps. */
+    public int txTimestampNs;
+    /** RTT probe: time the responder received the request (ns, 32-bit). */
+    public int rttRequestReceiveNs;
+    /** RTT probe: time the responder sent the response (ns, 32-bit). */
+    public int rttResponseSendNs;
+    /** PFC: priority-enable vector, bit i = priority i. */
+    public int pfcClassEnable;
+    /** PFC: pause quanta per priority (0 = resume). */
+    public final int[] pfcQuanta = new int[8];
+    /** Model: switch ingress port the packet arrived on. */
+    public int ingressPort;
+    /** Model: time the packet entered its current queue, ps. */
+    public long enqueuePs;
+    /** Model: number of data packets an ACK covers (coalesced ACKs). */
+    public int ackedPackets;
+
+    /** Creates a cleared packet; use {@link PacketPool#acquire()} instead on the packet path. */
+    public Packet() {
+        clear();
+    }
+
+    /** Resets every field to its empty value. */
+    public void clear() {
+        kind = KIND_DATA;
+        opcode = 0;
+        srcHost = -1;
+        dstHost = -1;
+        srcQpn = 0;
+        dstQpn = 0;
+        psn = 0;
+        ackReq = false;
+        becn = false;
+        aethSyndrome = 0;
+        msn = 0;
+        ecn = ECN_NOT_ECT;
+        ece = false;
+        dscp = 0;
+        priority = 0;
+        udpSrcPort = 0;
+        frameBytes = 0;
+        payloadBytes = 0;
+        flowId = -1;
+        lastOfMessage = false;
+        txTimestampNs = 0;
+        rttRequestReceiveNs = 0;
+        rttResponseSendNs = 0;
+        pfcClassEnable = 0;
+        java.util.Arrays.fill(pfcQuanta, 0);
+        ingressPort = -1;
+        enqueuePs = 0;
+        ackedPackets = 0;
+    }
+
+    /**
+     * Copies every field from another packet (used when a switch mirrors or a NIC retransmits).
+     *
+     * @param o source
+     */
+    public void copyFrom(final Packet o) {
+        kind = o.kind;
+        opcode = o.opcode;
+        srcHost = o.srcHost;
+        dstHost = o.dstHost;
+        srcQpn = o.srcQpn;
+        dstQpn = o.dstQpn;
+        psn = o.psn;
+        ackReq = o.ackReq;
+        becn = o.becn;
+        aethSyndrome = o.aethSyndrome;
+        msn = o.msn;
+        ecn = o.ecn;
+        ece = o.ece;
+        dscp = o.dscp;
+        priority = o.priority;
+        udpSrcPort = o.udpSrcPort;
+        frameBytes = o.frameBytes;
+        payloadBytes = o.payloadBytes;
+        flowId = o.flowId;
+        lastOfMessage = o.lastOfMessage;
+        txTimestampNs = o.txTimestampNs;
+        rttRequestReceiveNs = o.rttRequestReceiveNs;
+        rttResponseSendNs = o.rttResponseSendNs;
+        pfcClassEnable = o.pfcClassEnable;
+        System.arraycopy(o.pfcQuanta, 0, pfcQuanta, 0, 8);
+        ingressPort = o.ingressPort;
+        enqueuePs = o.enqueuePs;
+        ackedPackets = o.ackedPackets;
+    }
+
+    /** @return whether the packet is ECN-capable (ECT(0), ECT(1) or CE) */
+    public boolean isEcnCapable() {
+        return ecn != ECN_NOT_ECT;
+    }
+
+    @Override
+    public String toString() {
+        return "Packet{kind=" + kind + ", op=0x" + Integer.toHexString(opcode) + ", " + srcHost + "->" + dstHost
+            + ", dqpn=" + dstQpn + ", psn=" + psn + ", bytes=" + frameBytes + ", ecn=" + ecn + ", prio=" + priority + "}";
+    }
+}

@@ -157,6 +157,17 @@ public final class PccEvent {
         return buffer.getInt(offset + FIRST_SN_OFFSET, ORDER);
     }
 
+    /**
+     * Sets the first sequence number (for an ACK: the first PSN it newly acknowledges).
+     *
+     * @param firstSn sequence number; masked to 24 bits
+     * @return this
+     */
+    public PccEvent firstSn(final int firstSn) {
+        buffer.putInt(offset + FIRST_SN_OFFSET, firstSn & MASK_24, ORDER);
+        return this;
+    }
+
     /** @return number of events merged into this one, at least 1 */
     public int numCoalesced() {
         return buffer.getInt(offset + NUM_COALESCED_OFFSET, ORDER);

@@ -1,0 +1,113 @@
+package dev.nicsim.microcode.algorithms;
+
+import dev.nicsim.pcc.FixedPoint;
+
+/**
+ * Integer helpers shared by the built-in algorithms: the conversions NIC microcode does between
+ * windows, RTTs and the 20-bit rate fraction of line rate ({@link FixedPoint#RATE_ONE} = line
+ * rate), with 64-bit intermediates and no floating point.
+ *
+ * <p>All methods are pure and allocation-free. Thread-safety: stateless.
+ */
+final class CcMath {
+    /** Largest congestion window in packets as 16.16 (32767 packets), so window bytes stay in range. */
+    static final int MAX_WINDOW_PACKETS_FIXED = 0x7FFF_0000;
+
+    private CcMath() {
+    }
+
+    /**
+     * Bits the line carries in one RTT: {@code lineRateBitsPerSec x rttNs / 10^9}, computed as
+     * {@code (lineRateBitsPerSec / 1000) x rttNs / 10^6} so that it does not overflow for line
+     * rates up to 8 Tb/s and RTTs below about 1 s.
+     *
+     * @param lineRateBitsPerSec line rate, bits/s, positive
+     * @param rttNs              round-trip time, ns, non-negative
+     * @return bits per RTT, 0 when the RTT is 0
+     */
+    static long lineBitsPerRtt(final long lineRateBitsPerSec, final int rttNs) {
+        return (lineRateBitsPerSec / 1000L) * Math.max(0, rttNs) / 1_000_000L;
+    }
+
+    /**
+     * The pacing rate that sends a window of {@code windowFixed} packets per RTT, spec 000 §2.2
+     * (cw &lt; 1 ticked out at RTT/cw) and §3.2 (rate = window / RTT): {@code window x MTU x 8 / RTT}
+     * as a 20-bit fraction of line rate.
+     *
+     * @param windowFixed        window in packets, 16.16, non-negative
+     * @param mtuBytes           payload bytes per packet, positive
+     * @param rttNs              round-trip time, ns
+     * @param lineRateBitsPerSec line rate, bits/s, positive
+     * @return rate in {@code [1, RATE_ONE]}; {@code RATE_ONE} if the RTT is too small to measure
+     */
+    static int rateForWindow(final int windowFixed, final int mtuBytes, final int rttNs,
+                             final long lineRateBitsPerSec) {
+        final long lineBits = lineBitsPerRtt(lineRateBitsPerSec, rttNs);
+        if (lineBits <= 0) {
+            return FixedPoint.RATE_ONE;
+        }
+        // window bits in 16.16, then x 2^4 turns 16.16 into the 20-bit rate fraction
+        final long windowBitsFixed20 = ((long) windowFixed * mtuBytes * 8L) << 4;
+        final long rate = windowBitsFixed20 / lineBits;
+        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, rate));
+    }
+
+    /**
+     * The window (packets, 16.16) that fills the line for one RTT: line bits per RTT / (MTU x 8).
+     *
+     * @param mtuBytes           payload bytes per packet, positive
+     * @param rttNs              round-trip time, ns
+     * @param lineRateBitsPerSec line rate, bits/s, positive
+     * @return window in packets, 16.16, at most {@link #MAX_WINDOW_PACKETS_FIXED}
+     */
+    static int lineWindowFixed(final int mtuBytes, final int rttNs, final long lineRateBitsPerSec) {
+        final long w = (lineBitsPerRtt(lineRateBitsPerSec, rttNs) << 16) / (mtuBytes * 8L);
+        return (int) Math.min(MAX_WINDOW_PACKETS_FIXED, w);
+    }
+
+    /**
+     * Window in bytes for a window in packets: {@code floor(windowFixed x MTU)}.
+     *
+     * @param windowFixed window in packets, 16.16, non-negative
+     * @param mtuBytes    payload bytes per packet
+     * @return bytes
+     */
+    static long windowBytes(final int windowFixed, final int mtuBytes) {
+        return ((long) windowFixed * mtuBytes) >>> 16;
+    }
+
+    /**
+     * Window in packets (16.16) for a window in bytes: {@code bytes / MTU}, rounded down.
+     *
+     * @param bytes    window in bytes, non-negative
+     * @param mtuBytes payload bytes per packet, positive
+     * @return packets, 16.16, at most {@link #MAX_WINDOW_PACKETS_FIXED}
+     */
+    static int packetsFixed(final long bytes, final int mtuBytes) {
+        return (int) Math.min(MAX_WINDOW_PACKETS_FIXED, (bytes << 16) / mtuBytes);
+    }
+
+    /**
+     * Exponentially weighted moving average of an RTT in ns:
+     * {@code srtt + (sample - srtt) x gain}, the product floored.
+     *
+     * @param srttNs   current average, ns
+     * @param sampleNs new sample, ns
+     * @param gain     gain in 16.16, {@code (0, 1]}; 1 gives the latest sample
+     * @return new average, ns
+     */
+    static int ewmaNs(final int srttNs, final int sampleNs, final int gain) {
+        return srttNs + (int) (((long) (sampleNs - srttNs) * gain) >> 16);
+    }
+
+    /**
+     * Whether a 32-bit wrapping timestamp is at or after another (less than 2^31 ns apart).
+     *
+     * @param timeNs      timestamp to test
+     * @param referenceNs reference timestamp
+     * @return {@code timeNs >= referenceNs} in wrapping arithmetic
+     */
+    static boolean atOrAfter(final int timeNs, final int referenceNs) {
+        return FixedPoint.nsSince(referenceNs, timeNs) >= 0;
+    }
+}

@@ -1,0 +1,193 @@
+package dev.nicsim.microcode.algorithms;
+
+import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.pcc.PccParameter.Kind;
+import dev.nicsim.pcc.PccParameterValues;
+
+import java.util.List;
+
+/**
+ * Provider of {@code "dcqcn"}: the DCQCN reaction point (RP), spec 003 §7 (alpha update, rate
+ * decrease, rate increase in fast recovery, additive and hyper increase with timer and byte
+ * counter) with the Mellanox/NVIDIA firmware knobs and defaults listed in {@code specs/README.md}.
+ * The notification point (CNP generation) is in the NIC. See {@link DcqcnAlgorithm}.
+ *
+ * <table>
+ *   <caption>dcqcn parameters (Mellanox name in brackets)</caption>
+ *   <tr><th>id</th><th>name</th><th>default</th><th>range</th><th>unit</th><th>meaning</th></tr>
+ *   <tr><td>0</td><td>g</td><td>5/1024</td><td>[2^-16, 1]</td><td>fraction</td>
+ *       <td>alpha gain, alpha = (1-g) alpha + g [CNP]; = 1 - DCE_TCP_G/1024 with DCE_TCP_G = 1019, the
+ *       weight spec 003 §7.1 puts on the old alpha</td></tr>
+ *   <tr><td>1</td><td>initial_alpha</td><td>1023/1024</td><td>[0, 1]</td><td>fraction</td>
+ *       <td>alpha set on the first CNP [INITIAL_ALPHA_VALUE = 1023 of 1024]</td></tr>
+ *   <tr><td>2</td><td>alpha_update_period_ns</td><td>1000</td><td>[1, 2^30]</td><td>ns</td>
+ *       <td>alpha update period [DCE_TCP_RTT = 1 us]</td></tr>
+ *   <tr><td>3</td><td>rate_reduce_monitor_period_ns</td><td>4000</td><td>[1, 2^30]</td><td>ns</td>
+ *       <td>rate decrease at most once per period [RATE_REDUCE_MONITOR_PERIOD = 4 us]</td></tr>
+ *   <tr><td>4</td><td>rate_on_first_cnp</td><td>1</td><td>[2^-16, 1]</td><td>fraction of line rate</td>
+ *       <td>Rc = Rt on the first CNP [RATE_TO_SET_ON_FIRST_CNP = 0, i.e. keep line rate]</td></tr>
+ *   <tr><td>5</td><td>rpg_gd</td><td>11</td><td>[0, 15]</td><td>log2</td>
+ *       <td>decrease Rc (1 - alpha_1024 / 2^gd), alpha_1024 = alpha x 1024; 11 gives Rc (1 - alpha/2)
+ *       [RPG_GD]</td></tr>
+ *   <tr><td>6</td><td>rpg_min_dec_fac</td><td>50</td><td>[0, 100]</td><td>%</td>
+ *       <td>one decrease leaves at least this percentage of Rc [RPG_MIN_DEC_FAC]</td></tr>
+ *   <tr><td>7</td><td>rpg_min_rate_mbps</td><td>1</td><td>[1, 2000000]</td><td>Mb/s</td>
+ *       <td>floor of Rc after a decrease [RPG_MIN_RATE]</td></tr>
+ *   <tr><td>8</td><td>rpg_time_reset_ns</td><td>300000</td><td>[1, 2^30]</td><td>ns</td>
+ *       <td>rate-increase timer period [RPG_TIME_RESET = 300 us]</td></tr>
+ *   <tr><td>9</td><td>rpg_byte_reset_bytes</td><td>32767</td><td>[0, 2^30]</td><td>bytes</td>
+ *       <td>rate-increase byte counter; 0 = byte counter disabled [RPG_BYTE_RESET]</td></tr>
+ *   <tr><td>10</td><td>rpg_threshold</td><td>1</td><td>[0, 1024]</td><td>stages</td>
+ *       <td>F: fast-recovery stages before additive increase [RPG_THRESHOLD]</td></tr>
+ *   <tr><td>11</td><td>rpg_ai_rate_mbps</td><td>5</td><td>[0, 1000000]</td><td>Mb/s</td>
+ *       <td>additive increase of Rt [RPG_AI_RATE]</td></tr>
+ *   <tr><td>12</td><td>rpg_hai_rate_mbps</td><td>50</td><td>[0, 1000000]</td><td>Mb/s</td>
+ *       <td>hyper increase of Rt [RPG_HAI_RATE]</td></tr>
+ *   <tr><td>13</td><td>clamp_tgt_rate</td><td>0</td><td>{0, 1}</td><td>flag</td>
+ *       <td>1: Rt = Rc on every decrease [CLAMP_TGT_RATE]</td></tr>
+ *   <tr><td>14</td><td>clamp_tgt_rate_after_time_inc</td><td>1</td><td>{0, 1}</td><td>flag</td>
+ *       <td>with clamp_tgt_rate 0: Rt = Rc on a decrease if the rate was raised by the timer or the
+ *       byte counter since the last decrease (0: only by the byte counter) [CLAMP_TGT_RATE_AFTER_TIME_INC]</td></tr>
+ *   <tr><td>15</td><td>hai_scaling</td><td>0</td><td>{0, 1}</td><td>flag</td>
+ *       <td>0: Rt += HAI per hyper stage (Mellanox, ns-3); 1: Rt += i x HAI at the i-th hyper stage (QCN)</td></tr>
+ * </table>
+ *
+ * <h2>Reproducing the HPCC ns-3 DCQCN run</h2>
+ * {@code shared/peers/hpcc-ns3/config_fat_ws30_5ms_dcqcn.txt} runs ns-3's {@code RdmaHw} "Mellanox
+ * version of DCQCN" (CC_MODE 1). Set these values:
+ * <table>
+ *   <caption>ns-3 key to dcqcn parameter</caption>
+ *   <tr><th>ns-3 key (value in the file)</th><th>parameter = value</th><th>note</th></tr>
+ *   <tr><td>CC_MODE 1</td><td>algorithm {@code dcqcn}</td><td>mlx DCQCN</td></tr>
+ *   <tr><td>EWMA_GAIN 0.00390625</td><td>g = 0.00390625 (1/256)</td><td>same form (1-g) alpha + g</td></tr>
+ *   <tr><td>ALPHA_RESUME_INTERVAL 1</td><td>alpha_update_period_ns = 1000</td><td>us to ns</td></tr>
+ *   <tr><td>RATE_DECREASE_INTERVAL 4</td><td>rate_reduce_monitor_period_ns = 4000</td><td>us to ns</td></tr>
+ *   <tr><td>RP_TIMER 300</td><td>rpg_time_reset_ns = 300000</td><td>us to ns</td></tr>
+ *   <tr><td>FAST_RECOVERY_TIMES 1</td><td>rpg_threshold = 1</td><td></td></tr>
+ *   <tr><td>RATE_AI 20Mb/s</td><td>rpg_ai_rate_mbps = 20</td><td></td></tr>
+ *   <tr><td>RATE_HAI 200Mb/s</td><td>rpg_hai_rate_mbps = 200</td><td>fixed step: hai_scaling = 0</td></tr>
+ *   <tr><td>MIN_RATE 1000Mb/s</td><td>rpg_min_rate_mbps = 1000</td><td></td></tr>
+ *   <tr><td>CLAMP_TARGET_RATE 0</td><td>clamp_tgt_rate = 0, clamp_tgt_rate_after_time_inc = 1</td>
+ *       <td>ns-3 clamps Rt when its timer stage is non-zero</td></tr>
+ *   <tr><td>(no byte counter in ns-3)</td><td>rpg_byte_reset_bytes = 0</td><td>disables it</td></tr>
+ *   <tr><td>(alpha = 1 on the first CNP)</td><td>initial_alpha = 1</td><td></td></tr>
+ *   <tr><td>(RateOnFirstCnp default 1.0)</td><td>rate_on_first_cnp = 1</td><td></td></tr>
+ *   <tr><td>(decrease Rc (1 - alpha/2))</td><td>rpg_gd = 11</td><td>default</td></tr>
+ *   <tr><td>(no minimum decrease factor)</td><td>rpg_min_dec_fac = 0</td><td>50 never binds with gd 11</td></tr>
+ *   <tr><td>DCTCP_RATE_AI</td><td>not used</td><td>only CC_MODE 8</td></tr>
+ * </table>
+ * The other keys are not the RP's: PACKET_PAYLOAD_SIZE 1000 is the NIC's MTU; KMIN_MAP, KMAX_MAP,
+ * PMAX_MAP, BUFFER_SIZE, USE_DYNAMIC_PFC_THRESHOLD are the switch's; ENABLE_QCN 1 turns CNPs on. In
+ * ns-3 every ACK (L2_ACK_INTERVAL 1, ACK_HIGH_PRIO 1) of a CE-marked packet carries the CNP flag,
+ * so the NIC's notification point must send a CNP per marked packet (no CNP interval) to match;
+ * several CNPs in one period act as one here as in ns-3.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class DcqcnProvider implements PccAlgorithmProvider {
+    /** Provider name used in scenarios. */
+    public static final String NAME = "dcqcn";
+    /** Parameter id of g. */
+    public static final int G = 0;
+    /** Parameter id of initial_alpha. */
+    public static final int INITIAL_ALPHA = 1;
+    /** Parameter id of alpha_update_period_ns. */
+    public static final int ALPHA_UPDATE_PERIOD_NS = 2;
+    /** Parameter id of rate_reduce_monitor_period_ns. */
+    public static final int RATE_REDUCE_MONITOR_PERIOD_NS = 3;
+    /** Parameter id of rate_on_first_cnp. */
+    public static final int RATE_ON_FIRST_CNP = 4;
+    /** Parameter id of rpg_gd. */
+    public static final int RPG_GD = 5;
+    /** Parameter id of rpg_min_dec_fac. */
+    public static final int RPG_MIN_DEC_FAC = 6;
+    /** Parameter id of rpg_min_rate_mbps. */
+    public static final int RPG_MIN_RATE_MBPS = 7;
+    /** Parameter id of rpg_time_reset_ns. */
+    public static final int RPG_TIME_RESET_NS = 8;
+    /** Parameter id of rpg_byte_reset_bytes. */
+    public static final int RPG_BYTE_RESET_BYTES = 9;
+    /** Parameter id of rpg_threshold. */
+    public static final int RPG_THRESHOLD = 10;
+    /** Parameter id of rpg_ai_rate_mbps. */
+    public static final int RPG_AI_RATE_MBPS = 11;
+    /** Parameter id of rpg_hai_rate_mbps. */
+    public static final int RPG_HAI_RATE_MBPS = 12;
+    /** Parameter id of clamp_tgt_rate. */
+    public static final int CLAMP_TGT_RATE = 13;
+    /** Parameter id of clamp_tgt_rate_after_time_inc. */
+    public static final int CLAMP_TGT_RATE_AFTER_TIME_INC = 14;
+    /** Parameter id of hai_scaling. */
+    public static final int HAI_SCALING = 15;
+
+    private static final double MIN_FRACTION = 1.0 / 65536;
+    private static final List<PccParameter> PARAMETERS = List.of(
+        new PccParameter(G, "g", Kind.FIXED_16_16, 5.0 / 1024, MIN_FRACTION, 1.0, "fraction",
+            "alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, spec 003 §7.1"),
+        new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1023.0 / 1024, 0.0, 1.0, "fraction",
+            "alpha set on the first CNP (INITIAL_ALPHA_VALUE), spec 003 §7.1"),
+        new PccParameter(ALPHA_UPDATE_PERIOD_NS, "alpha_update_period_ns", Kind.INTEGER, 1000, 1, 1 << 30, "ns",
+            "alpha update period (DCE_TCP_RTT), spec 003 §7.1"),
+        new PccParameter(RATE_REDUCE_MONITOR_PERIOD_NS, "rate_reduce_monitor_period_ns", Kind.INTEGER, 4000, 1,
+            1 << 30, "ns", "at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), spec 003 §7.2"),
+        new PccParameter(RATE_ON_FIRST_CNP, "rate_on_first_cnp", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0,
+            "fraction of line rate", "current and target rate set on the first CNP (RATE_TO_SET_ON_FIRST_CNP)"),
+        new PccParameter(RPG_GD, "rpg_gd", Kind.INTEGER, 11, 0, 15, "log2",
+            "decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), spec 003 §7.2"),
+        new PccParameter(RPG_MIN_DEC_FAC, "rpg_min_dec_fac", Kind.INTEGER, 50, 0, 100, "%",
+            "a decrease keeps at least this percentage of Rc (RPG_MIN_DEC_FAC)"),
+        new PccParameter(RPG_MIN_RATE_MBPS, "rpg_min_rate_mbps", Kind.INTEGER, 1, 1, 2_000_000, "Mb/s",
+            "floor of the current rate (RPG_MIN_RATE)"),
+        new PccParameter(RPG_TIME_RESET_NS, "rpg_time_reset_ns", Kind.INTEGER, 300_000, 1, 1 << 30, "ns",
+            "rate-increase timer period (RPG_TIME_RESET), spec 003 §7.3"),
+        new PccParameter(RPG_BYTE_RESET_BYTES, "rpg_byte_reset_bytes", Kind.INTEGER, 32767, 0, 1 << 30, "bytes",
+            "rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), spec 003 §7.3"),
+        new PccParameter(RPG_THRESHOLD, "rpg_threshold", Kind.INTEGER, 1, 0, 1024, "stages",
+            "F: fast-recovery stages before additive increase (RPG_THRESHOLD), spec 003 §7.3"),
+        new PccParameter(RPG_AI_RATE_MBPS, "rpg_ai_rate_mbps", Kind.INTEGER, 5, 0, 1_000_000, "Mb/s",
+            "additive increase of the target rate (RPG_AI_RATE), spec 003 §7.3"),
+        new PccParameter(RPG_HAI_RATE_MBPS, "rpg_hai_rate_mbps", Kind.INTEGER, 50, 0, 1_000_000, "Mb/s",
+            "hyper increase of the target rate (RPG_HAI_RATE), spec 003 §7.3"),
+        new PccParameter(CLAMP_TGT_RATE, "clamp_tgt_rate", Kind.INTEGER, 0, 0, 1, "flag",
+            "1: target rate = current rate on every decrease (CLAMP_TGT_RATE)"),
+        new PccParameter(CLAMP_TGT_RATE_AFTER_TIME_INC, "clamp_tgt_rate_after_time_inc", Kind.INTEGER, 1, 0, 1,
+            "flag", "clamp the target rate if the timer (1) or only the byte counter (0) raised the rate (CLAMP_TGT_RATE_AFTER_TIME_INC)"),
+        new PccParameter(HAI_SCALING, "hai_scaling", Kind.INTEGER, 0, 0, 1, "flag",
+            "0: Rt += HAI per hyper stage; 1: Rt += i x HAI at the i-th hyper stage (QCN)"));
+
+    /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
+    public DcqcnProvider() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (spec 003 §7)";
+    }
+
+    @Override
+    public List<PccParameter> parameters() {
+        return PARAMETERS;
+    }
+
+    /**
+     * Creates a dcqcn instance.
+     *
+     * @param values parameter values of this provider, each already range-checked
+     * @return a new {@link DcqcnAlgorithm} with its own counters
+     * @throws IllegalArgumentException if the values belong to another algorithm
+     */
+    @Override
+    public PccAlgorithm create(final PccParameterValues values) {
+        if (!values.descriptors().equals(PARAMETERS)) {
+            throw new IllegalArgumentException("parameter values are not dcqcn's: " + values);
+        }
+        return new DcqcnAlgorithm(values);
+    }
+}

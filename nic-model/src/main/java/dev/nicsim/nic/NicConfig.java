@@ -1,0 +1,164 @@
+package dev.nicsim.nic;
+
+import dev.nicsim.sim.Packet;
+
+/**
+ * Configuration of one {@link RoceNic}: path MTU, responder ACK policy, notification point (NP),
+ * retransmission timeout, PCC TX-burst granularity, and the DSCP / 802.1p priority / ECN codepoint
+ * of each frame class. Fields are public and mutable while a scenario is being built; the NIC
+ * copies them (after {@link #validate()}) when it is constructed, so later changes have no effect
+ * on an existing NIC.
+ *
+ * <p>Thread-safety: not thread-safe; configure on one thread, then hand to the NIC.
+ */
+public final class NicConfig {
+    /**
+     * RoCE path MTU: payload bytes per full data packet. IBTA path MTUs are 256, 512, 1024, 2048
+     * and 4096; any value in {@code 1 .. 9000} is accepted for exploration. Default 1024.
+     */
+    public int mtuBytes = 1024;
+
+    /**
+     * Responder ACK coalescing, in data packets, {@code >= 1}. 1 (default) = one ACK per data
+     * packet (LDCP per-packet ACK, spec 000 §2.2 and §3.1). m &gt; 1 = delayed ACK covering up to m
+     * in-order packets, with the DCTCP CE state machine of spec 002 §3.2: when a packet's CE bit
+     * differs from the QP's DCTCP.CE state, the packets not yet acknowledged are acknowledged at
+     * once (ECE = the old state) before the state flips. A packet with AckReq set is acknowledged
+     * at once.
+     */
+    public int ackEveryPackets = 1;
+
+    /**
+     * Delayed-ACK timeout, ns, {@code >= 0}: with {@link #ackEveryPackets} &gt; 1, in-order packets
+     * left unacknowledged this long after the first of them arrived are acknowledged (so a
+     * window-limited sender cannot stall until its retransmission timeout). 0 = no timer. Default
+     * 2000 ns. Not used with per-packet ACK.
+     */
+    public long delayedAckTimeoutNs = 2_000;
+
+    /**
+     * NP: minimum time between two CNPs for the same QP, ns, {@code >= 0} (mlx5
+     * {@code min_time_between_cnps}, default 4 us; spec 003 §4: one CNP for several CE-marked
+     * packets of a QP). 0 = a CNP for every CE-marked packet.
+     */
+    public long cnpIntervalNs = 4_000;
+
+    /** Whether the notification point sends CNPs for CE-marked packets (spec 003 §4). Default true. */
+    public boolean npEnabled = true;
+
+    /**
+     * Local ACK timeout (retransmission timeout), ns, {@code > 0}: when no ACK has advanced the
+     * oldest unacknowledged PSN for this long, the requester goes back to that PSN (go-back-N,
+     * spec 000 §3.1) and counts {@code local_ack_timeout_err}. Default 1 ms.
+     */
+    public long rtoNs = 1_000_000;
+
+    /**
+     * A {@code TX_BURST} PCC event is emitted every this many data packets sent by a requester QP,
+     * or when the QP has sent its message's last packet; {@code >= 1}. Default 8.
+     */
+    public int txBurstPackets = 8;
+
+    /** DSCP of data packets, READ requests and RTT probes, 0..63. Default 26 (common RoCE DSCP). */
+    public int dataDscp = 26;
+    /** 802.1p priority (PCP) of data packets, READ requests and RTT probes, 0..7. Default 3. */
+    public int dataPriority = 3;
+    /**
+     * DSCP of ACK/NAK and RTT response frames, 0..63. Default 26: mlx5 sends ACKs in the QP's
+     * traffic class, the same as its data.
+     */
+    public int ackDscp = 26;
+    /** 802.1p priority of ACK/NAK and RTT response frames, 0..7. Default 3, as data. */
+    public int ackPriority = 3;
+    /** DSCP of CNPs, 0..63. Default 48 (mlx5 {@code CNP_DSCP}). */
+    public int cnpDscp = 48;
+    /** 802.1p priority of CNPs, 0..7. Default 6 (mlx5 {@code CNP_802P_PRIO}). */
+    public int cnpPriority = 6;
+
+    /**
+     * IP ECN codepoint of data packets and READ requests outside fast start, {@link Packet#ECN_NOT_ECT}
+     * .. {@link Packet#ECN_ECT0}. Default ECT(0) ('10', spec 003 §5 step 1). First-RTT packets of
+     * the fast-start budget go Not-ECT regardless (spec 000 §2.3, §3.1).
+     */
+    public int ecnCodepoint = Packet.ECN_ECT0;
+    /**
+     * IP ECN codepoint of ACK/NAK and RTT frames, 0..2. Default ECT(0), so a switch WRED profile
+     * that drops Not-ECT first-RTT packets above K (spec 000 Eq. 3) never drops ACKs.
+     */
+    public int ackEcnCodepoint = Packet.ECN_ECT0;
+    /** IP ECN codepoint of CNPs, 0..2. Default ECT(1) ('01', spec 003 §5 steps 6-7). */
+    public int cnpEcnCodepoint = Packet.ECN_ECT1;
+
+    /** Creates a configuration holding every default. */
+    public NicConfig() {
+    }
+
+    /**
+     * Checks every field.
+     *
+     * @return this
+     * @throws IllegalArgumentException naming the first field that is out of range and what was expected
+     */
+    public NicConfig validate() {
+        range("mtuBytes", mtuBytes, 1, 9000);
+        range("ackEveryPackets", ackEveryPackets, 1, Integer.MAX_VALUE);
+        range("delayedAckTimeoutNs", delayedAckTimeoutNs, 0, 1_000_000_000_000L);
+        range("cnpIntervalNs", cnpIntervalNs, 0, 1_000_000_000_000L);
+        range("rtoNs", rtoNs, 1, 1_000_000_000_000L);
+        range("txBurstPackets", txBurstPackets, 1, Integer.MAX_VALUE);
+        range("dataDscp", dataDscp, 0, 63);
+        range("dataPriority", dataPriority, 0, 7);
+        range("ackDscp", ackDscp, 0, 63);
+        range("ackPriority", ackPriority, 0, 7);
+        range("cnpDscp", cnpDscp, 0, 63);
+        range("cnpPriority", cnpPriority, 0, 7);
+        range("ecnCodepoint", ecnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
+        range("ackEcnCodepoint", ackEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
+        range("cnpEcnCodepoint", cnpEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
+        return this;
+    }
+
+    /**
+     * A copy of this configuration.
+     *
+     * @return a new object with the same field values
+     */
+    public NicConfig copy() {
+        final NicConfig c = new NicConfig();
+        c.mtuBytes = mtuBytes;
+        c.ackEveryPackets = ackEveryPackets;
+        c.delayedAckTimeoutNs = delayedAckTimeoutNs;
+        c.cnpIntervalNs = cnpIntervalNs;
+        c.npEnabled = npEnabled;
+        c.rtoNs = rtoNs;
+        c.txBurstPackets = txBurstPackets;
+        c.dataDscp = dataDscp;
+        c.dataPriority = dataPriority;
+        c.ackDscp = ackDscp;
+        c.ackPriority = ackPriority;
+        c.cnpDscp = cnpDscp;
+        c.cnpPriority = cnpPriority;
+        c.ecnCodepoint = ecnCodepoint;
+        c.ackEcnCodepoint = ackEcnCodepoint;
+        c.cnpEcnCodepoint = cnpEcnCodepoint;
+        return c;
+    }
+
+    private static void range(final String field, final long value, final long min, final long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("NicConfig." + field + " must be "
+                + (max == Integer.MAX_VALUE ? ">= " + min : "in " + min + ".." + max) + ", got " + value);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NicConfig{mtuBytes=" + mtuBytes + ", ackEveryPackets=" + ackEveryPackets
+            + ", delayedAckTimeoutNs=" + delayedAckTimeoutNs + ", cnpIntervalNs=" + cnpIntervalNs
+            + ", npEnabled=" + npEnabled + ", rtoNs=" + rtoNs + ", txBurstPackets=" + txBurstPackets
+            + ", dataDscp=" + dataDscp + ", dataPriority=" + dataPriority + ", ackDscp=" + ackDscp
+            + ", ackPriority=" + ackPriority + ", cnpDscp=" + cnpDscp + ", cnpPriority=" + cnpPriority
+            + ", ecnCodepoint=" + ecnCodepoint + ", ackEcnCodepoint=" + ackEcnCodepoint
+            + ", cnpEcnCodepoint=" + cnpEcnCodepoint + "}";
+    }
+}

@@ -1,0 +1,39 @@
+package dev.nicsim.nic;
+
+import dev.nicsim.sim.EgressPort;
+import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.Simulator;
+
+/**
+ * The transmit side of a NIC's single port: serialisation, propagation and PFC pause come from
+ * {@link EgressPort}; which frame goes next is decided by the NIC ({@link RoceNic#nextFrame()}):
+ * ACK/NAK/CNP/RTT frames first, then data packets of the QPs round-robin.
+ *
+ * <p>Thread-safety: not thread-safe; simulation thread only.
+ */
+final class NicPort extends EgressPort {
+    private final RoceNic nic;
+
+    /**
+     * Creates the port.
+     *
+     * @param sim            simulator
+     * @param rateBitsPerSec link rate, bits/s, positive
+     * @param propagationPs  one-way propagation delay, ps, non-negative
+     * @param nic            the NIC that owns the port
+     */
+    NicPort(final Simulator sim, final long rateBitsPerSec, final long propagationPs, final RoceNic nic) {
+        super(sim, rateBitsPerSec, propagationPs);
+        this.nic = nic;
+    }
+
+    @Override
+    protected Packet nextDataPacket() {
+        return nic.nextFrame();
+    }
+
+    @Override
+    protected void onTransmitStart(final Packet frame) {
+        nic.onTransmitStart(frame);
+    }
+}

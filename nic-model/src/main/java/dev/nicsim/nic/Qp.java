@@ -1,0 +1,314 @@
+package dev.nicsim.nic;
+
+import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccResult;
+
+/**
+ * State of one RC queue pair on one NIC, in one of two roles: the requester end of a flow (sends
+ * the WRITE/SEND data or the READ request, receives ACK/NAK/CNP/RTT responses, runs the pacer,
+ * window and go-back-N) or the responder end (checks PSNs, acknowledges, runs the notification
+ * point, and for READ streams the READ RESPONSE packets).
+ *
+ * <p>Packet indexes ({@code sndUna}, {@code sndNxt}, ...) count packets of the message from 0 and
+ * do not wrap; the PSN on the wire is the index modulo 2^24 (the flow's first PSN is 0). Objects
+ * are pooled by their NIC and reused for later flows; {@link #incarnation} changes on every release
+ * so events scheduled for an earlier flow are recognised and ignored.
+ *
+ * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
+ */
+final class Qp {
+    /** Role: requester end of a flow. */
+    static final int REQUESTER = 1;
+    /** Role: responder end of a flow. */
+    static final int RESPONDER = 2;
+    /** {@link #lastTxStartPs} value before the first transmission. */
+    static final long NEVER_SENT = Long.MIN_VALUE;
+
+    // ---- identity
+    /** Changes on every release; scheduled events carry it. */
+    int incarnation;
+    /** {@link #REQUESTER} or {@link #RESPONDER}; 0 while pooled. */
+    int role;
+    /** Local QPN, 24 bits. */
+    int qpn;
+    /** Remote QPN, 24 bits. */
+    int peerQpn;
+    /** Remote host id. */
+    int peerHost;
+    /** Simulation flow id. */
+    int flowId;
+    /** Operation of the flow. */
+    MessageOp op;
+    /** Message size, bytes, {@code 1 .. 2^31-1}. */
+    int sizeBytes;
+    /** Path MTU, payload bytes per full packet. */
+    int mtuBytes;
+    /** Packets in the message: ceil(size / MTU). */
+    int totalPackets;
+    /** UDP source port (flow entropy for ECMP). */
+    int udpSrcPort;
+    /** Completion listener (requester). */
+    FlowListener listener;
+    /** NIC of the other end. */
+    RoceNic peerNic;
+    /** QP object of the other end, and its incarnation when the flow started. */
+    Qp peerQp;
+    /** Incarnation of {@link #peerQp} when the flow started. */
+    int peerIncarnation;
+
+    // ---- round-robin list of QPs with something to send
+    Qp nextActive;
+    Qp prevActive;
+    boolean inActiveList;
+
+    // ---- requester: go-back-N send state (packet indexes)
+    /** Oldest unacknowledged packet. */
+    int sndUna;
+    /** Next packet to send. */
+    int sndNxt;
+    /** One past the highest packet ever sent (packets below it are retransmissions). */
+    int sndMax;
+    /** Whether the QP waits for its flow's first PCC result before sending. */
+    boolean awaitingInit;
+    /** PCC rate, 20-bit fraction of line rate. */
+    int rate;
+    /** Pacer rate, bits/s. */
+    long rateBitsPerSec;
+    /** Window, payload bytes; {@link PccResult#WINDOW_UNLIMITED} = none. */
+    long windowBytes;
+    /** First-RTT packets left in the fast-start budget. */
+    int fastStartRemaining;
+    /** Earliest time the pacer lets the next packet go, ps. */
+    long nextSendPs;
+    /** Start of the last transmission, ps, or {@link #NEVER_SENT}. */
+    long lastTxStartPs;
+    /** Frame bytes of the last transmission (the pacer gap is recomputed from it on a rate change). */
+    int lastFrameBytes;
+    /** Payload bytes since the last TX_BURST event. */
+    int burstBytes;
+    /** Data packets since the last TX_BURST event. */
+    int burstPackets;
+    /** PCC events offered for this flow (the first carries FLAG_FIRST_IN_FLOW). */
+    long eventsOffered;
+    /** Retransmission timeout deadline, ps; {@link Long#MAX_VALUE} = disarmed. */
+    long rtoDeadlinePs;
+    /** Whether an RTO event is scheduled (one at a time; it re-schedules itself to the deadline). */
+    boolean rtoEventPending;
+    /** Generation of the PCC timer; re-arming increments it so the pending timer goes stale. */
+    int timerGeneration;
+
+    // ---- requester: READ
+    /** Whether a READ request is waiting to be sent. */
+    boolean readRequestPending;
+    /** First packet index the pending READ request asks for. */
+    int readRequestIndex;
+    /** READ requests sent (more than one means re-issues). */
+    int readRequestsSent;
+    /** Next READ RESPONSE packet index expected. */
+    int readExpectedIndex;
+    /** Whether the current gap in the READ responses has already caused a re-issue. */
+    boolean readGapReissued;
+
+    // ---- requester: results waiting for their effective time (FIFO)
+    int[] pendingRate = new int[4];
+    long[] pendingWindow = new long[4];
+    boolean[] pendingProbe = new boolean[4];
+    int[] pendingTimerNs = new int[4];
+    int[] pendingFastStart = new int[4];
+    long[] pendingEffectivePs = new long[4];
+    int pendingHead;
+    int pendingCount;
+
+    // ---- responder
+    /** Expected PSN (24 bits). */
+    int ePsn;
+    /** Message sequence number (24 bits): messages completed. */
+    int msn;
+    /** Whether a NAK was sent for the current gap (one NAK per gap). */
+    boolean nakSent;
+    /** DCTCP.CE state, spec 002 §3.2. */
+    boolean ceState;
+    /** In-order packets accepted and not yet acknowledged. */
+    int unacked;
+    /** Transmit timestamp of the last unacknowledged packet (echoed in the ACK). */
+    int unackedTxTimestampNs;
+    /** Delayed-ACK deadline, ps; {@link Long#MAX_VALUE} = none. */
+    long delayedAckDeadlinePs;
+    /** Whether a delayed-ACK event is scheduled. */
+    boolean delayedAckEventPending;
+    /** READ RESPONSE stream: next PSN. */
+    int respPsn;
+    /** READ RESPONSE stream: index of the next packet in the stream. */
+    int respIndex;
+    /** READ RESPONSE stream: packets in the stream. */
+    int respPackets;
+    /** READ RESPONSE stream: bytes not yet sent. */
+    int respBytesLeft;
+
+    // ---- notification point (either role)
+    /** Time the last CNP for this QP was sent, ps. */
+    long lastCnpPs;
+
+    /** Creates a pooled (unused) QP. */
+    Qp() {
+    }
+
+    /**
+     * Sets every per-flow field to its starting value (the incarnation is kept).
+     *
+     * @param role          {@link #REQUESTER} or {@link #RESPONDER}
+     * @param qpn           local QPN
+     * @param peerQpn       remote QPN
+     * @param peerHost      remote host id
+     * @param flowId        flow id
+     * @param op            operation
+     * @param sizeBytes     message size, bytes
+     * @param mtuBytes      path MTU, bytes
+     * @param udpSrcPort    UDP source port
+     * @param lineRateBitsPerSec initial pacer rate, bits/s
+     */
+    void init(final int role, final int qpn, final int peerQpn, final int peerHost, final int flowId,
+              final MessageOp op, final int sizeBytes, final int mtuBytes, final int udpSrcPort,
+              final long lineRateBitsPerSec) {
+        this.role = role;
+        this.qpn = qpn;
+        this.peerQpn = peerQpn;
+        this.peerHost = peerHost;
+        this.flowId = flowId;
+        this.op = op;
+        this.sizeBytes = sizeBytes;
+        this.mtuBytes = mtuBytes;
+        this.totalPackets = (int) ((sizeBytes + (long) mtuBytes - 1) / mtuBytes);
+        this.udpSrcPort = udpSrcPort;
+        listener = null;
+        peerNic = null;
+        peerQp = null;
+        peerIncarnation = 0;
+        nextActive = null;
+        prevActive = null;
+        inActiveList = false;
+        sndUna = 0;
+        sndNxt = 0;
+        sndMax = 0;
+        awaitingInit = false;
+        rate = FixedPoint.RATE_ONE;
+        rateBitsPerSec = lineRateBitsPerSec;
+        windowBytes = PccResult.WINDOW_UNLIMITED;
+        fastStartRemaining = 0;
+        nextSendPs = 0;
+        lastTxStartPs = NEVER_SENT;
+        lastFrameBytes = 0;
+        burstBytes = 0;
+        burstPackets = 0;
+        eventsOffered = 0;
+        rtoDeadlinePs = Long.MAX_VALUE;
+        rtoEventPending = false;
+        readRequestPending = false;
+        readRequestIndex = 0;
+        readRequestsSent = 0;
+        readExpectedIndex = 0;
+        readGapReissued = false;
+        pendingHead = 0;
+        pendingCount = 0;
+        ePsn = 0;
+        msn = 0;
+        nakSent = false;
+        ceState = false;
+        unacked = 0;
+        unackedTxTimestampNs = 0;
+        delayedAckDeadlinePs = Long.MAX_VALUE;
+        delayedAckEventPending = false;
+        respPsn = 0;
+        respIndex = 0;
+        respPackets = 0;
+        respBytesLeft = 0;
+        lastCnpPs = Long.MIN_VALUE / 4;
+    }
+
+    /** Forgets references to other objects and bumps the incarnation (on release to the pool). */
+    void release() {
+        incarnation++;
+        role = 0;
+        listener = null;
+        peerNic = null;
+        peerQp = null;
+        nextActive = null;
+        prevActive = null;
+        inActiveList = false;
+        pendingCount = 0;
+    }
+
+    /**
+     * Payload bytes of a packet of this QP's message.
+     *
+     * @param index packet index, {@code 0 .. totalPackets-1}
+     * @return MTU, or the remainder for the last packet
+     */
+    int payloadBytes(final int index) {
+        return index < totalPackets - 1 ? mtuBytes : sizeBytes - (totalPackets - 1) * mtuBytes;
+    }
+
+    /**
+     * Message byte offset at which a packet starts.
+     *
+     * @param index packet index, {@code 0 .. totalPackets}
+     * @return {@code min(index x MTU, size)}
+     */
+    long byteOffset(final int index) {
+        return Math.min((long) index * mtuBytes, sizeBytes);
+    }
+
+    /**
+     * Queues a result to apply at a later time. Grows the queue (allocating) only when more results
+     * are in flight than ever before.
+     *
+     * @param r           the result to copy
+     * @param effectivePs when it takes effect, ps
+     */
+    void pushResult(final PccResult r, final long effectivePs) {
+        if (pendingCount == pendingRate.length) {
+            growPending();
+        }
+        final int i = (pendingHead + pendingCount) % pendingRate.length;
+        pendingRate[i] = r.rate();
+        pendingWindow[i] = r.windowBytes();
+        pendingProbe[i] = r.rttProbeRequest();
+        pendingTimerNs[i] = r.timerNs();
+        pendingFastStart[i] = r.fastStartPackets();
+        pendingEffectivePs[i] = effectivePs;
+        pendingCount++;
+    }
+
+    private void growPending() {
+        final int n = pendingRate.length * 2;
+        final int[] rate2 = new int[n];
+        final long[] window2 = new long[n];
+        final boolean[] probe2 = new boolean[n];
+        final int[] timer2 = new int[n];
+        final int[] fast2 = new int[n];
+        final long[] eff2 = new long[n];
+        for (int k = 0; k < pendingCount; k++) {
+            final int from = (pendingHead + k) % pendingRate.length;
+            rate2[k] = pendingRate[from];
+            window2[k] = pendingWindow[from];
+            probe2[k] = pendingProbe[from];
+            timer2[k] = pendingTimerNs[from];
+            fast2[k] = pendingFastStart[from];
+            eff2[k] = pendingEffectivePs[from];
+        }
+        pendingRate = rate2;
+        pendingWindow = window2;
+        pendingProbe = probe2;
+        pendingTimerNs = timer2;
+        pendingFastStart = fast2;
+        pendingEffectivePs = eff2;
+        pendingHead = 0;
+    }
+
+    @Override
+    public String toString() {
+        return "Qp{qpn=" + qpn + ", role=" + role + ", op=" + op + ", flow=" + flowId + ", una=" + sndUna
+            + ", nxt=" + sndNxt + ", max=" + sndMax + ", of=" + totalPackets + ", ePsn=" + ePsn
+            + ", pendingResults=" + pendingCount + "}";
+    }
+}

@@ -73,9 +73,11 @@ public final class RoceFraming {
      *
      * @param quanta         pause quanta, 0..65535
      * @param rateBitsPerSec link rate, bits/s
-     * @return pause time, ps
+     * @return pause time, ps, rounded down (exact for rates up to 9.2 Tb/s)
      */
     public static long pauseDurationPs(final int quanta, final long rateBitsPerSec) {
-        return (long) quanta * PFC_QUANTUM_BITS * 1_000_000_000_000L / rateBitsPerSec;
+        // quanta x 512 x 1e12 overflows a long above ~18 000 quanta: split the 1e12 into 1e6 x 1e6.
+        final long bitsTimes1e6 = (long) quanta * PFC_QUANTUM_BITS * 1_000_000L;
+        return bitsTimes1e6 / rateBitsPerSec * 1_000_000L + bitsTimes1e6 % rateBitsPerSec * 1_000_000L / rateBitsPerSec;
     }
 }

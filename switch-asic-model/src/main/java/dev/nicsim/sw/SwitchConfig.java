@@ -1,0 +1,302 @@
+package dev.nicsim.sw;
+
+import dev.nicsim.sim.RoceFraming;
+
+import java.math.BigInteger;
+import java.util.Arrays;
+
+/**
+ * Configuration of one {@link SwitchAsic}: shared buffer, DSCP classification, PFC thresholds and
+ * headroom per priority group (PG), WRED/ECN profiles per priority, egress queue limits, the
+ * scheduler and the CAM of congestion-flow recognition. Plain mutable bean with public fields and
+ * documented defaults; {@link #validate()} checks it, and {@link SwitchAsic} takes a snapshot when
+ * constructed (later changes do not affect a built switch).
+ *
+ * <p>Buffer model (spec 004 "A look at the priority queue thresholds"; the dynamic thresholds follow
+ * the Broadcom-style alpha model used by the HPCC ns-3 reference, {@code /work/shared/peers/hpcc-ns3}):
+ * <pre>
+ *   bufferBytes = shared pool + sum over connected ports p and PFC-enabled PGs g of headroom(p, g)
+ *   PG (p, g) bytes  = bytes of packets that arrived on port p with priority g, still queued
+ *                    = PG shared part + PG headroom part
+ *   queue (o, g)     = bytes queued for transmission on port o at priority g
+ * </pre>
+ * PG i is priority i. Buffer is freed when a frame starts serialisation on its egress port.
+ *
+ * <p>Thread-safety: not thread-safe; configure on one thread before building switches.
+ */
+public final class SwitchConfig {
+    /** Number of priorities (802.1p) and priority groups. */
+    public static final int PRIORITIES = 8;
+    /** {@link #headroomBytes} value: compute the headroom per port from its link (see {@link #requiredHeadroomBytes}). */
+    public static final long HEADROOM_AUTO = -1;
+    /** {@link #camCongestedBytes} value: a queue is congested at or above its priority's WRED Kmin. */
+    public static final long CAM_THRESHOLD_KMIN = -1;
+    /** Default shared buffer: 32 MiB, the buffer of the HPCC ns-3 reference runs ({@code BUFFER_SIZE 32}). */
+    public static final long DEFAULT_BUFFER_BYTES = 32L * 1024 * 1024;
+    /** Default largest frame for automatic headroom: a 4096-byte RoCEv2 payload with RETH (4178 bytes). */
+    public static final int DEFAULT_MAX_FRAME_BYTES = RoceFraming.frameBytes(4096, RoceFraming.RETH_BYTES);
+
+    /** How a threshold is set. */
+    public enum ThresholdMode {
+        /** A fixed number of bytes per PG or queue. */
+        STATIC,
+        /** {@code alpha x (free shared buffer bytes)}, recomputed on every decision (dynamic threshold). */
+        DYNAMIC
+    }
+
+    /** Total packet buffer, bytes, {@code > 0}; must exceed the headroom reserved. Default {@link #DEFAULT_BUFFER_BYTES}. */
+    public long bufferBytes = DEFAULT_BUFFER_BYTES;
+
+    /** DSCP (index 0..63) to priority 0..7. Default {@code dscp >> 3} (class selector), so DSCP 26 -> 3, 48 -> 6. */
+    public int[] dscpToPriority = defaultDscpMap();
+
+    /** PFC (lossless) per priority = PG. Default all false (every priority lossy). */
+    public boolean[] pfcEnabled = new boolean[PRIORITIES];
+
+    /** How xoff/xon are set for PFC-enabled PGs. Default {@link ThresholdMode#DYNAMIC}. */
+    public ThresholdMode pfcThresholdMode = ThresholdMode.DYNAMIC;
+
+    /**
+     * Dynamic PFC: a PG's shared part may grow to {@code pfcAlpha x (shared pool - shared used)}
+     * bytes; xoff when the PG reaches it. {@code > 0}. Default 1/8 (HPCC ns-3 {@code pfc_a_shift = 3}).
+     */
+    public double pfcAlpha = 0.125;
+
+    /**
+     * Dynamic PFC: xon when the PG has no headroom bytes and {@code PG + pfcXonOffsetBytes <= pfcAlpha x
+     * free} (or the PG is empty). Bytes, {@code >= 0}. Default 3072 (HPCC ns-3 {@code resume_offset}).
+     */
+    public long pfcXonOffsetBytes = 3 * 1024;
+
+    /** Static PFC: xoff threshold per PG, bytes, {@code > 0}. Default 256 KiB each. */
+    public long[] xoffBytes = filled(256 * 1024);
+
+    /** Static PFC: xon threshold per PG, bytes, {@code 0 <= xon <= xoff}. Default 128 KiB each. */
+    public long[] xonBytes = filled(128 * 1024);
+
+    /**
+     * Headroom per (ingress port, PG) for PFC-enabled PGs, indexed by PG: bytes {@code >= 0}, or
+     * {@link #HEADROOM_AUTO} (default) to size it per port from that port's link rate and
+     * propagation delay with {@link #requiredHeadroomBytes} and {@link #maxFrameBytes}.
+     */
+    public long[] headroomBytes = filled(HEADROOM_AUTO);
+
+    /** Largest frame the fabric carries, bytes, {@code >= 64}; used by automatic headroom. Default {@link #DEFAULT_MAX_FRAME_BYTES}. */
+    public int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+
+    /**
+     * WRED/ECN profile per priority (the egress queue of that priority on every port), or null for
+     * none; {@link SwitchAsic#setWredProfile} overrides it per port. Default all null.
+     */
+    public WredProfile[] wredProfiles = new WredProfile[PRIORITIES];
+
+    /** How the egress queue limit of lossy priorities is set. Default {@link ThresholdMode#DYNAMIC}. */
+    public ThresholdMode egressThresholdMode = ThresholdMode.DYNAMIC;
+
+    /** Dynamic egress limit: a lossy queue may hold {@code egressAlpha x (shared pool - shared used)} bytes. {@code > 0}. Default 1. */
+    public double egressAlpha = 1.0;
+
+    /** Static egress limit per priority (buf_max of spec 000 §2.1), bytes, {@code > 0}. Default 1 MiB each. */
+    public long[] queueLimitBytes = filled(1024 * 1024);
+
+    /**
+     * Priorities served by strict priority (bit i = priority i), higher priority number first,
+     * before any DWRR queue. Default {@code 0xC0}: priority 6 (CNPs, {@code CNP_802P_PRIO=6}) and 7
+     * (network control).
+     */
+    public int strictPriorityMask = 0xC0;
+
+    /** DWRR quantum per priority, bytes added per round, {@code > 0}; the weight of a non-strict queue. Default 9216 each. */
+    public int[] dwrrQuantumBytes = intFilled(9216);
+
+    /** CAM entries per egress queue (spec 001 §3.3), {@code >= 0}; 0 disables the CAM. Default 16. */
+    public int camDepth = 16;
+
+    /** CAM sampling: every Nth packet enqueued while the queue is congested is written, {@code >= 1}. Default 1. */
+    public int camSamplePeriod = 1;
+
+    /**
+     * CAM: a queue is congested when its depth at a packet's arrival is at least this many bytes
+     * ({@code >= 0}), or {@link #CAM_THRESHOLD_KMIN} (default) for the priority's WRED Kmin (a
+     * priority without a WRED profile is then never congested).
+     */
+    public long camCongestedBytes = CAM_THRESHOLD_KMIN;
+
+    /** Creates a configuration with the documented defaults. */
+    public SwitchConfig() {
+    }
+
+    /**
+     * Checks every field.
+     *
+     * @return this, for chaining
+     * @throws IllegalArgumentException with a one-line message naming the first bad field and what
+     *                                  was expected
+     */
+    public SwitchConfig validate() {
+        if (bufferBytes <= 0) {
+            throw new IllegalArgumentException("bufferBytes must be > 0, got " + bufferBytes);
+        }
+        checkLength("dscpToPriority", dscpToPriority == null ? -1 : dscpToPriority.length, 64);
+        for (int d = 0; d < 64; d++) {
+            if (dscpToPriority[d] < 0 || dscpToPriority[d] >= PRIORITIES) {
+                throw new IllegalArgumentException("dscpToPriority[" + d + "] must be in 0..7, got " + dscpToPriority[d]);
+            }
+        }
+        checkLength("pfcEnabled", pfcEnabled == null ? -1 : pfcEnabled.length, PRIORITIES);
+        if (pfcThresholdMode == null) {
+            throw new IllegalArgumentException("pfcThresholdMode must be STATIC or DYNAMIC, got null");
+        }
+        if (!(pfcAlpha > 0.0) || Double.isInfinite(pfcAlpha)) {
+            throw new IllegalArgumentException("pfcAlpha must be a finite number > 0, got " + pfcAlpha);
+        }
+        if (pfcXonOffsetBytes < 0) {
+            throw new IllegalArgumentException("pfcXonOffsetBytes must be >= 0, got " + pfcXonOffsetBytes);
+        }
+        checkLength("xoffBytes", xoffBytes == null ? -1 : xoffBytes.length, PRIORITIES);
+        checkLength("xonBytes", xonBytes == null ? -1 : xonBytes.length, PRIORITIES);
+        checkLength("headroomBytes", headroomBytes == null ? -1 : headroomBytes.length, PRIORITIES);
+        for (int g = 0; g < PRIORITIES; g++) {
+            if (xoffBytes[g] <= 0) {
+                throw new IllegalArgumentException("xoffBytes[" + g + "] must be > 0, got " + xoffBytes[g]);
+            }
+            if (xonBytes[g] < 0 || xonBytes[g] > xoffBytes[g]) {
+                throw new IllegalArgumentException("xonBytes[" + g + "] must be in 0..xoffBytes[" + g + "] (" + xoffBytes[g]
+                    + "), got " + xonBytes[g]);
+            }
+            if (headroomBytes[g] < 0 && headroomBytes[g] != HEADROOM_AUTO) {
+                throw new IllegalArgumentException("headroomBytes[" + g + "] must be >= 0 or HEADROOM_AUTO (-1), got "
+                    + headroomBytes[g]);
+            }
+        }
+        if (maxFrameBytes < RoceFraming.MIN_FRAME_BYTES) {
+            throw new IllegalArgumentException("maxFrameBytes must be >= 64, got " + maxFrameBytes);
+        }
+        checkLength("wredProfiles", wredProfiles == null ? -1 : wredProfiles.length, PRIORITIES);
+        if (egressThresholdMode == null) {
+            throw new IllegalArgumentException("egressThresholdMode must be STATIC or DYNAMIC, got null");
+        }
+        if (!(egressAlpha > 0.0) || Double.isInfinite(egressAlpha)) {
+            throw new IllegalArgumentException("egressAlpha must be a finite number > 0, got " + egressAlpha);
+        }
+        checkLength("queueLimitBytes", queueLimitBytes == null ? -1 : queueLimitBytes.length, PRIORITIES);
+        checkLength("dwrrQuantumBytes", dwrrQuantumBytes == null ? -1 : dwrrQuantumBytes.length, PRIORITIES);
+        for (int g = 0; g < PRIORITIES; g++) {
+            if (queueLimitBytes[g] <= 0) {
+                throw new IllegalArgumentException("queueLimitBytes[" + g + "] must be > 0, got " + queueLimitBytes[g]);
+            }
+            if (dwrrQuantumBytes[g] <= 0) {
+                throw new IllegalArgumentException("dwrrQuantumBytes[" + g + "] must be > 0, got " + dwrrQuantumBytes[g]);
+            }
+        }
+        if (strictPriorityMask < 0 || strictPriorityMask > 0xFF) {
+            throw new IllegalArgumentException("strictPriorityMask must be in 0..0xFF, got " + strictPriorityMask);
+        }
+        if (camDepth < 0) {
+            throw new IllegalArgumentException("camDepth must be >= 0, got " + camDepth);
+        }
+        if (camSamplePeriod < 1) {
+            throw new IllegalArgumentException("camSamplePeriod must be >= 1, got " + camSamplePeriod);
+        }
+        if (camCongestedBytes < 0 && camCongestedBytes != CAM_THRESHOLD_KMIN) {
+            throw new IllegalArgumentException("camCongestedBytes must be >= 0 or CAM_THRESHOLD_KMIN (-1), got "
+                + camCongestedBytes);
+        }
+        return this;
+    }
+
+    /**
+     * A deep copy (arrays copied; {@link WredProfile}s are immutable and shared).
+     *
+     * @return a new configuration equal to this one
+     */
+    public SwitchConfig copy() {
+        final SwitchConfig c = new SwitchConfig();
+        c.bufferBytes = bufferBytes;
+        c.dscpToPriority = dscpToPriority == null ? null : dscpToPriority.clone();
+        c.pfcEnabled = pfcEnabled == null ? null : pfcEnabled.clone();
+        c.pfcThresholdMode = pfcThresholdMode;
+        c.pfcAlpha = pfcAlpha;
+        c.pfcXonOffsetBytes = pfcXonOffsetBytes;
+        c.xoffBytes = xoffBytes == null ? null : xoffBytes.clone();
+        c.xonBytes = xonBytes == null ? null : xonBytes.clone();
+        c.headroomBytes = headroomBytes == null ? null : headroomBytes.clone();
+        c.maxFrameBytes = maxFrameBytes;
+        c.wredProfiles = wredProfiles == null ? null : wredProfiles.clone();
+        c.egressThresholdMode = egressThresholdMode;
+        c.egressAlpha = egressAlpha;
+        c.queueLimitBytes = queueLimitBytes == null ? null : queueLimitBytes.clone();
+        c.strictPriorityMask = strictPriorityMask;
+        c.dwrrQuantumBytes = dwrrQuantumBytes == null ? null : dwrrQuantumBytes.clone();
+        c.camDepth = camDepth;
+        c.camSamplePeriod = camSamplePeriod;
+        c.camCongestedBytes = camCongestedBytes;
+        return c;
+    }
+
+    /**
+     * Headroom that absorbs everything in flight during one PFC pause round trip (spec 004 "The
+     * buffer headroom is the queue space left between crossing the xOFF threshold ... and filling
+     * the buffer"). After the switch decides xoff, bytes keep arriving for at most
+     * <pre>
+     *   ser(maxFrame)   a frame already leaving on the link toward the upstream delays the PFC frame
+     * + ser(PFC)        the 64-byte PFC frame itself
+     * + 2 x prop        the PFC frame travels up; the last data bits sent travel down
+     * + ser(maxFrame)   the upstream finishes the frame it is sending when the pause lands
+     * </pre>
+     * of line time, so {@code headroom = ceil(2 x prop x rate / 8) + 2 x (maxFrame + 20) + (64 + 20)}
+     * bytes, where 20 is preamble + SFD + inter-frame gap ({@link RoceFraming#PREAMBLE_IFG_BYTES}).
+     * Example: 100 Gb/s, 1 us, 1000-byte frames: 25 000 + 2 040 + 84 = 27 124 bytes.
+     *
+     * @param rateBitsPerSec link rate, bits/s, {@code > 0}
+     * @param propagationPs  one-way propagation delay, ps, {@code >= 0}
+     * @param maxFrameBytes  largest frame on the link, bytes, {@code >= 64}
+     * @return headroom, bytes
+     * @throws IllegalArgumentException naming the argument if it is out of range
+     */
+    public static long requiredHeadroomBytes(final long rateBitsPerSec, final long propagationPs, final int maxFrameBytes) {
+        if (rateBitsPerSec <= 0) {
+            throw new IllegalArgumentException("rateBitsPerSec must be > 0, got " + rateBitsPerSec);
+        }
+        if (propagationPs < 0) {
+            throw new IllegalArgumentException("propagationPs must be >= 0, got " + propagationPs);
+        }
+        if (maxFrameBytes < RoceFraming.MIN_FRAME_BYTES) {
+            throw new IllegalArgumentException("maxFrameBytes must be >= 64, got " + maxFrameBytes);
+        }
+        // bytes on the wire during 2 x prop: 2 * prop[ps] * rate[b/s] / (8 * 1e12), rounded up (exact; set-up only)
+        final BigInteger num = BigInteger.valueOf(propagationPs).multiply(BigInteger.valueOf(rateBitsPerSec)).shiftLeft(1);
+        final BigInteger den = BigInteger.valueOf(8_000_000_000_000L);
+        final BigInteger[] qr = num.divideAndRemainder(den);
+        final long wireBytes = qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+        return wireBytes + 2L * (maxFrameBytes + RoceFraming.PREAMBLE_IFG_BYTES)
+            + RoceFraming.PFC_FRAME_BYTES + RoceFraming.PREAMBLE_IFG_BYTES;
+    }
+
+    private static void checkLength(final String field, final int length, final int expected) {
+        if (length != expected) {
+            throw new IllegalArgumentException(field + " must have " + expected + " entries, got "
+                + (length < 0 ? "null" : String.valueOf(length)));
+        }
+    }
+
+    private static int[] defaultDscpMap() {
+        final int[] m = new int[64];
+        for (int d = 0; d < 64; d++) {
+            m[d] = d >> 3;
+        }
+        return m;
+    }
+
+    private static long[] filled(final long v) {
+        final long[] a = new long[PRIORITIES];
+        Arrays.fill(a, v);
+        return a;
+    }
+
+    private static int[] intFilled(final int v) {
+        final int[] a = new int[PRIORITIES];
+        Arrays.fill(a, v);
+        return a;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.nicsim.fabric.cli;
+
+import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccAlgorithms;
+import dev.nicsim.pcc.PccParameter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import java.util.Locale;
+
+/**
+ * The {@code nicsim} command line: {@code run} (simulate a scenario) and {@code algorithms} (list
+ * the algorithms on the class path with their parameters).
+ *
+ * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option), 1 internal error. Bad
+ * input is reported as one line on standard error, never as a stack trace.
+ */
+@Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
+    description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
+    subcommands = {RunCommand.class, NicsimCommand.AlgorithmsCommand.class})
+public final class NicsimCommand implements Runnable {
+
+    /** Exit code for bad input. */
+    public static final int EXIT_BAD_INPUT = 2;
+    /** Exit code for an internal error. */
+    public static final int EXIT_INTERNAL = 1;
+
+    /** Creates the command (picocli instantiates it). */
+    public NicsimCommand() {
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    /**
+     * Entry point.
+     *
+     * @param args command-line arguments
+     */
+    public static void main(final String[] args) {
+        System.exit(execute(args));
+    }
+
+    /**
+     * Runs the command line and returns its exit code (for tests).
+     *
+     * @param args arguments
+     * @return exit code
+     */
+    public static int execute(final String... args) {
+        final CommandLine cl = new CommandLine(new NicsimCommand());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof ScenarioException) {
+                System.err.println("nicsim: " + ex.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            if (ex instanceof java.io.IOException) {
+                System.err.println("nicsim: I/O error: " + ex.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            System.err.println("nicsim: internal error: " + ex + " (please report it with the scenario)");
+            if (Boolean.getBoolean("nicsim.debug")) {
+                ex.printStackTrace();
+            }
+            return EXIT_INTERNAL;
+        });
+        cl.setParameterExceptionHandler((ex, a) -> {
+            System.err.println("nicsim: " + ex.getMessage());
+            System.err.println("usage: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
+            return EXIT_BAD_INPUT;
+        });
+        return cl.execute(args);
+    }
+
+    /** {@code nicsim algorithms}: lists algorithms and their parameters. */
+    @Command(name = "algorithms", mixinStandardHelpOptions = true,
+        description = "List the congestion-control algorithms on the class path and their parameters.")
+    static final class AlgorithmsCommand implements Runnable {
+        @Override
+        public void run() {
+            for (final PccAlgorithmProvider p : PccAlgorithms.all()) {
+                System.out.printf(Locale.ROOT, "%s: %s%n", p.name(), p.description());
+                for (final PccParameter q : p.parameters()) {
+                    System.out.printf(Locale.ROOT, "  %-28s default %-12s range [%s, %s] %s - %s%n", q.name(),
+                        num(q.defaultValue()), num(q.min()), num(q.max()), q.unit(), q.description());
+                }
+            }
+        }
+
+        private static String num(final double v) {
+            return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+        }
+    }
+}

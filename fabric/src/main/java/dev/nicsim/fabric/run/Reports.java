@@ -1,0 +1,160 @@
+package dev.nicsim.fabric.run;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.CounterRegistry;
+import org.apache.commons.csv.CSVPrinter;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the end-of-run files ({@code flows.csv}, {@code counters.csv}, {@code run.json}) and
+ * prints the summary table. {@code flows.csv} and {@code counters.csv} depend only on the scenario
+ * and seed (byte-identical across runs); {@code run.json} also records wall time.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class Reports {
+    /** Version written to {@code run.json}. */
+    public static final String VERSION = "0.1.0";
+    private static final long[] BUCKET_EDGES = {10_000, 100_000, 1_000_000};
+    private static final String[] BUCKET_NAMES = {"<10KB", "10-100KB", "100KB-1MB", ">=1MB"};
+
+    private Reports() {
+    }
+
+    /**
+     * Writes {@code flows.csv}: {@code flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown};
+     * unfinished flows have empty {@code fct_ns} and {@code slowdown}.
+     *
+     * @param dir   output directory
+     * @param flows flows by id
+     * @throws IOException on write failure
+     */
+    public static void writeFlows(final Path dir, final List<FlowRecord> flows) throws IOException {
+        try (CSVPrinter p = TimeSeriesWriter.open(dir.resolve("flows.csv"),
+            "flow_id", "src", "dst", "size_bytes", "start_ns", "fct_ns", "ideal_fct_ns", "slowdown")) {
+            for (final FlowRecord f : flows) {
+                p.printRecord(f.flowId(), f.src(), f.dst(), f.sizeBytes(), f.startNs(),
+                    f.completed() ? Long.toString(f.fctNs()) : "", f.idealFctNs(),
+                    f.completed() ? String.format(Locale.ROOT, "%.4f", f.slowdown()) : "");
+            }
+        }
+    }
+
+    /**
+     * Writes {@code counters.csv}: {@code component,counter,value}, every NIC, CC processor and
+     * switch counter, in allocation order.
+     *
+     * @param dir      output directory
+     * @param counters the run's counters
+     * @throws IOException on write failure
+     */
+    public static void writeCounters(final Path dir, final CounterRegistry counters) throws IOException {
+        try (CSVPrinter p = TimeSeriesWriter.open(dir.resolve("counters.csv"), "component", "counter", "value")) {
+            for (final Counter c : counters.all()) {
+                p.printRecord(c.component(), c.name(), c.get());
+            }
+        }
+    }
+
+    /**
+     * Writes {@code run.json}.
+     *
+     * @param dir      output directory
+     * @param scenario the scenario
+     * @param r        the outcome
+     * @throws IOException on write failure
+     */
+    public static void writeRunJson(final Path dir, final Scenario scenario, final RunResult r) throws IOException {
+        final java.io.StringWriter text = new java.io.StringWriter();
+        try (JsonGenerator g = new JsonFactory().createGenerator(text)) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeStringField("scenario", scenario.name());
+            g.writeStringField("scenario_file", scenario.file().toString());
+            g.writeNumberField("seed", r.seed());
+            g.writeStringField("version", VERSION);
+            g.writeStringField("algorithm", scenario.algorithm().provider().name());
+            g.writeNumberField("simulated_ns", r.simulatedPs() / 1000);
+            g.writeNumberField("wall_s", r.wallNanos() / 1e9);
+            g.writeNumberField("events", r.events());
+            g.writeNumberField("events_per_sec", Math.round(r.eventsPerSecond()));
+            g.writeNumberField("data_packets", r.dataPackets());
+            g.writeNumberField("wall_ns_per_data_packet", Math.round(r.wallNsPerDataPacket() * 10) / 10.0);
+            g.writeNumberField("flows", r.flows().size());
+            g.writeNumberField("flows_completed", r.completedFlows());
+            g.writeEndObject();
+        }
+        java.nio.file.Files.writeString(dir.resolve("run.json"), text + "\n");
+    }
+
+    /**
+     * Percentile by nearest rank.
+     *
+     * @param sorted ascending values, non-empty
+     * @param p      percentile in (0, 100]
+     * @return the value at rank ceil(p/100 x n)
+     */
+    public static double percentile(final double[] sorted, final double p) {
+        final int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    /**
+     * Prints the summary table.
+     *
+     * @param out where to print
+     * @param r   the outcome
+     */
+    public static void printSummary(final PrintStream out, final RunResult r) {
+        out.printf(Locale.ROOT, "%nscenario %s (seed %d)%n", r.scenarioName(), r.seed());
+        out.printf(Locale.ROOT, "flows done          %d / %d%n", r.completedFlows(), r.flows().size());
+        out.printf(Locale.ROOT, "%-20s %7s %9s %9s %9s%n", "FCT slowdown", "flows", "p50", "p95", "p99");
+        printRow(out, "all", r.flows(), Long.MIN_VALUE, Long.MAX_VALUE);
+        long lo = 0;
+        for (int b = 0; b < BUCKET_NAMES.length; b++) {
+            final long hi = b < BUCKET_EDGES.length ? BUCKET_EDGES[b] : Long.MAX_VALUE;
+            printRow(out, BUCKET_NAMES[b], r.flows(), lo, hi);
+            lo = hi;
+        }
+        out.printf(Locale.ROOT, "%-20s %14s %10s %10s %10s%n", "switch", "peak_queue_B", "ce_marked", "drops", "pfc_sent");
+        for (final RunResult.SwitchFigures s : r.switches()) {
+            out.printf(Locale.ROOT, "%-20s %14d %10d %10d %10d%n", s.name(), s.peakQueueBytes(), s.ceMarked(), s.drops(),
+                s.pauseFramesSent());
+        }
+        out.printf(Locale.ROOT, "NIC CNPs sent       %d%n", r.cnpsSent());
+        out.printf(Locale.ROOT, "NIC retransmissions %d (timeouts %d)%n", r.retransmissions(), r.timeouts());
+        out.printf(Locale.ROOT, "simulated time      %.3f us%n", r.simulatedPs() / 1e6);
+        out.printf(Locale.ROOT, "wall time           %.3f s%n", r.wallNanos() / 1e9);
+        out.printf(Locale.ROOT, "events              %d (%.2f M events/s)%n", r.events(), r.eventsPerSecond() / 1e6);
+        out.printf(Locale.ROOT, "data packets        %d (%.3f us wall per data packet)%n", r.dataPackets(),
+            r.wallNsPerDataPacket() / 1000);
+    }
+
+    private static void printRow(final PrintStream out, final String name, final List<FlowRecord> flows, final long lo,
+                                 final long hi) {
+        final List<Double> v = new ArrayList<>();
+        for (final FlowRecord f : flows) {
+            if (f.completed() && f.sizeBytes() >= lo && f.sizeBytes() < hi) {
+                v.add(f.slowdown());
+            }
+        }
+        if (v.isEmpty()) {
+            out.printf(Locale.ROOT, "%-20s %7d %9s %9s %9s%n", name, 0, "-", "-", "-");
+            return;
+        }
+        final double[] a = v.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        out.printf(Locale.ROOT, "%-20s %7d %9.3f %9.3f %9.3f%n", name, a.length, percentile(a, 50), percentile(a, 95),
+            percentile(a, 99));
+    }
+}

@@ -1,0 +1,50 @@
+package dev.nicsim.fabric.run;
+
+import java.util.List;
+
+/**
+ * What a run produced, for the summary and {@code run.json}.
+ *
+ * @param scenarioName     scenario name
+ * @param seed             seed used
+ * @param flows            every flow, completed or not, by flow id
+ * @param simulatedPs      simulated time at the end, ps
+ * @param wallNanos        wall time of the simulation loop, ns
+ * @param events           kernel events handled
+ * @param dataPackets      data packets sent by all NICs (including retransmissions)
+ * @param switches         per-switch figures, in topology order
+ * @param cnpsSent         CNPs sent by all NICs (np_cnp_sent)
+ * @param retransmissions  packets retransmitted by all NICs (roce_adp_retrans)
+ * @param timeouts         retransmission timeouts (local_ack_timeout_err)
+ */
+public record RunResult(String scenarioName, long seed, List<FlowRecord> flows, long simulatedPs, long wallNanos,
+                        long events, long dataPackets, List<SwitchFigures> switches, long cnpsSent,
+                        long retransmissions, long timeouts) {
+
+    /**
+     * Figures of one switch at the end of a run.
+     *
+     * @param name            switch name
+     * @param peakQueueBytes  largest egress queue depth seen, bytes
+     * @param ceMarked        packets marked CE
+     * @param drops           packets dropped (all causes)
+     * @param pauseFramesSent PFC frames sent (xoff and xon)
+     */
+    public record SwitchFigures(String name, long peakQueueBytes, long ceMarked, long drops, long pauseFramesSent) {
+    }
+
+    /** @return number of flows that completed */
+    public long completedFlows() {
+        return flows.stream().filter(FlowRecord::completed).count();
+    }
+
+    /** @return kernel events per wall-clock second */
+    public double eventsPerSecond() {
+        return wallNanos == 0 ? 0 : events * 1e9 / wallNanos;
+    }
+
+    /** @return wall time per simulated data packet, ns */
+    public double wallNsPerDataPacket() {
+        return dataPackets == 0 ? 0 : wallNanos / (double) dataPackets;
+    }
+}

@@ -1,0 +1,306 @@
+package dev.nicsim.fabric.run;
+
+import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.fabric.workload.WorkloadGenerator;
+import dev.nicsim.microcode.DirectCcProcessor;
+import dev.nicsim.nic.FlowListener;
+import dev.nicsim.nic.MessageOp;
+import dev.nicsim.nic.NicConfig;
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.sim.CounterRegistry;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.NetDevice;
+import dev.nicsim.sim.PacketPool;
+import dev.nicsim.sim.RoceFraming;
+import dev.nicsim.sim.Simulator;
+import dev.nicsim.sw.SwitchAsic;
+import dev.nicsim.sw.SwitchConfig;
+import dev.nicsim.sw.WredProfile;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * Builds the fabric of a scenario (NICs, switches, links, ECMP routes, one CC processor per NIC),
+ * starts the workload's flows at their times, samples queues and rates, and runs the simulation
+ * until every flow has completed or the stop time is reached.
+ *
+ * <p>Thread-safety: one run per instance, on the calling thread.
+ */
+public final class Runner implements FlowListener, EventHandler {
+    private static final int EV_START_FLOW = 1;
+    private static final int EV_SAMPLE_QUEUES = 2;
+    private static final int EV_SAMPLE_RATES = 3;
+    private static final long PROGRESS_STEP_PS = 20_000_000L; // 20 us of simulated time
+
+    private final Scenario scenario;
+    private final Simulator sim = new Simulator();
+    private final PacketPool pool = new PacketPool();
+    private final CounterRegistry counters = new CounterRegistry();
+    private final TopologyGraph graph;
+    private final RoceNic[] nics;
+    private final SwitchAsic[] switches;
+    private final DirectCcProcessor[] processors;
+    private final List<FlowSpec> flows;
+    private final long[] fctPs;
+    private final long[] idealPs;
+    private final int[] baseRttNs;
+    private final TimeSeriesWriter series;
+    private final long[][][] lastDepth;
+    private int completed;
+
+    /**
+     * Builds the fabric.
+     *
+     * @param scenario the scenario
+     * @param series   where queue and rate samples go
+     */
+    public Runner(final Scenario scenario, final TimeSeriesWriter series) {
+        this.scenario = scenario;
+        this.series = series;
+        this.graph = TopologyGraph.build(scenario.topology());
+        final int hosts = graph.hosts();
+        nics = new RoceNic[hosts];
+        processors = new DirectCcProcessor[hosts];
+        final NicConfig nicConfig = nicConfig(scenario.nic());
+        for (int h = 0; h < hosts; h++) {
+            nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
+        }
+        switches = new SwitchAsic[graph.switches()];
+        final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
+        for (int s = 0; s < switches.length; s++) {
+            switches[s] = new SwitchAsic(sim, graph.switchName(s), graph.ports(hosts + s), swConfig, counters, pool,
+                scenario.seed());
+        }
+        lastDepth = new long[switches.length][][];
+        for (int s = 0; s < switches.length; s++) {
+            lastDepth[s] = new long[graph.ports(hosts + s)][8];
+        }
+        for (final TopologyGraph.Edge e : graph.edges()) {
+            attach(e.a(), e.portA(), e.b(), e.portB(), e);
+            attach(e.b(), e.portB(), e.a(), e.portA(), e);
+        }
+        for (int s = 0; s < switches.length; s++) {
+            for (int d = 0; d < hosts; d++) {
+                switches[s].setRoute(d, graph.ecmpPorts(hosts + s, d));
+            }
+        }
+        for (int h = 0; h < hosts; h++) {
+            processors[h] = new DirectCcProcessor(scenario.algorithm().provider().create(scenario.algorithm().values()), 0, nics[h]);
+            nics[h].setCcProcessor(processors[h]);
+        }
+        flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
+            scenario.seed());
+        fctPs = new long[flows.size()];
+        idealPs = new long[flows.size()];
+        baseRttNs = new int[flows.size()];
+        for (final FlowSpec f : flows) {
+            final var path = graph.path(f.src(), f.dst());
+            fctPs[f.flowId()] = -1;
+            idealPs[f.flowId()] = IdealFct.idealPs(path, f.sizeBytes(), scenario.nic().mtuBytes());
+            baseRttNs[f.flowId()] = (int) (IdealFct.baseRttPs(path, scenario.nic().mtuBytes()) / 1000);
+            sim.schedule(f.startPs(), this, EV_START_FLOW, f.flowId(), null);
+        }
+        sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
+        sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
+    }
+
+    private NetDevice device(final int node) {
+        return node < graph.hosts() ? nics[node] : switches[node - graph.hosts()];
+    }
+
+    private void attach(final int from, final int fromPort, final int to, final int toPort, final TopologyGraph.Edge e) {
+        final long rate = e.link().rateBitsPerSec();
+        final long delay = e.link().delayPs();
+        if (from < graph.hosts()) {
+            nics[from].connect(rate, delay, device(to), toPort);
+        } else {
+            switches[from - graph.hosts()].connectPort(fromPort, rate, delay, device(to), toPort);
+        }
+    }
+
+    /**
+     * Maps the scenario's NIC section to the NIC model's configuration.
+     *
+     * @param n NIC section
+     * @return validated configuration
+     */
+    static NicConfig nicConfig(final Scenario.NicSpec n) {
+        final NicConfig c = new NicConfig();
+        c.mtuBytes = n.mtuBytes();
+        c.ackEveryPackets = n.ackEveryPackets();
+        c.cnpIntervalNs = n.cnpIntervalNs();
+        c.npEnabled = n.npEnabled();
+        c.rtoNs = n.rtoNs();
+        c.txBurstPackets = n.txBurstPackets();
+        c.dataPriority = n.dataPriority();
+        c.dataDscp = n.dataDscp();
+        c.ackPriority = n.dataPriority();
+        c.ackDscp = n.dataDscp();
+        c.cnpPriority = n.cnpPriority();
+        c.cnpDscp = n.cnpDscp();
+        c.validate();
+        return c;
+    }
+
+    /**
+     * Maps the scenario's switch section to the switch model's configuration.
+     *
+     * @param s   switch section
+     * @param nic NIC section (DSCP to priority map follows the NIC's markings)
+     * @return validated configuration
+     */
+    static SwitchConfig switchConfig(final Scenario.SwitchSpec s, final Scenario.NicSpec nic) {
+        final SwitchConfig c = new SwitchConfig();
+        c.bufferBytes = s.bufferBytes();
+        c.dscpToPriority[nic.dataDscp()] = nic.dataPriority();
+        c.dscpToPriority[nic.cnpDscp()] = nic.cnpPriority();
+        if (s.pfcEnabled()) {
+            for (final int p : s.pfcPriorities()) {
+                c.pfcEnabled[p] = true;
+            }
+        }
+        c.pfcThresholdMode = s.pfcDynamic() ? SwitchConfig.ThresholdMode.DYNAMIC : SwitchConfig.ThresholdMode.STATIC;
+        c.pfcAlpha = s.pfcAlpha();
+        c.pfcXonOffsetBytes = s.xonOffsetBytes();
+        java.util.Arrays.fill(c.xoffBytes, s.xoffBytes());
+        java.util.Arrays.fill(c.xonBytes, s.xonBytes());
+        java.util.Arrays.fill(c.headroomBytes, s.headroomBytes() < 0 ? SwitchConfig.HEADROOM_AUTO : s.headroomBytes());
+        c.maxFrameBytes = RoceFraming.frameBytes(nic.mtuBytes(), RoceFraming.RETH_BYTES);
+        for (final int p : s.wredPriorities()) {
+            c.wredProfiles[p] = new WredProfile(s.kminBytes(), s.kmaxBytes(), s.pmax(), s.ecn(), s.notEctDropBytes());
+        }
+        c.egressThresholdMode = s.egressDynamic() ? SwitchConfig.ThresholdMode.DYNAMIC : SwitchConfig.ThresholdMode.STATIC;
+        c.egressAlpha = s.egressAlpha();
+        java.util.Arrays.fill(c.queueLimitBytes, s.queueLimitBytes());
+        c.strictPriorityMask = 0;
+        for (final int p : s.strictPriorities()) {
+            c.strictPriorityMask |= 1 << p;
+        }
+        c.camDepth = s.camDepth();
+        c.camSamplePeriod = s.camSamplePackets();
+        c.validate();
+        return c;
+    }
+
+    @Override
+    public void onEvent(final int kind, final long arg, final Object ref) {
+        switch (kind) {
+            case EV_START_FLOW -> {
+                final FlowSpec f = flows.get((int) arg);
+                final int qpn = f.flowId() + 1;
+                nics[f.src()].startFlow(f.flowId(), qpn, nics[f.dst()], qpn, op(scenario.workload().op()), f.sizeBytes(),
+                    baseRttNs[f.flowId()], this);
+            }
+            case EV_SAMPLE_QUEUES -> {
+                if (completed < flows.size()) {
+                    sampleQueues();
+                    sim.scheduleIn(scenario.sampling().queueIntervalPs(), this, EV_SAMPLE_QUEUES, 0, null);
+                }
+            }
+            case EV_SAMPLE_RATES -> {
+                if (completed < flows.size()) {
+                    sampleRates();
+                    sim.scheduleIn(scenario.sampling().rateIntervalPs(), this, EV_SAMPLE_RATES, 0, null);
+                }
+            }
+            default -> throw new IllegalStateException("unknown runner event " + kind);
+        }
+    }
+
+    private static MessageOp op(final String op) {
+        return switch (op) {
+            case "send" -> MessageOp.SEND;
+            case "read" -> MessageOp.READ;
+            default -> MessageOp.WRITE;
+        };
+    }
+
+    private void sampleQueues() {
+        final long nowNs = sim.nowPs() / 1000;
+        // rows for empty queues are left out, except the first sample after a queue empties
+        for (int i = 0; i < switches.length; i++) {
+            final SwitchAsic s = switches[i];
+            for (int p = 0; p < s.portCount(); p++) {
+                for (int prio = 0; prio < 8; prio++) {
+                    final long depth = s.queueDepthBytes(p, prio);
+                    if (depth != 0 || lastDepth[i][p][prio] != 0) {
+                        series.queue(nowNs, s.name(), p, prio, depth);
+                    }
+                    lastDepth[i][p][prio] = depth;
+                }
+            }
+        }
+    }
+
+    private void sampleRates() {
+        final long nowNs = sim.nowPs() / 1000;
+        for (final RoceNic n : nics) {
+            n.forEachActiveQp((qpn, rate, window) -> series.rate(nowNs, qpn, rate, window));
+        }
+    }
+
+    @Override
+    public void onFlowComplete(final int flowId, final long completionPs) {
+        if (fctPs[flowId] < 0) {
+            fctPs[flowId] = completionPs - flows.get(flowId).startPs();
+            completed++;
+            if (completed == flows.size()) {
+                sim.stop();
+            }
+        }
+    }
+
+    /**
+     * Runs the simulation to completion or the stop time.
+     *
+     * @param progress called with the number of completed flows every 20 us of simulated time
+     * @return the outcome
+     * @throws IOException if writing samples fails
+     */
+    public RunResult run(final LongConsumer progress) throws IOException {
+        final long t0 = System.nanoTime();
+        final long stop = scenario.stopTimePs();
+        while (completed < flows.size() && sim.nowPs() < stop && sim.pending() > 0) {
+            sim.runUntil(Math.min(stop, sim.nowPs() + PROGRESS_STEP_PS));
+            progress.accept(completed);
+            series.checkError();
+        }
+        final long wall = System.nanoTime() - t0;
+        for (int h = 0; h < nics.length; h++) {
+            nics[h].publishProcessorCounters();
+        }
+        final List<FlowRecord> records = new ArrayList<>(flows.size());
+        for (final FlowSpec f : flows) {
+            final long fct = fctPs[f.flowId()];
+            records.add(new FlowRecord(f.flowId(), f.src(), f.dst(), f.sizeBytes(), f.startPs() / 1000,
+                fct < 0 ? -1 : fct / 1000, Math.max(1, idealPs[f.flowId()] / 1000)));
+        }
+        final List<RunResult.SwitchFigures> sw = new ArrayList<>();
+        for (final SwitchAsic s : switches) {
+            sw.add(new RunResult.SwitchFigures(s.name(), s.peakQueueBytes(), s.totalCeMarked(), s.totalDrops(),
+                s.totalPauseFramesSent()));
+        }
+        long dataPackets = 0;
+        for (final RoceNic n : nics) {
+            dataPackets += n.dataPacketsSent();
+        }
+        return new RunResult(scenario.name(), scenario.seed(), records, sim.nowPs(), wall, sim.eventsProcessed(), dataPackets,
+            sw, counters.sum("host", "np_cnp_sent"), counters.sum("host", "roce_adp_retrans"),
+            counters.sum("host", "local_ack_timeout_err"));
+    }
+
+    /** @return every counter of the run (after {@link #run}) */
+    public CounterRegistry counters() {
+        return counters;
+    }
+
+    /** @return number of flows in the workload */
+    public int flowCount() {
+        return flows.size();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.nicsim.fabric.scenario;
+
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccParameterValues;
+
+import java.nio.file.Path;
+
+/**
+ * A validated scenario: everything a run needs, in simulator units. Built by
+ * {@link ScenarioLoader} from a YAML file; every field and its unit and default is documented in
+ * README.md ("Scenario files").
+ *
+ * @param name       scenario name (default: the file name without {@code .yaml})
+ * @param file       the file it came from
+ * @param seed       seed of every random stream of the run
+ * @param stopTimePs simulated time at which the run stops even if flows are unfinished, ps
+ * @param topology   hosts, switches and links
+ * @param switchSpec buffer, PFC, WRED/ECN, scheduler and CAM of every switch
+ * @param nic        NIC transport settings
+ * @param algorithm  the congestion-control algorithm and its validated parameters
+ * @param workload   the flows to run
+ * @param sampling   sampling intervals of the time series
+ */
+public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
+                       NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling) {
+
+    /**
+     * One kind of link.
+     *
+     * @param rateBitsPerSec rate, bits/s
+     * @param delayPs        one-way propagation delay, ps
+     */
+    public record Link(long rateBitsPerSec, long delayPs) {
+    }
+
+    /**
+     * Topology.
+     *
+     * @param type         {@code star}, {@code dumbbell}, {@code leaf_spine} or {@code fat_tree}
+     * @param hosts        star: number of hosts on the one switch
+     * @param hostsPerSide dumbbell: hosts on each of the two switches
+     * @param leaves       leaf_spine: leaf switches
+     * @param spines       leaf_spine: spine switches
+     * @param hostsPerLeaf leaf_spine: hosts per leaf
+     * @param k            fat_tree: k (even), k^3/4 hosts
+     * @param hostLink     host-to-switch links
+     * @param fabricLink   switch-to-switch links
+     */
+    public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
+                           Link hostLink, Link fabricLink) {
+    }
+
+    /**
+     * Switch settings, applied to every switch.
+     *
+     * @param bufferBytes        shared buffer per switch, bytes
+     * @param pfcEnabled         PFC on the lossless priorities
+     * @param pfcPriorities      lossless priorities (PFC enabled), 0..7
+     * @param pfcDynamic         dynamic (alpha) rather than static xoff threshold
+     * @param xoffBytes          static xoff threshold per ingress port and PG, bytes
+     * @param xonBytes           static xon threshold per ingress port and PG, bytes
+     * @param pfcAlpha           dynamic threshold: xoff = alpha x free shared buffer
+     * @param xonOffsetBytes     dynamic threshold: xon = xoff - this, bytes
+     * @param headroomBytes      headroom per ingress port and lossless PG, bytes; -1 = sized from the link
+     * @param wredPriorities     priorities whose egress queues run the WRED/ECN profile
+     * @param kminBytes          WRED Kmin, bytes
+     * @param kmaxBytes          WRED Kmax, bytes
+     * @param pmax               WRED Pmax, 0..1
+     * @param ecn                mark ECT packets (true) or WRED-drop them (false)
+     * @param notEctDropBytes    K of spec 000 Eq. 3: Not-ECT packets dropped at or above, bytes
+     * @param egressDynamic      dynamic (alpha) rather than static egress queue limit (lossy priorities)
+     * @param queueLimitBytes    static egress queue limit (buf_max of spec 000 §2.1), bytes
+     * @param egressAlpha        dynamic egress limit: alpha x free shared buffer
+     * @param strictPriorities   priorities served by strict priority (others DWRR)
+     * @param camDepth           CAM entries per output queue
+     * @param camSamplePackets   CAM samples one packet in this many while the queue is congested
+     */
+    public record SwitchSpec(long bufferBytes, boolean pfcEnabled, int[] pfcPriorities, boolean pfcDynamic,
+                             long xoffBytes, long xonBytes, double pfcAlpha, long xonOffsetBytes, long headroomBytes,
+                             int[] wredPriorities, long kminBytes, long kmaxBytes, double pmax, boolean ecn,
+                             long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
+                             int[] strictPriorities, int camDepth, int camSamplePackets) {
+    }
+
+    /**
+     * NIC settings, applied to every NIC.
+     *
+     * @param mtuBytes        payload bytes per data packet
+     * @param ackEveryPackets 1 = per-packet ACK; m = delayed ACK of up to m packets (spec 002 §3.2)
+     * @param cnpIntervalNs   NP: at most one CNP per QP per interval; 0 = every CE-marked packet
+     * @param npEnabled       notification point on
+     * @param rtoNs           retransmission (local ACK) timeout, ns
+     * @param txBurstPackets  packets per TX_BURST PCC event
+     * @param dataPriority    priority (PCP) of data and ACKs, 0..7
+     * @param dataDscp        DSCP of data and ACKs
+     * @param cnpPriority     priority of CNPs
+     * @param cnpDscp         DSCP of CNPs
+     */
+    public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
+                          int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp) {
+    }
+
+    /**
+     * The algorithm.
+     *
+     * @param provider the algorithm's provider (found by name through ServiceLoader)
+     * @param values   its validated parameter values
+     */
+    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values) {
+    }
+
+    /**
+     * The workload.
+     *
+     * @param type      {@code incast}, {@code permutation} or {@code poisson}
+     * @param op        RDMA operation of every flow: {@code write}, {@code send} or {@code read}
+     * @param senders   incast: number of senders
+     * @param receiver  incast: receiving host id
+     * @param sizeBytes incast/permutation: bytes per flow
+     * @param startPs   time the first flow starts, ps
+     * @param load      poisson: offered load as a fraction of host link rate, (0, 1]
+     * @param cdf       poisson: flow-size distribution
+     * @param flows     poisson: number of flows
+     */
+    public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
+                           double load, FlowSizeCdf cdf, int flows) {
+    }
+
+    /**
+     * Sampling intervals.
+     *
+     * @param queueIntervalPs interval of {@code queues.csv} samples, ps
+     * @param rateIntervalPs  interval of {@code rates.csv} samples, ps
+     */
+    public record Sampling(long queueIntervalPs, long rateIntervalPs) {
+    }
+}

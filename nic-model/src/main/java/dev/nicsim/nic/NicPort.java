@@ -33,6 +33,11 @@ final class NicPort extends EgressPort {
     }
 
     @Override
+    protected boolean hasBacklog() {
+        return nic.hasTxBacklog();
+    }
+
+    @Override
     protected void onTransmitStart(final Packet frame) {
         nic.onTransmitStart(frame);
     }

@@ -94,8 +94,14 @@ final class Qp {
     long rtoDeadlinePs;
     /** Whether an RTO event is scheduled (one at a time; it re-schedules itself to the deadline). */
     boolean rtoEventPending;
-    /** Generation of the PCC timer; re-arming increments it so the pending timer goes stale. */
-    int timerGeneration;
+    /** PCC timer deadline, ps; {@link Long#MAX_VALUE} = disarmed. Re-arming replaces it. */
+    long timerDeadlinePs = Long.MAX_VALUE;
+    /**
+     * Time of the earliest scheduled PCC timer event, ps, or {@link Long#MAX_VALUE}: re-arming to a
+     * later deadline schedules nothing (the pending event re-schedules itself), so an algorithm that
+     * re-arms on every event does not fill the kernel's heap with stale timers.
+     */
+    long timerEventAtPs = Long.MAX_VALUE;
 
     // ---- requester: READ
     /** Whether a READ request is waiting to be sent. */
@@ -203,6 +209,8 @@ final class Qp {
         eventsOffered = 0;
         rtoDeadlinePs = Long.MAX_VALUE;
         rtoEventPending = false;
+        timerDeadlinePs = Long.MAX_VALUE;
+        timerEventAtPs = Long.MAX_VALUE;
         readRequestPending = false;
         readRequestIndex = 0;
         readRequestsSent = 0;

@@ -842,6 +842,11 @@ public final class RoceNic implements NetDevice, CcResultSink {
      *
      * @return the frame, or null if none is eligible now
      */
+    /** @return whether control frames or sending QPs may want the port (for {@link NicPort#hasBacklog()}) */
+    boolean hasTxBacklog() {
+        return controlCount > 0 || activeCount > 0;
+    }
+
     Packet nextFrame() {
         selecting = true;
         selectedQp = null;
@@ -1168,9 +1173,11 @@ public final class RoceNic implements NetDevice, CcResultSink {
             sendRttProbe(q);
         }
         if (timerNs > 0) {
-            q.timerGeneration++;
-            sim.schedule(sim.nowPs() + timerNs * 1000L, handler, EV_PCC_TIMER,
-                ((long) q.incarnation << 32) | (q.timerGeneration & 0xFFFF_FFFFL), q);
+            q.timerDeadlinePs = sim.nowPs() + timerNs * 1000L;
+            if (q.timerDeadlinePs < q.timerEventAtPs) {
+                q.timerEventAtPs = q.timerDeadlinePs;
+                sim.schedule(q.timerDeadlinePs, handler, EV_PCC_TIMER, q.incarnation, q);
+            }
         }
         kickPort();
     }
@@ -1224,10 +1231,22 @@ public final class RoceNic implements NetDevice, CcResultSink {
         flushAck(q);
     }
 
-    private void onPccTimer(final Qp q, final int generation) {
-        if (q.role != Qp.REQUESTER || generation != q.timerGeneration || processor == null) {
+    private void onPccTimer(final Qp q) {
+        final long now = sim.nowPs();
+        if (now != q.timerEventAtPs) {
+            return; // an event of an earlier arming that a nearer deadline overtook
+        }
+        q.timerEventAtPs = Long.MAX_VALUE;
+        if (q.role != Qp.REQUESTER || processor == null || q.timerDeadlinePs == Long.MAX_VALUE) {
             return;
         }
+        if (q.timerDeadlinePs > now) {
+            // re-armed to a later deadline since this event was scheduled: follow it
+            q.timerEventAtPs = q.timerDeadlinePs;
+            sim.schedule(q.timerDeadlinePs, handler, EV_PCC_TIMER, q.incarnation, q);
+            return;
+        }
+        q.timerDeadlinePs = Long.MAX_VALUE;
         event.reset(PccEventType.TIMER, PccEventType.SUBTYPE_NONE, q.qpn, lastSentPsn(q), sim.nowNs32());
         offer(q, 0);
     }
@@ -1264,8 +1283,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
                 }
                 case EV_PCC_TIMER -> {
                     final Qp q = (Qp) ref;
-                    if (q.incarnation == (int) (arg >>> 32)) {
-                        onPccTimer(q, (int) arg);
+                    if (q.incarnation == (int) arg) {
+                        onPccTimer(q);
                     }
                 }
                 case EV_DELAYED_ACK -> {

@@ -24,7 +24,12 @@ public abstract class EgressPort implements EventHandler {
     private final long propagationPs;
     private NetDevice peer;
     private int peerPort;
-    private boolean busy;
+    private Packet[] wire = new Packet[64];
+    private long[] wireArrivalPs = new long[64];
+    private int wireHead;
+    private int wireCount;
+    private long busyUntilPs;
+    private boolean txDonePending;
     private final long[] pausedUntilPs = new long[8];
     private Packet[] control = new Packet[16];
     private int controlHead;
@@ -87,7 +92,7 @@ public abstract class EgressPort implements EventHandler {
 
     /** @return whether a frame is being serialised */
     public boolean busy() {
-        return busy;
+        return sim.nowPs() < busyUntilPs;
     }
 
     /**
@@ -145,9 +150,23 @@ public abstract class EgressPort implements EventHandler {
         kick();
     }
 
-    /** Starts transmitting if the link is idle and a frame is eligible. */
+    /**
+     * Starts transmitting if the link is idle and a frame is eligible. While a frame is on the
+     * wire, makes sure the port looks again when it ends.
+     *
+     * <p>The end of a frame is an event only when something may be waiting then
+     * ({@link #hasBacklog()}); an idle port costs the kernel one event per frame (its delivery).
+     */
     public final void kick() {
-        if (busy || peer == null) {
+        if (peer == null) {
+            return;
+        }
+        final long now = sim.nowPs();
+        if (now < busyUntilPs) {
+            if (!txDonePending) {
+                txDonePending = true;
+                sim.schedule(busyUntilPs, this, EV_TX_DONE, 0, null);
+            }
             return;
         }
         final Packet p;
@@ -162,24 +181,77 @@ public abstract class EgressPort implements EventHandler {
                 return;
             }
         }
-        busy = true;
         final long ser = RoceFraming.serializationPs(p.frameBytes, rateBitsPerSec);
+        busyUntilPs = now + ser;
         txFrames++;
         txBytes += p.frameBytes;
         busyPs += ser;
         onTransmitStart(p);
-        sim.scheduleIn(ser, this, EV_TX_DONE, 0, null);
-        sim.scheduleIn(ser + propagationPs, this, EV_DELIVER, 0, p);
+        putOnWire(p, busyUntilPs + propagationPs);
+        if (!txDonePending && (controlCount > 0 || hasBacklog())) {
+            txDonePending = true;
+            sim.schedule(busyUntilPs, this, EV_TX_DONE, 0, null);
+        }
+    }
+
+    /**
+     * Frames on the wire arrive in the order they were sent (one propagation delay per link), so the
+     * link keeps them in a FIFO and only its head has a delivery event in the kernel: the kernel's
+     * heap holds one event per busy link instead of one per frame in flight.
+     */
+    private void putOnWire(final Packet p, final long arrivalPs) {
+        if (wireCount == wire.length) {
+            final int n = wire.length * 2;
+            final Packet[] w = new Packet[n];
+            final long[] a = new long[n];
+            for (int i = 0; i < wireCount; i++) {
+                w[i] = wire[(wireHead + i) & (wire.length - 1)];
+                a[i] = wireArrivalPs[(wireHead + i) & (wire.length - 1)];
+            }
+            wire = w;
+            wireArrivalPs = a;
+            wireHead = 0;
+        }
+        final int tail = (wireHead + wireCount) & (wire.length - 1);
+        wire[tail] = p;
+        wireArrivalPs[tail] = arrivalPs;
+        if (wireCount++ == 0) {
+            sim.schedule(arrivalPs, this, EV_DELIVER, 0, null);
+        }
+    }
+
+    /** @return frames on the wire (sent, not yet delivered) */
+    public int framesInFlight() {
+        return wireCount;
+    }
+
+    /**
+     * Whether frames may be waiting for the link (a cheap, conservative test: true when in doubt).
+     * Ports return false when every queue is empty, so no end-of-frame event is scheduled.
+     *
+     * @return true if {@link #nextDataPacket()} might return a frame later
+     */
+    protected boolean hasBacklog() {
+        return true;
     }
 
     @Override
     public void onEvent(final int kind, final long arg, final Object ref) {
         switch (kind) {
             case EV_TX_DONE -> {
-                busy = false;
+                txDonePending = false;
                 kick();
             }
-            case EV_DELIVER -> peer.receive((Packet) ref, peerPort);
+            case EV_DELIVER -> {
+                final Packet p = wire[wireHead];
+                wire[wireHead] = null;
+                wireHead = (wireHead + 1) & (wire.length - 1);
+                wireCount--;
+                if (wireCount > 0) {
+                    sim.schedule(wireArrivalPs[wireHead], this, EV_DELIVER, 0, null);
+                }
+                peer.receive(p, peerPort);
+            }
             case EV_RESUME -> kick();
             default -> throw new IllegalStateException("unknown port event " + kind);
         }

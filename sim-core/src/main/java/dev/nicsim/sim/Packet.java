@@ -105,6 +105,9 @@ public final class Packet {
 
     /** Resets every field to its empty value. */
     public void clear() {
+        if (pfcClassEnable != 0) {
+            java.util.Arrays.fill(pfcQuanta, 0); // only PFC frames ever set quanta, always with an enable bit
+        }
         kind = KIND_DATA;
         opcode = 0;
         srcHost = -1;
@@ -129,7 +132,6 @@ public final class Packet {
         rttRequestReceiveNs = 0;
         rttResponseSendNs = 0;
         pfcClassEnable = 0;
-        java.util.Arrays.fill(pfcQuanta, 0);
         ingressPort = -1;
         enqueuePs = 0;
         ackedPackets = 0;

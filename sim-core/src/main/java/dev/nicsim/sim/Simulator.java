@@ -3,24 +3,37 @@ package dev.nicsim.sim;
 import java.util.Arrays;
 
 /**
- * Discrete-event kernel: time in {@code long} picoseconds, a binary min-heap of pending events kept
- * in parallel primitive arrays, and deterministic tie order (events at the same time run in the
- * order they were scheduled: ties broken by a 64-bit schedule sequence number).
+ * Discrete-event kernel: time in {@code long} picoseconds and deterministic tie order (events at
+ * the same time run in the order they were scheduled).
  *
- * <p>Scheduling allocates nothing once the heap has grown to the run's peak size (arrays double).
+ * <p>Layout: a 4-ary min-heap of (time, key) pairs in one {@code long[]}, where key = schedule
+ * sequence number (upper 40 bits) | slot (lower 24 bits). Comparing the pair compares time, then
+ * sequence, so ties keep schedule order; the four children of a node are 64 contiguous bytes (one
+ * cache line). The event's handler, kind and arguments live in slot arrays reached through the key
+ * and recycled through a free list, so sift-up and sift-down move 16 bytes per level.
+ *
+ * <p>Limits: at most 2^24 (16.7 M) events pending at once and 2^39 events scheduled per run.
+ * Scheduling allocates nothing once the arrays have grown to the run's peak size (they double).
  * Thread-safety: not thread-safe; a run is driven by one thread.
  */
 public final class Simulator {
+    private static final int SLOT_BITS = 24;
+    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    private static final int MAX_SLOTS = 1 << SLOT_BITS;
+
     private long nowPs;
     private long sequence;
     private long eventsProcessed;
     private int size;
-    private long[] times = new long[1024];
-    private long[] seqs = new long[1024];
+    /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
+    private long[] heap = new long[2 * 1024];
     private int[] kinds = new int[1024];
     private long[] args = new long[1024];
     private EventHandler[] handlers = new EventHandler[1024];
     private Object[] refs = new Object[1024];
+    private int[] freeSlots = new int[1024];
+    private int freeCount;
+    private int slotsUsed;
     private boolean stopRequested;
 
     /** Creates a simulator at time 0 with no events. */
@@ -56,25 +69,35 @@ public final class Simulator {
      * @param arg     long argument passed back
      * @param ref     object argument passed back, or null
      * @throws IllegalArgumentException if {@code timePs} is in the past
+     * @throws IllegalStateException    if 2^24 events are already pending
      */
     public void schedule(final long timePs, final EventHandler handler, final int kind, final long arg, final Object ref) {
         if (timePs < nowPs) {
             throw new IllegalArgumentException("event at " + timePs + " ps is before now " + nowPs + " ps");
         }
-        if (size == times.length) {
-            grow();
+        final int slot = allocateSlot();
+        kinds[slot] = kind;
+        args[slot] = arg;
+        handlers[slot] = handler;
+        refs[slot] = ref;
+        final long key = (sequence++ << SLOT_BITS) | slot;
+        if (2 * size == heap.length) {
+            heap = Arrays.copyOf(heap, heap.length * 2);
         }
+        final long[] h = heap;
         int i = size++;
-        final long seq = sequence++;
         while (i > 0) {
-            final int parent = (i - 1) >>> 1;
-            if (times[parent] < timePs || (times[parent] == timePs && seqs[parent] < seq)) {
+            final int parent = (i - 1) >>> 2;
+            final long pt = h[2 * parent];
+            if (pt < timePs || (pt == timePs && h[2 * parent + 1] < key)) {
                 break;
             }
-            move(parent, i);
+            h[2 * i] = pt;
+            h[2 * i + 1] = h[2 * parent + 1];
             i = parent;
         }
-        set(i, timePs, seq, kind, arg, handler, ref);
+        h[2 * i] = timePs;
+        h[2 * i + 1] = key;
     }
 
     /**
@@ -92,8 +115,8 @@ public final class Simulator {
 
     /**
      * Runs events in time order until none is left, the next is later than {@code endPs}, or
-     * {@link #stop()} is called. Time is left at the last event handled (or at {@code endPs} if the
-     * run reached it).
+     * {@link #stop()} is called. If the next event is later than {@code endPs}, time advances to
+     * {@code endPs}.
      *
      * @param endPs last time at which events run, ps
      * @return number of events handled by this call
@@ -102,15 +125,20 @@ public final class Simulator {
         stopRequested = false;
         final long start = eventsProcessed;
         while (size > 0 && !stopRequested) {
-            if (times[0] > endPs) {
+            final long t = heap[0];
+            if (t > endPs) {
                 nowPs = endPs;
                 break;
             }
-            nowPs = times[0];
-            final EventHandler h = handlers[0];
-            final int kind = kinds[0];
-            final long arg = args[0];
-            final Object ref = refs[0];
+            nowPs = t;
+            final int slot = (int) (heap[1] & SLOT_MASK);
+            final EventHandler h = handlers[slot];
+            final int kind = kinds[slot];
+            final long arg = args[slot];
+            final Object ref = refs[slot];
+            handlers[slot] = null;
+            refs[slot] = null;
+            freeSlots[freeCount++] = slot;
             removeTop();
             eventsProcessed++;
             h.onEvent(kind, arg, ref);
@@ -125,69 +153,73 @@ public final class Simulator {
 
     /** @return time of the next event, or {@link Long#MAX_VALUE} if none */
     public long nextEventTimePs() {
-        return size == 0 ? Long.MAX_VALUE : times[0];
+        return size == 0 ? Long.MAX_VALUE : heap[0];
     }
 
+    private int allocateSlot() {
+        if (freeCount > 0) {
+            return freeSlots[--freeCount];
+        }
+        if (slotsUsed == kinds.length) {
+            if (slotsUsed == MAX_SLOTS) {
+                throw new IllegalStateException("more than " + MAX_SLOTS + " events pending");
+            }
+            final int n = Math.min(MAX_SLOTS, kinds.length * 2);
+            kinds = Arrays.copyOf(kinds, n);
+            args = Arrays.copyOf(args, n);
+            handlers = Arrays.copyOf(handlers, n);
+            refs = Arrays.copyOf(refs, n);
+            freeSlots = Arrays.copyOf(freeSlots, n);
+        }
+        return slotsUsed++;
+    }
+
+    /**
+     * Removes the root: the hole left at the root moves down along the smallest children to a leaf
+     * (three comparisons a level, none against the displaced last element, which almost always
+     * belongs near the bottom), then the last element moves up from there (Floyd's method).
+     */
     private void removeTop() {
+        final long[] h = heap;
         final int last = --size;
-        final long t = times[last];
-        final long s = seqs[last];
-        final int k = kinds[last];
-        final long a = args[last];
-        final EventHandler h = handlers[last];
-        final Object r = refs[last];
-        handlers[last] = null;
-        refs[last] = null;
         if (last == 0) {
-            handlers[0] = null;
-            refs[0] = null;
             return;
         }
+        final long t = h[2 * last];
+        final long k = h[2 * last + 1];
         int i = 0;
         while (true) {
-            final int l = 2 * i + 1;
-            if (l >= last) {
+            final int first = 4 * i + 1;
+            if (first >= last) {
                 break;
             }
-            int c = l;
-            final int rr = l + 1;
-            if (rr < last && (times[rr] < times[l] || (times[rr] == times[l] && seqs[rr] < seqs[l]))) {
-                c = rr;
+            int c = first;
+            long ct = h[2 * first];
+            long ck = h[2 * first + 1];
+            final int end = Math.min(first + 4, last);
+            for (int j = first + 1; j < end; j++) {
+                final long jt = h[2 * j];
+                if (jt < ct || (jt == ct && h[2 * j + 1] < ck)) {
+                    c = j;
+                    ct = jt;
+                    ck = h[2 * j + 1];
+                }
             }
-            if (t < times[c] || (t == times[c] && s < seqs[c])) {
-                break;
-            }
-            move(c, i);
+            h[2 * i] = ct;
+            h[2 * i + 1] = ck;
             i = c;
         }
-        set(i, t, s, k, a, h, r);
-    }
-
-    private void move(final int from, final int to) {
-        times[to] = times[from];
-        seqs[to] = seqs[from];
-        kinds[to] = kinds[from];
-        args[to] = args[from];
-        handlers[to] = handlers[from];
-        refs[to] = refs[from];
-    }
-
-    private void set(final int i, final long t, final long s, final int k, final long a, final EventHandler h, final Object r) {
-        times[i] = t;
-        seqs[i] = s;
-        kinds[i] = k;
-        args[i] = a;
-        handlers[i] = h;
-        refs[i] = r;
-    }
-
-    private void grow() {
-        final int n = times.length * 2;
-        times = Arrays.copyOf(times, n);
-        seqs = Arrays.copyOf(seqs, n);
-        kinds = Arrays.copyOf(kinds, n);
-        args = Arrays.copyOf(args, n);
-        handlers = Arrays.copyOf(handlers, n);
-        refs = Arrays.copyOf(refs, n);
+        while (i > 0) {
+            final int parent = (i - 1) >>> 2;
+            final long pt = h[2 * parent];
+            if (pt < t || (pt == t && h[2 * parent + 1] < k)) {
+                break;
+            }
+            h[2 * i] = pt;
+            h[2 * i + 1] = h[2 * parent + 1];
+            i = parent;
+        }
+        h[2 * i] = t;
+        h[2 * i + 1] = k;
     }
 }

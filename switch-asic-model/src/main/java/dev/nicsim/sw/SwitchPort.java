@@ -95,6 +95,11 @@ final class SwitchPort extends EgressPort {
     }
 
     @Override
+    protected boolean hasBacklog() {
+        return nonEmptyMask != 0;
+    }
+
+    @Override
     protected Packet nextDataPacket() {
         if (nonEmptyMask == 0) {
             return null;

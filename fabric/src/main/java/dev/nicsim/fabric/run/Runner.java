@@ -303,4 +303,28 @@ public final class Runner implements FlowListener, EventHandler {
     public int flowCount() {
         return flows.size();
     }
+
+    /**
+     * The simulator driving this run, for observers (acceptance tests): between construction and
+     * {@link #run} an observer may schedule its own events on it to read switch or NIC state over
+     * simulated time (e.g. an egress port's {@code txBytes()} every microsecond). An observer must
+     * only read state; events that only read do not change the run's outcome, because events at
+     * the same time keep their scheduling order. Not for production code paths.
+     *
+     * @return the run's simulator (time in ps)
+     */
+    public Simulator simulator() {
+        return sim;
+    }
+
+    /**
+     * The fabric's switches in topology order (index {@code s} is switch {@code s} of
+     * {@link TopologyGraph}, e.g. {@code sw0} of a star, {@code left}/{@code right} of a dumbbell),
+     * for observers that read queue depths, egress-port statistics and per-queue counters.
+     *
+     * @return an unmodifiable list of the live switch objects; callers must not change their state
+     */
+    public List<SwitchAsic> switches() {
+        return List.of(switches);
+    }
 }

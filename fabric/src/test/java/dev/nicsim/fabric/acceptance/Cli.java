@@ -1,0 +1,58 @@
+package dev.nicsim.fabric.acceptance;
+
+import dev.nicsim.fabric.cli.NicsimCommand;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Runs the {@code nicsim} command line in-process ({@link NicsimCommand#execute}) with
+ * {@code System.out} and {@code System.err} captured.
+ *
+ * <p>Thread-safety: swaps the process-wide streams; calls are serialised on the class, and tests
+ * using it must not run in parallel with tests that print.
+ */
+final class Cli {
+    private Cli() {
+    }
+
+    /**
+     * What a command printed and returned.
+     *
+     * @param exitCode exit code
+     * @param out      standard output text
+     * @param err      standard error text
+     */
+    record Outcome(int exitCode, String out, String err) {
+        /** @return standard error as lines (line terminators removed, no empty line after the last) */
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+    }
+
+    /**
+     * Runs the command line.
+     *
+     * @param args arguments, e.g. {@code "run", "scenarios/incast-dcqcn.yaml", "--no-progress"}
+     * @return exit code and captured output
+     */
+    static synchronized Outcome run(final String... args) {
+        final PrintStream oldOut = System.out;
+        final PrintStream oldErr = System.err;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            System.setOut(o);
+            System.setErr(e);
+            code = NicsimCommand.execute(args);
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,149 @@
+package dev.nicsim.traces;
+
+import java.nio.file.Path;
+
+/**
+ * Reads a capture ({@link CaptureReader}), decodes every frame ({@link RoceDecoder}), counts it
+ * ({@link CaptureStats}) and hands transport packets and pause frames to a
+ * {@link RocePacketHandler}, in capture order.
+ *
+ * <h2>Bad input</h2>
+ * Framing errors (wrong magic, truncated file, corrupt record or block lengths, a classic pcap
+ * file whose link type is not {@link LinkTypes#isSupported supported}) always throw
+ * {@link CaptureException}. Packet-level problems depend on the mode:
+ * <ul>
+ *   <li>strict (the default): a frame whose headers are cut by the snap length before it can be
+ *       classified and decoded, a header field holding garbage (see {@link RoceDecoder}), or an
+ *       original length below the captured length throws, naming the packet;</li>
+ *   <li>lenient: such frames are skipped and counted ({@link SkipReasons#CUT_BY_SNAPLEN},
+ *       {@link SkipReasons#MALFORMED}) and decoding goes on.</li>
+ * </ul>
+ * A packet whose headers are complete but whose payload or ICRC is cut (the usual
+ * {@code tcpdump -s 128}) is never an error: it is decoded, the payload length comes from the length
+ * fields and the ICRC counts as {@link CaptureStats#icrcNotChecked() not checked}. Frames that are
+ * simply not RoCE (ARP, TCP, other UDP ports, ...) are skipped and counted in both modes. A pcapng
+ * file in which every packet was on an unsupported link type throws at the end. Every exception's
+ * message is one line with the file, the packet number and what was read and skipped before.
+ *
+ * <p>Allocation: none per packet in steady state. Thread-safety: not thread-safe; one decoder per
+ * thread; reusable for several captures one after another.
+ */
+public final class CaptureDecoder {
+    private final boolean strict;
+    private final RoceDecoder decoder = new RoceDecoder();
+    private final RocePacket packet = new RocePacket();
+    private final CaptureStats stats = new CaptureStats();
+
+    /** Creates a strict decoder (cut headers and garbage fields throw). */
+    public CaptureDecoder() {
+        this(true);
+    }
+
+    /**
+     * Creates a decoder.
+     *
+     * @param strict true to throw on cut headers and garbage fields, false to skip and count them
+     */
+    public CaptureDecoder(final boolean strict) {
+        this.strict = strict;
+    }
+
+    /** @return whether cut headers and garbage fields throw */
+    public boolean strict() {
+        return strict;
+    }
+
+    /** @return the counts of the last (or current) capture; reset at the start of each decode */
+    public CaptureStats stats() {
+        return stats;
+    }
+
+    /**
+     * Decodes a capture file.
+     *
+     * @param file    pcap or pcapng file
+     * @param handler receives every decoded packet
+     * @return the counts ({@link #stats()})
+     * @throws CaptureException on bad input (see the class comment)
+     */
+    public CaptureStats decode(final Path file, final RocePacketHandler handler) throws CaptureException {
+        stats.reset();
+        try (CaptureReader reader = CaptureReader.open(file)) {
+            return decode(reader, handler);
+        }
+    }
+
+    /**
+     * Decodes a capture held in memory.
+     *
+     * @param name    label for messages
+     * @param data    the capture bytes
+     * @param handler receives every decoded packet
+     * @return the counts ({@link #stats()})
+     * @throws CaptureException on bad input (see the class comment)
+     */
+    public CaptureStats decode(final String name, final byte[] data, final RocePacketHandler handler)
+        throws CaptureException {
+        stats.reset();
+        try (CaptureReader reader = CaptureReader.open(name, data)) {
+            return decode(reader, handler);
+        }
+    }
+
+    /**
+     * Decodes the remaining packets of an open reader (the caller closes it).
+     *
+     * @param reader  an open reader
+     * @param handler receives every decoded packet
+     * @return the counts ({@link #stats()})
+     * @throws CaptureException on bad input (see the class comment)
+     */
+    public CaptureStats decode(final CaptureReader reader, final RocePacketHandler handler) throws CaptureException {
+        stats.reset();
+        final String name = reader.name();
+        if (reader.format() == CaptureReader.FORMAT_PCAP && !LinkTypes.isSupported(reader.fileLinkType())) {
+            throw new CaptureException(name, 0, "link type " + LinkTypes.describe(reader.fileLinkType())
+                + " is not supported (nicsim decodes 1 (Ethernet) and 197 (ERF))");
+        }
+        final RocePacket p = packet;
+        int unsupportedLinkType = -1;
+        long decoded = 0;
+        try {
+            while (reader.next()) {
+                p.clear();
+                p.packetNumber = reader.packetNumber();
+                p.timeNs = reader.timestampNs();
+                p.interfaceId = reader.interfaceId();
+                final int cap = reader.capturedLength();
+                final int orig = reader.originalLength();
+                if (strict && orig < cap) {
+                    throw new CaptureException(name, p.packetNumber, "garbage in the record header: original length "
+                        + orig + " is less than the captured length " + cap, stats.summary());
+                }
+                final int kind = decoder.decode(reader.linkType(), reader.data(), reader.dataOffset(), cap, orig, p);
+                if (kind == RocePacket.KIND_SKIPPED) {
+                    final int reason = p.skipReason;
+                    if (strict && (reason == SkipReasons.CUT_BY_SNAPLEN || reason == SkipReasons.MALFORMED)) {
+                        throw new CaptureException(name, p.packetNumber, p.problem, stats.summary());
+                    }
+                    if (reason == SkipReasons.UNSUPPORTED_LINK_TYPE) {
+                        unsupportedLinkType = p.linkType;
+                    }
+                    stats.record(p);
+                } else {
+                    stats.record(p);
+                    decoded++;
+                    handler.onPacket(p);
+                }
+            }
+        } catch (final CaptureException e) {
+            throw e.counts().isEmpty() ? e.withCounts(stats.summary()) : e;
+        }
+        if (decoded == 0 && unsupportedLinkType >= 0 && stats.skipped(SkipReasons.UNSUPPORTED_LINK_TYPE) == stats.packets()) {
+            throw new CaptureException(name, 0, "no packet on a supported link type: link type "
+                + LinkTypes.describe(unsupportedLinkType) + " is not supported (nicsim decodes 1 (Ethernet) and 197 (ERF))",
+                stats.summary());
+        }
+        return stats;
+    }
+}

@@ -1,0 +1,753 @@
+package dev.nicsim.traces;
+
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
+import dev.nicsim.pcc.PccEventType;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * Turns the decoded packets of a capture into the PCC event stream the requester NICs in it would
+ * have seen, written to a {@link PccEventSink} as {@link PccEvent} records in time order. The event
+ * set is ARCHITECTURE.md "PCC contract" and specs/README.md "NVIDIA DOCA PCC device model" (TX at
+ * the end of a burst with bytes and packets sent; ACK; NACK with subtype; CNP; RTT response with
+ * request-send, request-receive and response-send timestamps); the field semantics follow the
+ * simulator's {@code RoceNic} so that imported and simulated traces mean the same; CNPs name the
+ * reaction point's QP as spec 003 §4 and §5 (steps 8-10) describe.
+ *
+ * <h2>Who is the requester</h2>
+ * Inferred from the opcodes ({@link IbOpcodes}): connected-service requests (SEND, RDMA WRITE,
+ * RDMA READ Request, atomics; RC, UC, RD, XRC) come from a requester and carry the responder's QPN;
+ * responses (RDMA READ Response, Acknowledge, ATOMIC Acknowledge) and CNPs go to the requester and
+ * carry the requester's QPN. A <em>flow</em> is a requester QP: (requester address, requester QPN);
+ * the event's flow id is that QPN and its port is the requester address's index in order of first
+ * appearance (0..255; later addresses share 255), so (port, flow id) names a QP even when two hosts
+ * use the same QPN. The request stream (requester address, responder address, responder QPN) is
+ * paired with its flow by the first response whose PSN is within 2^22 of the stream's last sent
+ * PSN (closest wins). UD, management (QP0/QP1) and manufacturer-specific packets give no events
+ * (counted in {@link #packetsWithoutFlow()}).
+ *
+ * <h2>Events</h2>
+ * <ul>
+ *   <li>{@code TX_BURST}: the request packets of a stream, cut into bursts where two consecutive
+ *       packets are more than {@code burstGapNs} apart (or a burst would exceed 2^31-1 bytes);
+ *       emitted at the burst's last packet: sn = that packet's PSN, first sn / first timestamp =
+ *       the burst's first packet, bytes = payload bytes summed (without headers, pad and ICRC, as
+ *       the simulator counts), packets = request packets summed.</li>
+ *   <li>{@code ACK}: an Acknowledge or ATOMIC Acknowledge whose AETH is an ACK and whose PSN
+ *       acknowledges something new for the flow (24-bit serial comparison): sn = its PSN, first sn
+ *       = first newly acknowledged PSN, RTT request-send field = the capture time of the request
+ *       packet with that PSN (0 when not seen). Duplicate ACKs are counted, not emitted. READ
+ *       responses carry an AETH too but give no ACK event (as in the simulator).</li>
+ *   <li>{@code NACK}: AETH RNR NAK -> subtype {@link PccEventType#NACK_RNR}; NAK code 0 (PSN
+ *       sequence error) -> {@link PccEventType#NACK_OUT_OF_SEQUENCE}; sn = the NAK's PSN. NAKs with
+ *       other codes (invalid request, access or operational errors) are counted, not emitted.</li>
+ *   <li>{@code CNP}: BTH opcode 0x81, for the flow (CNP destination address, CNP destination QP);
+ *       sn = the flow's highest PSN sent (0 if unknown); flag {@link PccEventLayout#FLAG_BECN} when
+ *       the BECN bit is set.</li>
+ *   <li>{@code RTT_RESPONSE}: a request packet with AckReq set that is answered by a response with
+ *       the same PSN (an Acknowledge, or the first packet of a READ response): request-send = the
+ *       request's capture time; a single capture point cannot see the responder's turnaround, so
+ *       request-receive = response-send = the midpoint of request and response (turnaround taken as
+ *       0); sn = the flow's highest PSN sent. Disabled with {@code rttFromAckReq = false}. The
+ *       sample is the round trip as seen at the capture point (a capture at the requester gives
+ *       the full RTT).</li>
+ * </ul>
+ * The first event of each flow carries {@link PccEventLayout#FLAG_FIRST_IN_FLOW}.
+ *
+ * <h2>Time and order</h2>
+ * {@code timePs} is the time since the capture's first packet (timestamps that go backwards are
+ * clamped to the previous one and counted); the record's 32-bit timestamps are {@code timePs/1000}
+ * ns, wrapping. Events reach the sink in non-decreasing time: events generated while a burst is open
+ * wait in a reorder ring until the burst closes, and a TX_BURST whose stream is not yet paired with
+ * its flow waits up to {@code pairingWaitNs} for the first response (after that, or at
+ * {@link #finish()}, it is emitted with the responder QPN as its flow id and counted in
+ * {@link #txBurstsUnpaired()}).
+ *
+ * <p>Allocation: none per packet or event in steady state (tables and the ring grow by doubling
+ * when a peak is exceeded). Thread-safety: not thread-safe; one capture per instance, fed on one
+ * thread, then {@link #finish()}.
+ */
+public final class PccEventDeriver implements RocePacketHandler {
+    /** Default gap that ends a TX burst, ns. */
+    public static final long DEFAULT_BURST_GAP_NS = 10_000;
+    /** Default time a TX_BURST may wait for its stream to be paired with a flow, ns. */
+    public static final long DEFAULT_PAIRING_WAIT_NS = 1_000_000;
+
+    private static final int MASK24 = PccEventLayout.MASK_24;
+    private static final int HIST = 16;
+    private static final int REC = PccEventLayout.RECORD_LENGTH;
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final long MAX_DELTA_NS = Long.MAX_VALUE / 1_000;
+    private static final int PSN_PAIRING_WINDOW = 1 << 22;
+
+    private final PccEventSink sink;
+    private final long burstGapPs;
+    private final long pairingWaitPs;
+    private final boolean rttFromAckReq;
+    private final PccEvent event = new PccEvent();
+
+    // time
+    private boolean started;
+    private long baseNs;
+    private long nowPs;
+    private long seq;
+
+    // endpoints (addresses)
+    private final KeyIndex endpoints = new KeyIndex();
+    private long[] endpointHi = new long[16];
+    private long[] endpointLo = new long[16];
+
+    // address pairs (requester -> responder) and the streams of each
+    private final KeyIndex pairs = new KeyIndex();
+    private int[] pairFirstHalf = new int[16];
+
+    // request streams ("halves"): (src, dst, responder QPN)
+    private final KeyIndex halves = new KeyIndex();
+    private int halfCap = 16;
+    private int[] halfNextInPair = new int[halfCap];
+    private int[] halfSrcEndpoint = new int[halfCap];
+    private int[] halfRespQpn = new int[halfCap];
+    private int[] halfFlow = new int[halfCap];
+    private boolean[] burstOpen = new boolean[halfCap];
+    private long[] burstFirstPs = new long[halfCap];
+    private long[] burstLastPs = new long[halfCap];
+    private int[] burstFirstPsn = new int[halfCap];
+    private int[] burstLastPsn = new int[halfCap];
+    private long[] burstBytes = new long[halfCap];
+    private int[] burstPackets = new int[halfCap];
+    private long[] burstLastSeq = new long[halfCap];
+    private boolean[] hasSent = new boolean[halfCap];
+    private int[] lastSentPsn = new int[halfCap];
+    private int[] histNext = new int[halfCap];
+    private int[] histPsn = new int[halfCap * HIST];
+    private long[] histTimePs = new long[halfCap * HIST];
+    private byte[] histState = new byte[halfCap * HIST]; // 0 empty, 1 sent, 2 sent with AckReq, 3 answered
+
+    // flows (requester QPs): (requester address, QPN [| 1 << 32 for unpaired fallbacks])
+    private final KeyIndex flows = new KeyIndex();
+    private int flowCap = 16;
+    private int[] flowQpn = new int[flowCap];
+    private int[] flowEndpoint = new int[flowCap];
+    private int[] flowHalf = new int[flowCap];
+    private boolean[] flowSeen = new boolean[flowCap];
+    private boolean[] flowHasAcked = new boolean[flowCap];
+    private int[] flowLastAcked = new int[flowCap];
+
+    // open bursts
+    private int[] open = new int[16];
+    private int openCount;
+
+    // reorder ring
+    private int ringCap = 256;
+    private UnsafeBuffer ring = new UnsafeBuffer(new byte[ringCap * REC]);
+    private long[] ringTimePs = new long[ringCap];
+    private long[] ringSeq = new long[ringCap];
+    private int[] ringFlow = new int[ringCap];
+    private int[] ringHalf = new int[ringCap];
+    private int ringHead;
+    private int ringCount;
+
+    // counts
+    private final long[] eventsByType = new long[PccEventType.COUNT];
+    private long duplicateAcks;
+    private long naksOtherCode;
+    private long txBurstsUnpaired;
+    private long packetsWithoutFlow;
+    private long timeRegressions;
+    private long pauseFrames;
+    private long ceMarkedRequests;
+
+    /**
+     * Creates a deriver with the default burst gap ({@value #DEFAULT_BURST_GAP_NS} ns), pairing wait
+     * ({@value #DEFAULT_PAIRING_WAIT_NS} ns) and RTT samples from AckReq round trips.
+     *
+     * @param sink receives the events
+     */
+    public PccEventDeriver(final PccEventSink sink) {
+        this(sink, DEFAULT_BURST_GAP_NS, DEFAULT_PAIRING_WAIT_NS, true);
+    }
+
+    /**
+     * Creates a deriver.
+     *
+     * @param sink          receives the events
+     * @param burstGapNs    a TX burst ends when the stream's next request packet is more than this
+     *                      later, ns, 1 .. 10^9 (one second)
+     * @param pairingWaitNs how long a TX_BURST may wait for its stream's first response, ns,
+     *                      0 .. 10^12 (1000 s)
+     * @param rttFromAckReq whether AckReq request/response pairs give RTT_RESPONSE events
+     * @throws IllegalArgumentException if a value is out of range or the sink is null
+     */
+    public PccEventDeriver(final PccEventSink sink, final long burstGapNs, final long pairingWaitNs,
+                           final boolean rttFromAckReq) {
+        if (sink == null) {
+            throw new IllegalArgumentException("sink: expected a PccEventSink, got null");
+        }
+        if (burstGapNs < 1 || burstGapNs > 1_000_000_000L) {
+            throw new IllegalArgumentException("burstGapNs: expected 1..1000000000 ns, got " + burstGapNs);
+        }
+        if (pairingWaitNs < 0 || pairingWaitNs > 1_000_000_000_000L) {
+            throw new IllegalArgumentException("pairingWaitNs: expected 0..1000000000000 ns, got " + pairingWaitNs);
+        }
+        this.sink = sink;
+        this.burstGapPs = burstGapNs * 1_000;
+        this.pairingWaitPs = pairingWaitNs * 1_000;
+        this.rttFromAckReq = rttFromAckReq;
+        Arrays.fill(pairFirstHalf, -1);
+    }
+
+    /**
+     * Decodes a capture with {@code decoder} into this deriver and {@link #finish() finishes}.
+     *
+     * @param decoder the capture decoder (strict or lenient)
+     * @param file    the capture
+     * @return the decoder's counts
+     * @throws CaptureException on bad input; the events derived from the packets before the problem
+     *                          have been emitted (the deriver is finished either way)
+     */
+    public CaptureStats derive(final CaptureDecoder decoder, final Path file) throws CaptureException {
+        try {
+            return decoder.decode(file, this);
+        } finally {
+            finish();
+        }
+    }
+
+    /**
+     * Takes one decoded packet, in capture order.
+     *
+     * @param p a transport packet or pause frame from {@link CaptureDecoder}
+     */
+    @Override
+    public void onPacket(final RocePacket p) {
+        final long t = toPs(p.timeNs);
+        nowPs = t;
+        seq++;
+        closeExpiredBursts(t);
+        if (p.kind == RocePacket.KIND_PAUSE) {
+            pauseFrames++;
+        } else if (p.kind == RocePacket.KIND_ROCE) {
+            final int op = p.opcode;
+            if (IbOpcodes.isConnectedRequest(op)) {
+                onRequest(p, t);
+            } else if (IbOpcodes.isResponse(op)) {
+                onResponse(p, t);
+            } else if (op == IbOpcodes.CNP) {
+                onCnp(p, t);
+            } else {
+                packetsWithoutFlow++;
+            }
+        }
+        release(false);
+    }
+
+    /**
+     * Ends the capture: closes every open burst and emits everything still held (unpaired TX bursts
+     * with their responder QPN). Call once, after the last packet.
+     */
+    public void finish() {
+        while (openCount > 0) {
+            closeBurst(open[openCount - 1]);
+        }
+        release(true);
+    }
+
+    private long toPs(final long timeNs) {
+        if (!started) {
+            started = true;
+            baseNs = timeNs;
+            return 0;
+        }
+        long d = timeNs - baseNs;
+        if (((timeNs ^ baseNs) & (timeNs ^ d)) < 0) {
+            d = timeNs < baseNs ? -1 : MAX_DELTA_NS; // overflow of the subtraction
+        }
+        if (d > MAX_DELTA_NS) {
+            d = MAX_DELTA_NS;
+        }
+        final long ps = d < 0 ? -1 : d * 1_000;
+        if (ps < nowPs) {
+            timeRegressions++;
+            return nowPs;
+        }
+        return ps;
+    }
+
+    private static int ns32(final long ps) {
+        return (int) (ps / 1_000);
+    }
+
+    /** 24-bit serial-number difference a - b in -2^23 .. 2^23-1. */
+    private static int psnDiff(final int a, final int b) {
+        return ((a - b) << 8) >> 8;
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    private void onRequest(final RocePacket p, final long t) {
+        if (p.ecn == 3) {
+            ceMarkedRequests++;
+        }
+        final int h = half(p);
+        if (burstOpen[h] && (burstBytes[h] + p.payloadBytes > Integer.MAX_VALUE || burstPackets[h] == Integer.MAX_VALUE)) {
+            closeBurst(h);
+        }
+        if (!burstOpen[h]) {
+            burstOpen[h] = true;
+            burstFirstPs[h] = t;
+            burstFirstPsn[h] = p.psn;
+            burstBytes[h] = 0;
+            burstPackets[h] = 0;
+            if (openCount == open.length) {
+                open = Arrays.copyOf(open, openCount * 2);
+            }
+            open[openCount++] = h;
+        }
+        burstLastPs[h] = t;
+        burstLastPsn[h] = p.psn;
+        burstBytes[h] += p.payloadBytes;
+        burstPackets[h]++;
+        burstLastSeq[h] = seq;
+        if (!hasSent[h] || psnDiff(p.psn, lastSentPsn[h]) > 0) {
+            lastSentPsn[h] = p.psn;
+        }
+        hasSent[h] = true;
+        final int k = h * HIST + histNext[h];
+        histPsn[k] = p.psn;
+        histTimePs[k] = t;
+        histState[k] = (byte) (p.ackReq ? 2 : 1);
+        histNext[h] = (histNext[h] + 1) % HIST;
+    }
+
+    private int half(final RocePacket p) {
+        final int before = halves.size();
+        final int h = halves.findOrAdd(p.srcAddrHi, p.srcAddrLo, p.dstAddrHi, p.dstAddrLo, p.destQp);
+        if (h == before) {
+            ensureHalfCapacity(h + 1);
+            final int src = endpoint(p.srcAddrHi, p.srcAddrLo);
+            final int beforePairs = pairs.size();
+            final int pair = pairs.findOrAdd(p.srcAddrHi, p.srcAddrLo, p.dstAddrHi, p.dstAddrLo, 0);
+            if (pair == beforePairs) {
+                if (pair == pairFirstHalf.length) {
+                    pairFirstHalf = Arrays.copyOf(pairFirstHalf, pair * 2);
+                }
+                pairFirstHalf[pair] = -1;
+            }
+            halfNextInPair[h] = pairFirstHalf[pair];
+            pairFirstHalf[pair] = h;
+            halfSrcEndpoint[h] = src;
+            halfRespQpn[h] = p.destQp;
+            halfFlow[h] = -1;
+            burstOpen[h] = false;
+            hasSent[h] = false;
+            histNext[h] = 0;
+            Arrays.fill(histState, h * HIST, (h + 1) * HIST, (byte) 0);
+        }
+        return h;
+    }
+
+    private int endpoint(final long hi, final long lo) {
+        final int before = endpoints.size();
+        final int e = endpoints.findOrAdd(hi, lo, 0, 0, 0);
+        if (e == before) {
+            if (e == endpointHi.length) {
+                endpointHi = Arrays.copyOf(endpointHi, e * 2);
+                endpointLo = Arrays.copyOf(endpointLo, e * 2);
+            }
+            endpointHi[e] = hi;
+            endpointLo[e] = lo;
+        }
+        return e;
+    }
+
+    private int flow(final long hi, final long lo, final long qpnKey) {
+        final int before = flows.size();
+        final int f = flows.findOrAdd(hi, lo, qpnKey, 0, 0);
+        if (f == before) {
+            if (f == flowCap) {
+                flowCap *= 2;
+                flowQpn = Arrays.copyOf(flowQpn, flowCap);
+                flowEndpoint = Arrays.copyOf(flowEndpoint, flowCap);
+                flowHalf = Arrays.copyOf(flowHalf, flowCap);
+                flowSeen = Arrays.copyOf(flowSeen, flowCap);
+                flowHasAcked = Arrays.copyOf(flowHasAcked, flowCap);
+                flowLastAcked = Arrays.copyOf(flowLastAcked, flowCap);
+            }
+            flowQpn[f] = (int) qpnKey & MASK24;
+            flowEndpoint[f] = endpoint(hi, lo);
+            flowHalf[f] = -1;
+            flowSeen[f] = false;
+            flowHasAcked[f] = false;
+        }
+        return f;
+    }
+
+    // ------------------------------------------------------------------ responses and CNPs
+
+    private void onResponse(final RocePacket p, final long t) {
+        // the requester is the response's destination
+        final int f = flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
+        int h = flowHalf[f];
+        if (h < 0) {
+            h = pairStream(p.dstAddrHi, p.dstAddrLo, p.srcAddrHi, p.srcAddrLo, p.psn);
+            if (h >= 0) {
+                halfFlow[h] = f;
+                flowHalf[f] = h;
+            }
+        }
+        final int op = p.opcode & 0x1F;
+        if (op == 17 || op == 18) {
+            if (!p.hasAeth) {
+                return;
+            }
+            switch (p.aethClass) {
+                case RocePacket.AETH_ACK -> onAck(p, t, f, h);
+                case RocePacket.AETH_RNR_NAK -> appendSimple(PccEventType.NACK, PccEventType.NACK_RNR, p.psn, t, f, 0);
+                case RocePacket.AETH_NAK -> {
+                    if (p.aethValue == RocePacket.NAK_PSN_SEQUENCE_ERROR) {
+                        appendSimple(PccEventType.NACK, PccEventType.NACK_OUT_OF_SEQUENCE, p.psn, t, f, 0);
+                    } else {
+                        naksOtherCode++;
+                    }
+                }
+                default -> {
+                    // reserved syndromes never reach here (the decoder rejects them)
+                }
+            }
+        } else if ((op == 13 || op == 16) && h >= 0) {
+            rttSample(p.psn, t, f, h); // first packet of a READ response answers the READ request
+        }
+    }
+
+    private void onAck(final RocePacket p, final long t, final int f, final int h) {
+        final int psn = p.psn;
+        if (flowHasAcked[f] && psnDiff(psn, flowLastAcked[f]) <= 0) {
+            duplicateAcks++;
+            return;
+        }
+        final int firstSn = flowHasAcked[f] ? (flowLastAcked[f] + 1) & MASK24 : firstUnackedGuess(h, psn);
+        flowHasAcked[f] = true;
+        flowLastAcked[f] = psn;
+        final int k = h >= 0 ? findHistory(h, psn) : -1;
+        final int echoNs = k >= 0 ? ns32(histTimePs[k]) : 0;
+        final int i = append(t, f, -1);
+        event.wrap(ring, i * REC).reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, 0, psn, ns32(t))
+            .firstSn(firstSn).rtt(echoNs, 0, 0);
+        eventsByType[PccEventType.ACK]++;
+        if (k >= 0) {
+            rttSample(psn, t, f, h);
+        }
+    }
+
+    /** For a flow's first ACK: the oldest remembered request PSN of the stream at or before psn. */
+    private int firstUnackedGuess(final int h, final int psn) {
+        if (h < 0) {
+            return psn;
+        }
+        int first = psn;
+        for (int j = 0; j < HIST; j++) {
+            final int k = h * HIST + j;
+            if (histState[k] != 0 && psnDiff(histPsn[k], first) < 0 && psnDiff(psn, histPsn[k]) < PSN_PAIRING_WINDOW) {
+                first = histPsn[k];
+            }
+        }
+        return first;
+    }
+
+    private void rttSample(final int psn, final long t, final int f, final int h) {
+        if (!rttFromAckReq) {
+            return;
+        }
+        final int k = findHistory(h, psn);
+        if (k < 0 || histState[k] != 2) {
+            return;
+        }
+        histState[k] = 3;
+        final long sentPs = histTimePs[k];
+        final int midNs = ns32(sentPs + (t - sentPs) / 2);
+        final int sn = hasSent[h] ? lastSentPsn[h] : psn;
+        final int i = append(t, f, -1);
+        event.wrap(ring, i * REC).reset(PccEventType.RTT_RESPONSE, PccEventType.SUBTYPE_NONE, 0, sn, ns32(t))
+            .rtt(ns32(sentPs), midNs, midNs);
+        eventsByType[PccEventType.RTT_RESPONSE]++;
+    }
+
+    private int findHistory(final int h, final int psn) {
+        for (int j = 1; j <= HIST; j++) {
+            final int k = h * HIST + ((histNext[h] - j + HIST) % HIST);
+            if (histState[k] != 0 && histPsn[k] == psn) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    /** The unpaired request stream from req to resp whose last sent PSN is closest to psn. */
+    private int pairStream(final long reqHi, final long reqLo, final long respHi, final long respLo, final int psn) {
+        final int pair = pairs.find(reqHi, reqLo, respHi, respLo, 0);
+        if (pair < 0) {
+            return -1;
+        }
+        int best = -1;
+        int bestDistance = PSN_PAIRING_WINDOW;
+        for (int h = pairFirstHalf[pair]; h >= 0; h = halfNextInPair[h]) {
+            if (halfFlow[h] >= 0 || !hasSent[h]) {
+                continue;
+            }
+            final int distance = Math.abs(psnDiff(psn, lastSentPsn[h]));
+            if (distance < bestDistance) {
+                bestDistance = distance;
+                best = h;
+            }
+        }
+        return best;
+    }
+
+    private void onCnp(final RocePacket p, final long t) {
+        // the CNP goes from the notification point to the reaction point: its destination is the requester
+        final int f = flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
+        final int h = flowHalf[f];
+        final int sn = h >= 0 && hasSent[h] ? lastSentPsn[h] : 0;
+        appendSimple(PccEventType.CNP, PccEventType.SUBTYPE_NONE, sn, t, f, p.becn ? PccEventLayout.FLAG_BECN : 0);
+    }
+
+    private void appendSimple(final int type, final int subtype, final int sn, final long t, final int f, final int flags) {
+        final int i = append(t, f, -1);
+        event.wrap(ring, i * REC).reset(type, subtype, 0, sn, ns32(t)).flags(flags);
+        eventsByType[type]++;
+    }
+
+    // ------------------------------------------------------------------ bursts
+
+    private void closeExpiredBursts(final long t) {
+        for (int j = openCount - 1; j >= 0; j--) {
+            final int h = open[j];
+            if (t - burstLastPs[h] > burstGapPs) {
+                closeBurst(h);
+            }
+        }
+    }
+
+    private void closeBurst(final int h) {
+        for (int j = 0; j < openCount; j++) {
+            if (open[j] == h) {
+                open[j] = open[--openCount];
+                break;
+            }
+        }
+        burstOpen[h] = false;
+        final int i = insertAfterSeq(burstLastSeq[h], burstLastPs[h], halfFlow[h], h);
+        final int offset = i * REC;
+        event.wrap(ring, offset).reset(PccEventType.TX_BURST, PccEventType.SUBTYPE_NONE, 0, burstLastPsn[h],
+            ns32(burstLastPs[h])).firstSn(burstFirstPsn[h]).tx((int) burstBytes[h], burstPackets[h]);
+        ring.putInt(offset + PccEventLayout.FIRST_TIMESTAMP_OFFSET, ns32(burstFirstPs[h]), LE);
+        eventsByType[PccEventType.TX_BURST]++;
+    }
+
+    private long minOpenLastSeq() {
+        long min = Long.MAX_VALUE;
+        for (int j = 0; j < openCount; j++) {
+            min = Math.min(min, burstLastSeq[open[j]]);
+        }
+        return min;
+    }
+
+    // ------------------------------------------------------------------ reorder ring
+
+    /** Appends an entry at the tail; returns its ring index. */
+    private int append(final long t, final int f, final int h) {
+        if (ringCount == ringCap) {
+            growRing();
+        }
+        final int i = (ringHead + ringCount) & (ringCap - 1);
+        ringCount++;
+        ringTimePs[i] = t;
+        ringSeq[i] = seq;
+        ringFlow[i] = f;
+        ringHalf[i] = h;
+        return i;
+    }
+
+    /** Inserts an entry after every entry with sequence &lt;= s; returns its ring index. */
+    private int insertAfterSeq(final long s, final long t, final int f, final int h) {
+        if (ringCount == ringCap) {
+            growRing();
+        }
+        final int mask = ringCap - 1;
+        int pos = ringCount; // relative position to insert at
+        while (pos > 0 && ringSeq[(ringHead + pos - 1) & mask] > s) {
+            pos--;
+        }
+        for (int j = ringCount; j > pos; j--) {
+            final int to = (ringHead + j) & mask;
+            final int from = (ringHead + j - 1) & mask;
+            ring.putBytes(to * REC, ring, from * REC, REC);
+            ringTimePs[to] = ringTimePs[from];
+            ringSeq[to] = ringSeq[from];
+            ringFlow[to] = ringFlow[from];
+            ringHalf[to] = ringHalf[from];
+        }
+        ringCount++;
+        final int i = (ringHead + pos) & mask;
+        ringTimePs[i] = t;
+        ringSeq[i] = s;
+        ringFlow[i] = f;
+        ringHalf[i] = h;
+        return i;
+    }
+
+    private void growRing() {
+        final int cap = ringCap * 2;
+        final UnsafeBuffer bigger = new UnsafeBuffer(new byte[cap * REC]);
+        final long[] time = new long[cap];
+        final long[] sq = new long[cap];
+        final int[] fl = new int[cap];
+        final int[] hf = new int[cap];
+        for (int j = 0; j < ringCount; j++) {
+            final int from = (ringHead + j) & (ringCap - 1);
+            bigger.putBytes(j * REC, ring, from * REC, REC);
+            time[j] = ringTimePs[from];
+            sq[j] = ringSeq[from];
+            fl[j] = ringFlow[from];
+            hf[j] = ringHalf[from];
+        }
+        ring = bigger;
+        ringTimePs = time;
+        ringSeq = sq;
+        ringFlow = fl;
+        ringHalf = hf;
+        ringHead = 0;
+        ringCap = cap;
+    }
+
+    private void release(final boolean finishing) {
+        final long limit = finishing ? Long.MAX_VALUE : minOpenLastSeq();
+        while (ringCount > 0) {
+            final int i = ringHead;
+            if (ringSeq[i] > limit) {
+                return;
+            }
+            int f = ringFlow[i];
+            if (f < 0) {
+                final int h = ringHalf[i];
+                f = halfFlow[h];
+                if (f < 0) {
+                    if (!finishing && nowPs - ringTimePs[i] <= pairingWaitPs) {
+                        return;
+                    }
+                    final int src = halfSrcEndpoint[h];
+                    f = flow(endpointHi[src], endpointLo[src], (1L << 32) | halfRespQpn[h]);
+                    txBurstsUnpaired++;
+                }
+            }
+            final int offset = i * REC;
+            ring.putInt(offset + PccEventLayout.FLOW_ID_OFFSET, flowQpn[f] & MASK24, LE);
+            final int endpointIndex = flowEndpoint[f];
+            ring.putByte(offset + PccEventLayout.PORT_OFFSET, (byte) Math.min(endpointIndex, 255));
+            if (!flowSeen[f]) {
+                flowSeen[f] = true;
+                final int flags = ring.getByte(offset + PccEventLayout.FLAGS_OFFSET) | PccEventLayout.FLAG_FIRST_IN_FLOW;
+                ring.putByte(offset + PccEventLayout.FLAGS_OFFSET, (byte) flags);
+            }
+            ringHead = (ringHead + 1) & (ringCap - 1);
+            ringCount--;
+            sink.onEvent(event.wrap(ring, offset), ringTimePs[i]);
+        }
+    }
+
+    private void ensureHalfCapacity(final int n) {
+        if (n <= halfCap) {
+            return;
+        }
+        final int cap = halfCap * 2;
+        halfNextInPair = Arrays.copyOf(halfNextInPair, cap);
+        halfSrcEndpoint = Arrays.copyOf(halfSrcEndpoint, cap);
+        halfRespQpn = Arrays.copyOf(halfRespQpn, cap);
+        halfFlow = Arrays.copyOf(halfFlow, cap);
+        burstOpen = Arrays.copyOf(burstOpen, cap);
+        burstFirstPs = Arrays.copyOf(burstFirstPs, cap);
+        burstLastPs = Arrays.copyOf(burstLastPs, cap);
+        burstFirstPsn = Arrays.copyOf(burstFirstPsn, cap);
+        burstLastPsn = Arrays.copyOf(burstLastPsn, cap);
+        burstBytes = Arrays.copyOf(burstBytes, cap);
+        burstPackets = Arrays.copyOf(burstPackets, cap);
+        burstLastSeq = Arrays.copyOf(burstLastSeq, cap);
+        hasSent = Arrays.copyOf(hasSent, cap);
+        lastSentPsn = Arrays.copyOf(lastSentPsn, cap);
+        histNext = Arrays.copyOf(histNext, cap);
+        histPsn = Arrays.copyOf(histPsn, cap * HIST);
+        histTimePs = Arrays.copyOf(histTimePs, cap * HIST);
+        histState = Arrays.copyOf(histState, cap * HIST);
+        halfCap = cap;
+    }
+
+    // ------------------------------------------------------------------ counts
+
+    /**
+     * @param type a {@link PccEventType} code
+     * @return events of that type derived so far (emitted or still held)
+     * @throws ArrayIndexOutOfBoundsException if the type is out of range
+     */
+    public long events(final int type) {
+        return eventsByType[type];
+    }
+
+    /** @return ACKs that acknowledged nothing new (no event) */
+    public long duplicateAcks() {
+        return duplicateAcks;
+    }
+
+    /** @return NAKs with codes other than PSN sequence error (no event) */
+    public long naksOtherCode() {
+        return naksOtherCode;
+    }
+
+    /** @return TX bursts emitted with the responder QPN because no response paired their stream */
+    public long txBurstsUnpaired() {
+        return txBurstsUnpaired;
+    }
+
+    /** @return transport packets outside any flow (UD, management, manufacturer-specific opcodes) */
+    public long packetsWithoutFlow() {
+        return packetsWithoutFlow;
+    }
+
+    /** @return packets whose timestamp went backwards (clamped) */
+    public long timeRegressions() {
+        return timeRegressions;
+    }
+
+    /** @return pause frames seen (no PCC event) */
+    public long pauseFrames() {
+        return pauseFrames;
+    }
+
+    /** @return request packets marked CE (ECN 11) */
+    public long ceMarkedRequests() {
+        return ceMarkedRequests;
+    }
+
+    /** @return number of distinct addresses seen as requesters or CNP targets (ports 0..n-1) */
+    public int endpointCount() {
+        return endpoints.size();
+    }
+
+    /**
+     * The address behind an event's port (allocates).
+     *
+     * @param port a port value from an event, 0..{@link #endpointCount()}-1 (255 is shared by all
+     *             addresses from the 256th on)
+     * @return the address as {@link RocePacket#formatAddress} prints it
+     * @throws IllegalArgumentException if no address has that port
+     */
+    public String endpointAddress(final int port) {
+        if (port < 0 || port >= endpoints.size()) {
+            throw new IllegalArgumentException("port: expected 0.." + (endpoints.size() - 1) + ", got " + port);
+        }
+        return RocePacket.formatAddress(endpointHi[port], endpointLo[port]);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.nicsim.traces;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The reader gives the same packets and timestamps whatever the framing: classic pcap in both byte
+ * orders with microsecond and nanosecond resolution, and pcapng (both byte orders; EPB, SPB and the
+ * obsolete PB; if_tsresol absent, 10^-9 and 2^-30; several sections; several interfaces with
+ * different link types). The packets are the real {@code softroce-write-read.pcap} and
+ * {@code infiniband-erf.pcap}, re-framed by {@link RawCapture} (which does not use the reader).
+ */
+class CaptureFormatsTest {
+    private static final RawCapture SOFTROCE = RawCapture.parse(TestPaths.captureBytes("softroce-write-read.pcap"));
+    private static final RawCapture IB = RawCapture.parse(TestPaths.captureBytes("infiniband-erf.pcap"));
+
+    private record Result(CaptureStats stats, List<Long> timesNs, List<Integer> psns) {
+    }
+
+    private static Result decode(final byte[] data) throws CaptureException {
+        final List<Long> times = new ArrayList<>();
+        final List<Integer> psns = new ArrayList<>();
+        final CaptureDecoder d = new CaptureDecoder();
+        final CaptureStats s = d.decode("test", data, p -> {
+            times.add(p.timeNs);
+            psns.add(p.psn);
+        });
+        return new Result(s, times, psns);
+    }
+
+    private static List<Long> softroceTimes() {
+        final List<Long> t = new ArrayList<>();
+        for (final RawCapture.Rec r : SOFTROCE.records) {
+            t.add(r.timeNs());
+        }
+        return t;
+    }
+
+    /** README counts of softroce-write-read.pcap: 100 x5, 10, 17, 12, 13, 14 x2, 15. */
+    private static void assertSoftroceCounts(final CaptureStats s) {
+        assertEquals(12, s.transportPackets());
+        assertEquals(5, s.opcodeCount(100));
+        assertEquals(2, s.opcodeCount(14));
+        assertEquals(1, s.opcodeCount(10));
+        assertEquals(1, s.opcodeCount(17));
+        assertEquals(12, s.icrcOk());
+    }
+
+    @Test
+    void classicPcapBothByteOrdersBothResolutions() throws CaptureException {
+        final Result reference = decode(TestPaths.captureBytes("softroce-write-read.pcap"));
+        // the shared file is little-endian microseconds: first packet 1756719551 s + 554171 us
+        assertEquals(1_756_719_551_554_171_000L, reference.timesNs.get(0));
+        for (final ByteOrder order : new ByteOrder[]{ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+            for (final boolean nanos : new boolean[]{false, true}) {
+                final Result r = decode(SOFTROCE.toPcap(order, nanos));
+                assertSoftroceCounts(r.stats);
+                assertEquals(softroceTimes(), r.timesNs, order + " nanos=" + nanos);
+                assertEquals(reference.psns, r.psns);
+            }
+        }
+    }
+
+    @Test
+    void pcapngEnhancedPacketBlocksBothByteOrders() throws CaptureException {
+        // if_tsresol absent = microseconds; 9 = 10^-9 s: both give the records' times exactly
+        for (final ByteOrder order : new ByteOrder[]{ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
+            for (final int tsresol : new int[]{-1, 6, 9}) {
+                final Result r = decode(SOFTROCE.toPcapng(order, tsresol, RawCapture.Block.EPB));
+                assertSoftroceCounts(r.stats);
+                assertEquals(softroceTimes(), r.timesNs, order + " tsresol=" + tsresol);
+            }
+        }
+    }
+
+    @Test
+    void pcapngBinaryResolution() throws CaptureException {
+        // if_tsresol 0x80 | 30: units of 2^-30 s. units = sec * 2^30 + floor(usec * 2^30 / 10^6), so
+        // converting back to ns loses less than 2^-30 s (< 1 ns) plus the ns truncation: |error| <= 1 ns
+        final Result r = decode(SOFTROCE.toPcapng(ByteOrder.LITTLE_ENDIAN, 0x80 | 30, RawCapture.Block.EPB));
+        assertSoftroceCounts(r.stats);
+        final List<Long> expected = softroceTimes();
+        for (int i = 0; i < expected.size(); i++) {
+            final long diff = Math.abs(expected.get(i) - r.timesNs.get(i));
+            assertTrue(diff <= 1, "packet " + (i + 1) + " off by " + diff + " ns");
+        }
+    }
+
+    @Test
+    void pcapngSimpleAndObsoletePacketBlocks() throws CaptureException {
+        final Result spb = decode(SOFTROCE.toPcapng(ByteOrder.BIG_ENDIAN, -1, RawCapture.Block.SPB));
+        assertSoftroceCounts(spb.stats);
+        // SPBs carry no timestamp: every packet gets the previous packet's time, here none = 0
+        assertEquals(0L, spb.timesNs.get(11));
+        final Result pb = decode(SOFTROCE.toPcapng(ByteOrder.LITTLE_ENDIAN, -1, RawCapture.Block.PB));
+        assertSoftroceCounts(pb.stats);
+        assertEquals(softroceTimes(), pb.timesNs);
+    }
+
+    @Test
+    void pcapngSeveralSectionsAndInterfacesWithTheirOwnLinkTypes() throws CaptureException {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        // section 1, little-endian: interface 0 Ethernet (us), interface 1 ERF (ns); packets interleaved
+        out.writeBytes(RawCapture.shb(ByteOrder.LITTLE_ENDIAN));
+        out.writeBytes(RawCapture.idb(ByteOrder.LITTLE_ENDIAN, LinkTypes.ETHERNET, 65535, -1));
+        out.writeBytes(RawCapture.idb(ByteOrder.LITTLE_ENDIAN, LinkTypes.ERF, 65535, 9));
+        for (int i = 0; i < 12; i++) {
+            final RawCapture.Rec e = SOFTROCE.records.get(i);
+            out.writeBytes(RawCapture.packet(ByteOrder.LITTLE_ENDIAN, RawCapture.Block.EPB, 0, RawCapture.units(e, -1), e));
+            final RawCapture.Rec ib = IB.records.get(i);
+            out.writeBytes(RawCapture.packet(ByteOrder.LITTLE_ENDIAN, RawCapture.Block.EPB, 1, RawCapture.units(ib, 9), ib));
+        }
+        // section 2, big-endian: its own single interface (ERF) for the other 31 IB packets
+        out.writeBytes(RawCapture.shb(ByteOrder.BIG_ENDIAN));
+        out.writeBytes(RawCapture.idb(ByteOrder.BIG_ENDIAN, LinkTypes.ERF, 65535, -1));
+        for (int i = 12; i < IB.records.size(); i++) {
+            final RawCapture.Rec ib = IB.records.get(i);
+            out.writeBytes(RawCapture.packet(ByteOrder.BIG_ENDIAN, RawCapture.Block.EPB, 0, RawCapture.units(ib, -1), ib));
+        }
+        final Result r = decode(out.toByteArray());
+        // 12 RoCEv2 + 43 IB = 55 transport packets; opcode 100 = 5 (RoCE UD) + 24 (IB UD) = 29;
+        // opcode 17 = 1 (RoCE) + 9 (IB) = 10; opcode 4 = 10 (IB)
+        assertEquals(55, r.stats.transportPackets());
+        assertEquals(12, r.stats.byEncapsulation(RocePacket.ENCAP_ROCE_V2));
+        assertEquals(43, r.stats.byEncapsulation(RocePacket.ENCAP_IB));
+        assertEquals(29, r.stats.opcodeCount(100));
+        assertEquals(10, r.stats.opcodeCount(17));
+        assertEquals(10, r.stats.opcodeCount(4));
+        assertEquals(55, r.stats.icrcOk());
+    }
+
+    @Test
+    void erfRecordTimestampAgreesWithThePcapRecord() throws CaptureException {
+        final Result r = decode(TestPaths.captureBytes("infiniband-erf.pcap"));
+        // first record: pcap header 0x482B41EF s + 0x79FED = 499693 us; ERF header fraction 0x7FEBEA60 / 2^32 s
+        // = 2146167392 / 4294967296 = 0.49969300... s: the ERF time lies in the same microsecond
+        final long sec = 0x482B41EFL;
+        final long t = r.timesNs.get(0);
+        assertTrue(t >= sec * 1_000_000_000L + 499_693_000L && t < sec * 1_000_000_000L + 499_694_000L, "got " + t);
+    }
+}

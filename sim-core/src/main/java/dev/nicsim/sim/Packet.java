@@ -1,8 +1,8 @@
 package dev.nicsim.sim;
 
 /**
- * One frame on the simulated wire: a RoCEv2 packet (data, ACK/NAK, CNP, RTT probe or response) or
- * a PFC pause frame. Instances come from a {@link PacketPool} and are reused; fields are public for
+ * One frame on the simulated wire: a RoCEv2 packet (data, ACK/NAK, CNP, RTT probe or response), a
+ * PFC pause frame, or a switch-to-switch RCM congestion notification ({@link #KIND_RCM_CN}). Instances come from a {@link PacketPool} and are reused; fields are public for
  * the packet path's speed and are reset by {@link #clear()}.
  *
  * <p>Header fields carry their wire meaning (BTH opcode, PSN, destination QPN, AckReq, AETH
@@ -24,6 +24,17 @@ public final class Packet {
     public static final int KIND_RTT_PROBE = 5;
     /** Kind: PCC RTT probe response. */
     public static final int KIND_RTT_RESPONSE = 6;
+    /**
+     * Kind: regional congestion notification (RCM CN, spec 001 §3.2), a link-local frame a switch
+     * sends to its upstream neighbour switch carrying the quantised congestion degree
+     * {@link #rcmFb}, the congested priority {@link #rcmPriority} and up to
+     * {@link #RCM_MAX_FLOW_IDS} harmful flow IDs ({@link #rcmFlowIds}). Wire layout and size:
+     * {@code dev.nicsim.sw.CongestionNotification}. Never forwarded; hosts do not receive it.
+     */
+    public static final int KIND_RCM_CN = 7;
+
+    /** Most harmful flow IDs one RCM congestion notification carries ({@link #rcmFlowIds}). */
+    public static final int RCM_MAX_FLOW_IDS = 16;
 
     /** IP ECN codepoint Not-ECT (00). */
     public static final int ECN_NOT_ECT = 0;
@@ -97,6 +108,14 @@ public final class Packet {
     public long enqueuePs;
     /** Model: number of data packets an ACK covers (coalesced ACKs). */
     public int ackedPackets;
+    /** RCM CN: quantised congestion degree F_b' (spec 001 §3.2 Eq. (2)), 0..2^bits - 1. */
+    public int rcmFb;
+    /** RCM CN: the data priority (queue) the congestion was found on, 0..7. */
+    public int rcmPriority;
+    /** RCM CN: number of valid entries in {@link #rcmFlowIds}, 0..{@link #RCM_MAX_FLOW_IDS}. */
+    public int rcmFlowCount;
+    /** RCM CN: harmful flow IDs (32-bit five-tuple keys), the first {@link #rcmFlowCount} valid. */
+    public final int[] rcmFlowIds = new int[RCM_MAX_FLOW_IDS];
 
     /** Creates a cleared packet; use {@link PacketPool#acquire()} instead on the packet path. */
     public Packet() {
@@ -135,6 +154,9 @@ public final class Packet {
         ingressPort = -1;
         enqueuePs = 0;
         ackedPackets = 0;
+        rcmFb = 0;
+        rcmPriority = 0;
+        rcmFlowCount = 0; // rcmFlowIds beyond the count are never read
     }
 
     /**
@@ -171,6 +193,10 @@ public final class Packet {
         ingressPort = o.ingressPort;
         enqueuePs = o.enqueuePs;
         ackedPackets = o.ackedPackets;
+        rcmFb = o.rcmFb;
+        rcmPriority = o.rcmPriority;
+        rcmFlowCount = o.rcmFlowCount;
+        System.arraycopy(o.rcmFlowIds, 0, rcmFlowIds, 0, o.rcmFlowCount);
     }
 
     /** @return whether the packet is ECN-capable (ECT(0), ECT(1) or CE) */

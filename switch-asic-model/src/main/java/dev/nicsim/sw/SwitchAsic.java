@@ -15,11 +15,12 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
- * Behavioural model of a shared-buffer switch ASIC (ARCHITECTURE "Switch ASIC"): ports x 8
- * priorities, an MMU with ingress (PG) accounting for PFC and egress (queue) accounting for
+ * Behavioural model of a switch ASIC (ARCHITECTURE "Switch ASIC"), shared-buffer output-queued or
+ * input-and-output-queued ({@link SwitchConfig#queueing}): ports x 8 priorities, an MMU with ingress (PG) accounting for PFC and egress (queue) accounting for
  * ECN and drops, WRED/ECN on the instantaneous queue (spec 000 §2.1, §2.3 Eq. (3); spec 004),
  * PFC xoff/xon with headroom (spec 004), strict priority + DWRR scheduling, ECMP by 5-tuple hash
- * and CAM congestion-flow recognition per egress queue (spec 001 §3.3).
+ * and CAM congestion-flow recognition per egress queue (spec 001 §3.3), and optionally regional
+ * congestion mitigation (spec 001 §3.2-3.4).
  *
  * <h2>A packet's way through {@link #receive}</h2>
  * <ol>
@@ -78,7 +79,29 @@ import java.util.SplittableRandom;
  * while the queue is congested (depth at its arrival {@code >= camCongestedBytes}, default the
  * priority's WRED Kmin) counts towards sampling; every {@code camSamplePeriod}-th such packet
  * overwrites the oldest entry. When the queue drains empty its congestion episode is over and the
- * CAM's entries are invalidated. {@link #isCongestingFlow} asks whether a key is stored.
+ * CAM's entries are invalidated (input-output queued: only when no VOQ holds a packet for the queue
+ * either). Each entry also records the packet's ingress port (used by RCM to address CNs).
+ * {@link #isCongestingFlow} asks whether a key is stored.
+ *
+ * <h2>Input-and-output queueing ({@link SwitchConfig.Queueing#INPUT_OUTPUT_QUEUED}, spec 001 §4.1)</h2>
+ * Steps 1-4 are as above (the WRED/ECN decision uses the output queue's depth); then, instead of
+ * the MMU, the packet joins the virtual output queue (input port, output port, priority) of
+ * {@code voqBytes} (full: {@code tail_drops} on a lossy priority, {@code headroom_drops} on a lossless
+ * one), PFC is checked on VOQ occupancy (XOFF when a VOQ of the PG reaches {@code voqBytes - headroom},
+ * XON when every VOQ of the PG is at or below that minus {@code pfcXonOffsetBytes}), and the
+ * output's scheduler ({@link #transferToOutput}) moves VOQ head packets into the output queue of
+ * {@code outputQueueBytes}, round robin over the inputs, whenever the output queue has room: at
+ * each arrival, each frame start on the port, and each RCC window end. The CAM writes at arrival
+ * as above. {@code enqueued_*} count arrivals into VOQs, {@code peak_depth_bytes} the output queue;
+ * component {@code <name>/port<P>/voq}: {@code peak_voq_bytes} (largest VOQ of input P).
+ *
+ * <h2>Regional congestion mitigation (spec 001 §3, {@link RcmConfig})</h2>
+ * With any RCM mechanism on, a {@link RegionalCongestion} engine is built and the packet path calls
+ * it: CNs ({@link Packet#KIND_RCM_CN}) received are handed to it and released; after ECMP, SAR may
+ * replace the port; after enqueue, the output and input congestion points sample the queues (and a
+ * congested input sends a CN upstream, queued at the notification priority on that port); in the
+ * input-output-queued switch RCC gates each VOQ-to-output move. With every mechanism off none of
+ * this runs, no RCM counter is registered, and the switch behaves exactly as without RCM.
  *
  * <p>The switch has no processing latency (store and forward, then the egress link) and never
  * allocates on the packet path: packets come from and return to the {@link PacketPool}, queues are
@@ -134,6 +157,7 @@ public final class SwitchAsic implements NetDevice {
 
     // CAM, queue index = port * 8 + priority
     private final int[] camKeys;
+    private final int[] camIngress;
     private final int[] camNext;
     private final int[] camValid;
     private final int[] camCountdown;
@@ -151,6 +175,19 @@ public final class SwitchAsic implements NetDevice {
     private final Counter[] xoffSent;
     private final Counter[] xonSent;
     private final Counter[] peakHeadroom;
+
+    // input-output queueing (null / unused when output-queued)
+    private final boolean ioq;
+    private final long voqLimitBytes;
+    private final long oqLimitBytes;
+    private final VoqBuffer voqs;
+    private final long[] voqXoffBytes;          // [port * 8 + pg]
+    private final long[] voqXonBytes;           // [port * 8 + pg]
+    private final int[] voqsAboveXon;           // [port * 8 + pg]: VOQs of the PG holding more than xon bytes
+    private final Counter[] peakVoq;            // per input port
+
+    /** Regional congestion mitigation (spec 001 §3), or null when every mechanism is off. */
+    private final RegionalCongestion rcm;
 
     private long peakQueueBytes;
     private long totalCeMarked;
@@ -220,6 +257,7 @@ public final class SwitchAsic implements NetDevice {
         this.xoffGeneration = new int[queues];
         this.refreshIntervalPs = new long[numPorts];
         this.camKeys = new int[queues * camDepth];
+        this.camIngress = new int[queues * camDepth];
         this.camNext = new int[queues];
         this.camValid = new int[queues];
         this.camCountdown = new int[queues];
@@ -257,6 +295,30 @@ public final class SwitchAsic implements NetDevice {
                 peakHeadroom[i] = counters.counter(pg, "peak_headroom_bytes");
             }
         }
+
+        this.ioq = c.queueing == SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED;
+        this.voqLimitBytes = c.voqBytes;
+        this.oqLimitBytes = c.outputQueueBytes;
+        if (ioq) {
+            this.voqs = new VoqBuffer(numPorts);
+            this.voqXoffBytes = new long[queues];
+            this.voqXonBytes = new long[queues];
+            this.voqsAboveXon = new int[queues];
+            this.peakVoq = new Counter[numPorts];
+            for (int p = 0; p < numPorts; p++) {
+                peakVoq[p] = counters.counter(name + "/port" + p + "/voq", "peak_voq_bytes");
+            }
+        } else {
+            this.voqs = null;
+            this.voqXoffBytes = null;
+            this.voqXonBytes = null;
+            this.voqsAboveXon = null;
+            this.peakVoq = null;
+        }
+        this.rcm = c.rcm.anyEnabled()
+            ? new RegionalCongestion(this, sim, pool, name, numPorts, c.rcm, camKeys, camIngress, camValid, camDepth, ports,
+                counters)
+            : null;
     }
 
     /**
@@ -295,16 +357,34 @@ public final class SwitchAsic implements NetDevice {
                 reserve += limits[g];
             }
         }
-        if (headroomReservedBytes + reserve >= bufferBytes) {
-            throw new IllegalArgumentException("bufferBytes (" + bufferBytes + ") must exceed the headroom reserved ("
-                + (headroomReservedBytes + reserve) + " bytes after connecting port " + port + " of " + name + ")");
+        if (ioq) {
+            // input-output queued: the headroom is the top of each VOQ; no shared pool is reserved from
+            for (int g = 0; g < PRIORITIES; g++) {
+                if (pfcEnabled[g]) {
+                    if (limits[g] >= voqLimitBytes) {
+                        throw new IllegalArgumentException("voqBytes (" + voqLimitBytes + ") must exceed the PFC headroom ("
+                            + limits[g] + " bytes) of port " + port + " priority " + g + " of " + name);
+                    }
+                    final int i = port * PRIORITIES + g;
+                    voqXoffBytes[i] = voqLimitBytes - limits[g];
+                    voqXonBytes[i] = Math.max(0, voqXoffBytes[i] - pfcXonOffsetBytes);
+                }
+            }
+        } else {
+            if (headroomReservedBytes + reserve >= bufferBytes) {
+                throw new IllegalArgumentException("bufferBytes (" + bufferBytes + ") must exceed the headroom reserved ("
+                    + (headroomReservedBytes + reserve) + " bytes after connecting port " + port + " of " + name + ")");
+            }
+            headroomReservedBytes += reserve;
+            sharedPoolBytes = bufferBytes - headroomReservedBytes;
         }
-        headroomReservedBytes += reserve;
-        sharedPoolBytes = bufferBytes - headroomReservedBytes;
         System.arraycopy(limits, 0, pgHeadroomLimitBytes, port * PRIORITIES, PRIORITIES);
         refreshIntervalPs[port] = Math.max(1, RoceFraming.pauseDurationPs(XOFF_QUANTA, rateBitsPerSec) / 2);
         sp.connect(peer, peerPort);
         ports[port] = sp;
+        if (rcm != null) {
+            rcm.onPortConnected(port, rateBitsPerSec, peer instanceof SwitchAsic);
+        }
     }
 
     /**
@@ -448,6 +528,9 @@ public final class SwitchAsic implements NetDevice {
     public long pgBytes(final int port, final int pg) {
         checkPort(port);
         checkPriority(pg);
+        if (ioq) {
+            return voqs.inputBytes(port, pg);
+        }
         final int i = port * PRIORITIES + pg;
         return pgSharedBytes[i] + pgHeadroomBytes[i];
     }
@@ -513,6 +596,97 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
+     * Input-output queueing: bytes in one virtual output queue.
+     *
+     * @param inPort   input port
+     * @param outPort  output port
+     * @param priority 0..7
+     * @return bytes waiting in VOQ (inPort, outPort, priority); 0 in the output-queued switch
+     * @throws IllegalArgumentException if a port or the priority is out of range
+     */
+    public long voqDepthBytes(final int inPort, final int outPort, final int priority) {
+        checkPort(inPort);
+        checkPort(outPort);
+        checkPriority(priority);
+        return ioq ? voqs.bytes(voqs.index(inPort, outPort, priority)) : 0;
+    }
+
+    /** @return whether any RCM mechanism (spec 001 §3) is on in this switch */
+    public boolean rcmEnabled() {
+        return rcm != null;
+    }
+
+    /**
+     * Chooses whether congestion notifications (spec 001 §3.2) go out on a port. Set at
+     * {@link #connectPort} to "the peer is a {@link SwitchAsic}" (hosts are not part of a congestion
+     * region); a fabric or test may override it. Set-up only; no effect with RCM off.
+     *
+     * @param port   a connected port
+     * @param notify whether CNs are sent to the port's peer
+     * @throws IllegalArgumentException if the port is out of range or not connected
+     */
+    public void setNotifyNeighbour(final int port, final boolean notify) {
+        checkPort(port);
+        if (ports[port] == null) {
+            throw new IllegalArgumentException("port " + port + " of " + name + " is not connected");
+        }
+        if (rcm != null) {
+            rcm.setNotifyNeighbour(port, notify);
+        }
+    }
+
+    /**
+     * The role of a port at a priority in a congestion region (spec 001 §3.2).
+     *
+     * @param port     port number
+     * @param priority 0..7
+     * @return the role; {@link CongestionRole#NONE} with RCM detection off
+     * @throws IllegalArgumentException if the port or priority is out of range
+     */
+    public CongestionRole congestionRole(final int port, final int priority) {
+        checkPort(port);
+        checkPriority(priority);
+        return rcm == null ? CongestionRole.NONE : rcm.role(port * PRIORITIES + priority);
+    }
+
+    /**
+     * Regional congestion degree of an output queue (spec 001 §3.4 SAR, Eq. (2)): its own
+     * quantised {@code F_b} while congested, combined with a valid received {@code F_br} as
+     * {@code (1 - w) F_b + w F_br}.
+     *
+     * @param port     port number
+     * @param priority 0..7
+     * @return quantised degree, 0 when neither congested nor notified (or RCM off)
+     * @throws IllegalArgumentException if the port or priority is out of range
+     */
+    public int regionalCongestionDegree(final int port, final int priority) {
+        checkPort(port);
+        checkPriority(priority);
+        return rcm == null ? 0 : rcm.regionalDegree(port * PRIORITIES + priority, sim.nowPs());
+    }
+
+    /**
+     * Is a flow harmful at an output queue now (spec 001 §3.3: in the queue's CAM at a root point,
+     * among a valid received CN's IDs at an edge or inner point; every flow with CFR off)?
+     *
+     * @param port     output port
+     * @param priority 0..7
+     * @param flowKey  key from {@link #flowKey(Packet)}
+     * @return true if harmful; false with RCM off
+     * @throws IllegalArgumentException if the port or priority is out of range
+     */
+    public boolean isHarmfulFlow(final int port, final int priority, final int flowKey) {
+        checkPort(port);
+        checkPriority(priority);
+        return rcm != null && rcm.isHarmful(port * PRIORITIES + priority, flowKey, sim.nowPs());
+    }
+
+    /** @return the RCM engine, or null when RCM is off (tests and the fabric's probes) */
+    RegionalCongestion rcm() {
+        return rcm;
+    }
+
+    /**
      * The flow id used by the CAM and ECMP: a SplitMix64 hash of the 5-tuple as RoCEv2 carries it
      * (source host = source IP, destination host = destination IP, UDP source port, UDP
      * destination port 4791 is constant, destination QPN). Pure function; allocation-free.
@@ -541,6 +715,13 @@ public final class SwitchAsic implements NetDevice {
             receivePfc(p, inPort);
             return;
         }
+        if (p.kind == Packet.KIND_RCM_CN) {
+            if (rcm != null) {
+                rcm.onNotification(p, inPort);
+            }
+            pool.release(p);
+            return;
+        }
         final int prio = dscpToPriority[p.dscp & 63];
         p.priority = prio;
         p.ingressPort = inPort;
@@ -552,8 +733,12 @@ public final class SwitchAsic implements NetDevice {
             dropNoRoute(p);
             return;
         }
-        final int out = group.length == 1 ? group[0]
-            : group[(int) Long.remainderUnsigned(RngStreams.mix((flowKey(p) & 0xFFFFFFFFL) ^ ecmpSalt), group.length)];
+        final int key = group.length > 1 || rcm != null ? flowKey(p) : 0;
+        int out = group.length == 1 ? group[0]
+            : group[(int) Long.remainderUnsigned(RngStreams.mix((key & 0xFFFFFFFFL) ^ ecmpSalt), group.length)];
+        if (rcm != null) {
+            out = rcm.adaptiveRoute(key, prio, group, out); // SAR (spec 001 §3.4)
+        }
         final SwitchPort port = ports[out];
         if (port == null) {
             dropNoRoute(p);
@@ -578,6 +763,11 @@ public final class SwitchAsic implements NetDevice {
                     return;
                 }
             }
+        }
+
+        if (ioq) {
+            receiveIoq(p, inPort, out, prio, key, mark);
+            return;
         }
 
         // admission (MMU)
@@ -628,7 +818,133 @@ public final class SwitchAsic implements NetDevice {
             && (pgHeadroomBytes[pgIdx] > 0 || pgSharedBytes[pgIdx] >= xoffThreshold(prio))) {
             sendXoff(inPort, prio);
         }
+        if (rcm != null) {
+            // output side first, so a CN sent at this arrival already names the flows of a queue it congested
+            rcm.onForward(out, prio, key, inPort);
+            rcm.onOutputEnqueue(out, prio, p, RegionalCongestion.GATE_PASS, false, newDepth);
+            rcm.onInputArrival(inPort, prio, bytes, pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx]);
+        }
         port.kick();
+    }
+
+    /**
+     * Input-output-queued admission and enqueue (after classification, routing and the WRED/ECN
+     * decision): the VOQ (inPort, out, prio) takes the packet if it has room, PFC is checked on the
+     * VOQ level, then the output's scheduler moves what it can into the output queue.
+     */
+    private void receiveIoq(final Packet p, final int inPort, final int out, final int prio, final int key,
+                            final boolean mark) {
+        final int bytes = p.frameBytes;
+        final int q = out * PRIORITIES + prio;
+        final int pgIdx = inPort * PRIORITIES + prio;
+        final boolean lossless = pfcEnabled[prio];
+        final int v = voqs.index(inPort, out, prio);
+        final long before = voqs.bytes(v);
+        if (before + bytes > voqLimitBytes) {
+            (lossless ? headroomDrops : tailDrops)[q].increment();
+            drop(p);
+            return;
+        }
+        if (mark) {
+            p.ecn = Packet.ECN_CE;
+            ecnMarked[q].increment();
+            totalCeMarked++;
+        }
+        if (camDepth > 0 && ports[out].depthBytes(prio) >= camThresholdBytes[q]) {
+            camSample(q, p);
+        }
+        p.enqueuePs = sim.nowPs();
+        voqs.enqueue(inPort, out, prio, p);
+        enqueuedPackets[q].increment();
+        enqueuedBytes[q].add(bytes);
+        final long after = before + bytes;
+        peakVoq[inPort].max(after);
+        if (lossless) {
+            if (before <= voqXonBytes[pgIdx] && after > voqXonBytes[pgIdx]) {
+                voqsAboveXon[pgIdx]++;
+            }
+            if (!xoffActive[pgIdx] && after >= voqXoffBytes[pgIdx]) {
+                sendXoff(inPort, prio);
+            }
+        }
+        if (rcm != null) {
+            rcm.onForward(out, prio, key, inPort);
+        }
+        transferToOutput(out, prio);
+        if (rcm != null) {
+            rcm.onInputArrival(inPort, prio, bytes, voqs.inputBytes(inPort, prio));
+        }
+        ports[out].kick();
+    }
+
+    /**
+     * The output scheduler of an input-output-queued switch for one output queue: moves VOQ head
+     * packets into the output queue, round robin over the input ports (one packet per input per
+     * turn, starting where the last turn stopped), while the output queue has room for the next
+     * head; a head that RCC holds back (spec 001 §3.4) is skipped this turn. Does not start the
+     * transmitter. Allocation-free.
+     *
+     * @param out      output port
+     * @param priority priority
+     */
+    void transferToOutput(final int out, final int priority) {
+        int pending = voqs.pendingPackets(out, priority);
+        if (pending == 0) {
+            return;
+        }
+        final SwitchPort port = ports[out];
+        final int q = out * PRIORITIES + priority;
+        int in = voqs.roundRobin(out, priority);
+        int idle = 0;
+        while (pending > 0 && idle < numPorts) {
+            final int v = voqs.index(in, out, priority);
+            final Packet head = voqs.head(v);
+            boolean moved = false;
+            if (head != null) {
+                if (port.depthBytes(priority) + head.frameBytes > oqLimitBytes) {
+                    break; // output queue full: this input is first in line next time
+                }
+                final int gate = rcm == null ? RegionalCongestion.GATE_PASS : rcm.gate(out, priority, head);
+                if (gate == RegionalCongestion.GATE_HOLD) {
+                    voqs.markHeadHeld(v);
+                } else {
+                    final boolean held = voqs.headHeld(v);
+                    voqs.poll(in, out, priority);
+                    onVoqDequeue(in, priority, v, head.frameBytes);
+                    port.enqueue(head, priority);
+                    final long depth = port.depthBytes(priority);
+                    peakDepth[q].max(depth);
+                    if (depth > peakQueueBytes) {
+                        peakQueueBytes = depth;
+                    }
+                    if (rcm != null) {
+                        rcm.onOutputEnqueue(out, priority, head, gate, held, depth);
+                    }
+                    pending--;
+                    moved = true;
+                }
+            }
+            in = in + 1 == numPorts ? 0 : in + 1;
+            idle = moved ? 0 : idle + 1;
+        }
+        voqs.setRoundRobin(out, priority, in);
+    }
+
+    /** A packet left VOQ v of (in, prio): VOQ-level xon accounting and the input's drain. */
+    private void onVoqDequeue(final int in, final int prio, final int v, final int bytes) {
+        final int pgIdx = in * PRIORITIES + prio;
+        if (pfcEnabled[prio]) {
+            final long after = voqs.bytes(v);
+            if (after + bytes > voqXonBytes[pgIdx] && after <= voqXonBytes[pgIdx]) {
+                voqsAboveXon[pgIdx]--;
+            }
+            if (xoffActive[pgIdx] && voqsAboveXon[pgIdx] == 0) {
+                sendXon(in, prio);
+            }
+        }
+        if (rcm != null && voqs.inputBytes(in, prio) == 0) {
+            rcm.onInputDrained(in, prio);
+        }
     }
 
     private void receivePfc(final Packet pfc, final int inPort) {
@@ -660,6 +976,9 @@ public final class SwitchAsic implements NetDevice {
     }
 
     private boolean xonCondition(final int pgIdx, final int pg) {
+        if (ioq) {
+            return voqsAboveXon[pgIdx] == 0;
+        }
         if (pgHeadroomBytes[pgIdx] > 0) {
             return false;
         }
@@ -676,7 +995,12 @@ public final class SwitchAsic implements NetDevice {
         }
         camCountdown[q] = camSamplePeriod;
         final int next = camNext[q];
-        camKeys[q * camDepth + next] = flowKey(p);
+        final int key = flowKey(p);
+        if (rcm != null) {
+            rcm.onCamWrite(q, camContains(q, key));
+        }
+        camKeys[q * camDepth + next] = key;
+        camIngress[q * camDepth + next] = p.ingressPort;
         camNext[q] = next + 1 == camDepth ? 0 : next + 1;
         if (camValid[q] < camDepth) {
             camValid[q]++;
@@ -691,10 +1015,27 @@ public final class SwitchAsic implements NetDevice {
      * @param priority queue
      */
     void onQueueEmpty(final int port, final int priority) {
+        if (ioq && voqs.pendingPackets(port, priority) > 0) {
+            return; // packets still wait in VOQs for this output: the episode goes on
+        }
         final int q = port * PRIORITIES + priority;
         camValid[q] = 0;
         camNext[q] = 0;
         camCountdown[q] = camSamplePeriod;
+        if (rcm != null) {
+            rcm.onOutputDrained(port, priority);
+        }
+    }
+
+    private boolean camContains(final int q, final int key) {
+        final int base = q * camDepth;
+        final int n = camValid[q];
+        for (int i = 0; i < n; i++) {
+            if (camKeys[base + i] == key) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -706,6 +1047,17 @@ public final class SwitchAsic implements NetDevice {
      */
     void onTransmitStart(final int port, final Packet frame) {
         final int pg = frame.priority;
+        if (frame.kind == Packet.KIND_RCM_CN) {
+            if (ioq) {
+                transferToOutput(port, pg); // the CN's bytes left the output queue
+            }
+            return; // control frame: no MMU buffer, not a data dequeue
+        }
+        if (ioq) {
+            dequeuedPackets[port * PRIORITIES + pg].increment();
+            transferToOutput(port, pg);
+            return;
+        }
         final int pgIdx = frame.ingressPort * PRIORITIES + pg;
         dequeuedPackets[port * PRIORITIES + pg].increment();
         final long bytes = frame.frameBytes;
@@ -715,6 +1067,9 @@ public final class SwitchAsic implements NetDevice {
         sharedUsedBytes -= bytes - fromHeadroom;
         if (xoffActive[pgIdx] && xonCondition(pgIdx, pg)) {
             sendXon(frame.ingressPort, pg);
+        }
+        if (rcm != null && pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx] == 0) {
+            rcm.onInputDrained(frame.ingressPort, pg);
         }
     }
 

@@ -20,7 +20,10 @@ import java.util.Arrays;
  *                    = PG shared part + PG headroom part
  *   queue (o, g)     = bytes queued for transmission on port o at priority g
  * </pre>
- * PG i is priority i. Buffer is freed when a frame starts serialisation on its egress port.
+ * PG i is priority i. Buffer is freed when a frame starts serialisation on its egress port. With
+ * {@link #queueing} {@link Queueing#INPUT_OUTPUT_QUEUED} the shared pool is replaced by fixed-size
+ * VOQs and output queues ({@link #voqBytes}, {@link #outputQueueBytes}); regional congestion
+ * mitigation is configured in {@link #rcm}.
  *
  * <p>Thread-safety: not thread-safe; configure on one thread before building switches.
  */
@@ -35,6 +38,20 @@ public final class SwitchConfig {
     public static final long DEFAULT_BUFFER_BYTES = 32L * 1024 * 1024;
     /** Default largest frame for automatic headroom: a 4096-byte RoCEv2 payload with RETH (4178 bytes). */
     public static final int DEFAULT_MAX_FRAME_BYTES = RoceFraming.frameBytes(4096, RoceFraming.RETH_BYTES);
+
+    /** How the switch queues packets (spec 001 §4.1). */
+    public enum Queueing {
+        /** One shared buffer, packets queued at the output (the MMU above). */
+        OUTPUT_QUEUED,
+        /**
+         * Input-and-output queued: a virtual output queue (VOQ) per (input port, output port,
+         * priority) of {@link #voqBytes} each, and one output queue (OQ) per (port, priority) of
+         * {@link #outputQueueBytes} each (spec 001 §4.1: "virtual input queues (VOQ) at the input
+         * port and one output queue (OQ) at the output port. Each queue in the switch is 100 KB in
+         * size"). The shared pool is not used; PFC is driven by VOQ occupancy.
+         */
+        INPUT_OUTPUT_QUEUED
+    }
 
     /** How a threshold is set. */
     public enum ThresholdMode {
@@ -64,7 +81,8 @@ public final class SwitchConfig {
 
     /**
      * Dynamic PFC: xon when the PG has no headroom bytes and {@code PG + pfcXonOffsetBytes <= pfcAlpha x
-     * free} (or the PG is empty). Bytes, {@code >= 0}. Default 3072 (HPCC ns-3 {@code resume_offset}).
+     * free} (or the PG is empty). Input-output queueing: the hysteresis below the VOQ xoff level (see
+     * {@link #queueing}). Bytes, {@code >= 0}. Default 3072 (HPCC ns-3 {@code resume_offset}).
      */
     public long pfcXonOffsetBytes = 3 * 1024;
 
@@ -121,6 +139,29 @@ public final class SwitchConfig {
      * priority without a WRED profile is then never congested).
      */
     public long camCongestedBytes = CAM_THRESHOLD_KMIN;
+
+    /**
+     * Queueing architecture. Default {@link Queueing#OUTPUT_QUEUED}. With
+     * {@link Queueing#INPUT_OUTPUT_QUEUED} a packet joins the VOQ of its (ingress port, egress port,
+     * priority); each output's scheduler moves VOQ head packets into the output queue, round robin
+     * over the input ports (one packet per input per turn), whenever the output queue has room for
+     * the head packet (an ideal crossbar: the move takes no time). Lossy priorities tail-drop at a
+     * full VOQ; lossless priorities send XOFF for a PG as soon as one of its VOQs holds at least
+     * {@code voqBytes - headroom} bytes (the headroom of the port and PG as configured by
+     * {@link #headroomBytes}, so what is in flight still fits that VOQ) and XON when every VOQ of the
+     * PG is at or below that level minus {@link #pfcXonOffsetBytes}. WRED/ECN decides at arrival on
+     * the output queue's depth, as in the output-queued switch.
+     */
+    public Queueing queueing = Queueing.OUTPUT_QUEUED;
+
+    /** Input-output queueing: bytes each VOQ holds, {@code >= maxFrameBytes}. Default 100 000 (spec 001 §4.1, 100 KB). */
+    public long voqBytes = 100_000;
+
+    /** Input-output queueing: bytes each output queue holds, {@code >= maxFrameBytes}. Default 100 000 (spec 001 §4.1). */
+    public long outputQueueBytes = 100_000;
+
+    /** Regional congestion mitigation (spec 001 §3), all mechanisms off by default. Never null. */
+    public RcmConfig rcm = new RcmConfig();
 
     /** Creates a configuration with the documented defaults. */
     public SwitchConfig() {
@@ -202,6 +243,22 @@ public final class SwitchConfig {
             throw new IllegalArgumentException("camCongestedBytes must be >= 0 or CAM_THRESHOLD_KMIN (-1), got "
                 + camCongestedBytes);
         }
+        if (queueing == null) {
+            throw new IllegalArgumentException("queueing must be OUTPUT_QUEUED or INPUT_OUTPUT_QUEUED, got null");
+        }
+        if (queueing == Queueing.INPUT_OUTPUT_QUEUED) {
+            if (voqBytes < maxFrameBytes) {
+                throw new IllegalArgumentException("voqBytes must be >= maxFrameBytes (" + maxFrameBytes + "), got " + voqBytes);
+            }
+            if (outputQueueBytes < maxFrameBytes) {
+                throw new IllegalArgumentException("outputQueueBytes must be >= maxFrameBytes (" + maxFrameBytes + "), got "
+                    + outputQueueBytes);
+            }
+        }
+        if (rcm == null) {
+            throw new IllegalArgumentException("rcm must not be null (use new RcmConfig() for RCM off)");
+        }
+        rcm.validate(queueing, camDepth);
         return this;
     }
 
@@ -231,6 +288,10 @@ public final class SwitchConfig {
         c.camDepth = camDepth;
         c.camSamplePeriod = camSamplePeriod;
         c.camCongestedBytes = camCongestedBytes;
+        c.queueing = queueing;
+        c.voqBytes = voqBytes;
+        c.outputQueueBytes = outputQueueBytes;
+        c.rcm = rcm == null ? null : rcm.copy();
         return c;
     }
 

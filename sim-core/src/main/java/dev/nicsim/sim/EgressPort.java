@@ -9,7 +9,9 @@ package dev.nicsim.sim;
  *
  * <p>Subclasses (NIC port, switch port) hold the queues and pick the next data frame in
  * {@link #nextDataPacket()}, skipping priorities for which {@link #isPaused(int)} is true. Call
- * {@link #kick()} whenever a frame becomes eligible.
+ * {@link #kick()} whenever a frame becomes eligible. An optional {@link PacketObserver}
+ * ({@link #setPacketObserver}) sees every frame at the start of its serialisation (captures,
+ * probes); none is set by default.
  *
  * <p>Thread-safety: not thread-safe; simulation thread only.
  */
@@ -38,6 +40,7 @@ public abstract class EgressPort implements EventHandler {
     private long txBytes;
     private long busyPs;
     private final long[] pauseFramesReceived = new long[8];
+    private PacketObserver observer;
 
     /**
      * Creates a port.
@@ -187,6 +190,9 @@ public abstract class EgressPort implements EventHandler {
         txBytes += p.frameBytes;
         busyPs += ser;
         onTransmitStart(p);
+        if (observer != null) {
+            observer.onTransmit(this, p, now);
+        }
         putOnWire(p, busyUntilPs + propagationPs);
         if (!txDonePending && (controlCount > 0 || hasBacklog())) {
             txDonePending = true;
@@ -271,6 +277,22 @@ public abstract class EgressPort implements EventHandler {
      * @param frame the frame
      */
     protected void onTransmitStart(final Packet frame) {
+    }
+
+    /**
+     * Sets (or clears) the observer told of every frame this port starts transmitting, after
+     * {@link #onTransmitStart}; see {@link PacketObserver} for what it may do. With none set the
+     * transmit path costs one null check.
+     *
+     * @param packetObserver the observer, or null for none (the default)
+     */
+    public void setPacketObserver(final PacketObserver packetObserver) {
+        this.observer = packetObserver;
+    }
+
+    /** @return the packet observer, or null if none is set */
+    public PacketObserver packetObserver() {
+        return observer;
     }
 
     /** @return frames transmitted */

@@ -1,30 +1,37 @@
 package dev.nicsim.fabric.cli;
 
 import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.traces.CaptureException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.util.Locale;
 
 /**
- * The {@code nicsim} command line: {@code run} (simulate a scenario) and {@code algorithms} (list
- * the algorithms on the class path with their parameters).
+ * The {@code nicsim} command line: {@code run} (simulate a scenario, optionally recording a trace
+ * and a pcap), {@code trace} ({@code import} a capture into a trace, {@code dump} a trace),
+ * {@code replay} (run a trace or capture through an algorithm) and {@code algorithms} (list the
+ * algorithms on the class path with their parameters).
  *
- * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option), 1 internal error. Bad
- * input is reported as one line on standard error, never as a stack trace.
+ * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option, capture, trace), 3
+ * {@code replay --verify} found a difference, 1 internal error. Bad input is reported as one line
+ * on standard error, never as a stack trace.
  */
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
-    subcommands = {RunCommand.class, NicsimCommand.AlgorithmsCommand.class})
+    subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit code for an internal error. */
     public static final int EXIT_INTERNAL = 1;
+    /** Exit code of {@code replay --verify} when the replayed results differ from the recorded ones. */
+    public static final int EXIT_VERIFY_FAILED = 3;
 
     /** Creates the command (picocli instantiates it). */
     public NicsimCommand() {
@@ -53,8 +60,12 @@ public final class NicsimCommand implements Runnable {
     public static int execute(final String... args) {
         final CommandLine cl = new CommandLine(new NicsimCommand());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof ScenarioException) {
+            if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException) {
                 System.err.println("nicsim: " + ex.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            if (ex instanceof java.io.UncheckedIOException u) {
+                System.err.println("nicsim: I/O error: " + u.getMessage());
                 return EXIT_BAD_INPUT;
             }
             if (ex instanceof java.io.IOException) {

@@ -1,11 +1,18 @@
 package dev.nicsim.fabric.cli;
 
+import dev.nicsim.fabric.run.ClassReport;
 import dev.nicsim.fabric.run.Reports;
 import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.fabric.run.Runner;
+import dev.nicsim.fabric.run.ThroughputChart;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.fabric.trace.AlgorithmParameters;
+import dev.nicsim.fabric.trace.ChronicleTraceWriter;
+import dev.nicsim.fabric.trace.PcapTap;
+import dev.nicsim.fabric.trace.TraceException;
+import dev.nicsim.fabric.trace.TraceHeader;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -20,11 +27,16 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code nicsim run SCENARIO [--out DIR] [--seed N] [--set path=value]... [--no-progress]}: runs a
- * scenario, shows a progress bar on a terminal, prints the summary and writes the output files.
+ * {@code nicsim run SCENARIO [--out DIR] [--seed N] [--set path=value]... [--no-progress]
+ * [--record TRACE_DIR] [--pcap FILE [--pcap-at host:N|switch:S:port:P]]}: runs a scenario, shows
+ * a progress bar on a terminal, prints the summary and writes the output files. {@code --record}
+ * records every PCC event, flow start and end and result (with cycles) of every NIC's CC
+ * processor to a Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
+ * frames of one link as pcap ({@link PcapTap}, default {@code host:0}).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, counters.csv and run.json.")
+    description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, throughput.csv, classes.csv,"
+        + " counters.csv and run.json (and throughput.png with sampling.throughput_chart).")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file, e.g. scenarios/incast-dcqcn.yaml")
     Path scenarioFile;
@@ -42,14 +54,38 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-progress", description = "Do not show the progress bar")
     boolean noProgress;
 
+    @Option(names = "--record", paramLabel = "TRACE_DIR",
+        description = "Record every PCC event and result (with cycles) of the run to a trace (Chronicle Queue) in TRACE_DIR")
+    Path record;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Write the frames of one link (see --pcap-at) to a pcap file")
+    Path pcap;
+
+    @Option(names = "--pcap-at", paramLabel = "host:N|switch:S:port:P",
+        description = "The link --pcap captures, both directions: host N's link, or the link on port P of switch S"
+            + " (index or name) (default " + PcapTap.DEFAULT_POINT + ")")
+    String pcapAt;
+
     @Override
     public Integer call() throws Exception {
         final Scenario scenario = ScenarioLoader.load(scenarioFile, overrides, seed);
+        if (pcapAt != null && pcap == null) {
+            throw new TraceException("--pcap-at " + pcapAt + ": give the pcap file with --pcap FILE");
+        }
+        final PcapTap.Point point = pcap != null ? PcapTap.parsePoint(pcapAt != null ? pcapAt : PcapTap.DEFAULT_POINT) : null;
         final Path dir = out != null ? out : Path.of("out", scenario.name());
         final Runner runner;
         final RunResult result;
+        ChronicleTraceWriter trace = null;
+        PcapTap tap = null;
         try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
-            runner = new Runner(scenario, series);
+            if (record != null) {
+                trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
+            }
+            runner = new Runner(scenario, series, trace == null ? null : trace::listener);
+            if (point != null) {
+                tap = PcapTap.attach(runner, point, pcap);
+            }
             final boolean showBar = !noProgress && System.console() != null;
             if (showBar) {
                 try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name()).setInitialMax(runner.flowCount())
@@ -60,12 +96,46 @@ final class RunCommand implements Callable<Integer> {
             } else {
                 result = runner.run(done -> { });
             }
+        } finally {
+            if (trace != null) {
+                trace.close();
+            }
+            if (tap != null) {
+                tap.close();
+            }
         }
         Reports.writeFlows(dir, result.flows());
         Reports.writeCounters(dir, runner.counters());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(System.out, result);
+        final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
+        classes.write(dir);
+        classes.print(System.out);
+        if (scenario.sampling().throughputChart()) {
+            ThroughputChart.write(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());
+        }
         System.out.println("output in " + dir);
+        if (trace != null) {
+            System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "
+                + trace.flowStarts() + " flow starts, " + trace.flowEnds() + " flow ends recorded to " + record);
+        }
+        if (tap != null) {
+            System.out.println("pcap: " + (tap.roceFrames() + tap.pfcFrames()) + " frames (" + tap.roceFrames() + " RoCEv2, "
+                + tap.pfcFrames() + " PFC; " + tap.skipped() + " RTT probe/RCM frames not written) of " + tap.description()
+                + " written to " + pcap);
+        }
         return 0;
+    }
+
+    /** The header of a recorded trace: scenario, algorithm and parameters, processor, seed. */
+    private TraceHeader traceHeader(final Scenario scenario) {
+        final TraceHeader h = new TraceHeader();
+        h.origin = TraceHeader.ORIGIN_SIMULATION;
+        h.input = scenarioFile.toString();
+        h.algorithm = scenario.algorithm().provider().name();
+        h.parameters = AlgorithmParameters.format(scenario.algorithm().values());
+        h.processor = "direct"; // Runner drives every NIC with a DirectCcProcessor
+        h.seed = scenario.seed();
+        return h;
     }
 }

@@ -4,7 +4,11 @@ import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.fabric.workload.WorkloadGenerator;
+import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.microcode.DirectCcProcessor;
+import dev.nicsim.microcode.trace.PccTraceListener;
+import dev.nicsim.microcode.trace.RecordingCcProcessor;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.nic.FlowListener;
 import dev.nicsim.nic.MessageOp;
 import dev.nicsim.nic.NicConfig;
@@ -22,6 +26,7 @@ import dev.nicsim.sw.WredProfile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
 
 /**
@@ -44,13 +49,14 @@ public final class Runner implements FlowListener, EventHandler {
     private final TopologyGraph graph;
     private final RoceNic[] nics;
     private final SwitchAsic[] switches;
-    private final DirectCcProcessor[] processors;
+    private final CcProcessor[] processors;
     private final List<FlowSpec> flows;
     private final long[] fctPs;
     private final long[] idealPs;
     private final int[] baseRttNs;
     private final TimeSeriesWriter series;
     private final long[][][] lastDepth;
+    private final ThroughputSampler throughput;
     private int completed;
 
     /**
@@ -60,12 +66,28 @@ public final class Runner implements FlowListener, EventHandler {
      * @param series   where queue and rate samples go
      */
     public Runner(final Scenario scenario, final TimeSeriesWriter series) {
+        this(scenario, series, null);
+    }
+
+    /**
+     * Builds the fabric, optionally recording every NIC's CC processor: with a listener factory,
+     * host {@code h}'s {@link DirectCcProcessor} is wrapped in a {@link RecordingCcProcessor}
+     * reporting to {@code traceListeners.apply(h)} (called once per host, in host order), so every
+     * flow start and end, PCC event and result (with its cycles) of the run reaches the listener
+     * ({@code nicsim run --record}); the run itself is unchanged.
+     *
+     * @param scenario       the scenario
+     * @param series         where queue and rate samples go
+     * @param traceListeners the listener of each host's processor, or null to record nothing
+     */
+    public Runner(final Scenario scenario, final TimeSeriesWriter series,
+                  final IntFunction<PccTraceListener> traceListeners) {
         this.scenario = scenario;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
-        processors = new DirectCcProcessor[hosts];
+        processors = new CcProcessor[hosts];
         final NicConfig nicConfig = nicConfig(scenario.nic());
         for (int h = 0; h < hosts; h++) {
             nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
@@ -90,7 +112,9 @@ public final class Runner implements FlowListener, EventHandler {
             }
         }
         for (int h = 0; h < hosts; h++) {
-            processors[h] = new DirectCcProcessor(scenario.algorithm().provider().create(scenario.algorithm().values()), 0, nics[h]);
+            final PccAlgorithm algorithm = scenario.algorithm().provider().create(scenario.algorithm().values());
+            processors[h] = traceListeners == null ? new DirectCcProcessor(algorithm, 0, nics[h])
+                : new RecordingCcProcessor(traceListeners.apply(h), nics[h], sink -> new DirectCcProcessor(algorithm, 0, sink));
             nics[h].setCcProcessor(processors[h]);
         }
         flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
@@ -107,6 +131,8 @@ public final class Runner implements FlowListener, EventHandler {
         }
         sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
         sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
+        throughput = new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(),
+            List.of(switches));
     }
 
     private NetDevice device(final int node) {
@@ -148,13 +174,18 @@ public final class Runner implements FlowListener, EventHandler {
     }
 
     /**
-     * Maps the scenario's switch section to the switch model's configuration.
+     * Maps the scenario's switch section to the switch model's configuration. With any RCM
+     * mechanism on, the notification priority is added to the strict-priority set (congestion
+     * notifications must overtake the data they report on, spec 001 §3.2), whatever
+     * {@code switch.strict_priorities} says.
      *
      * @param s   switch section
      * @param nic NIC section (DSCP to priority map follows the NIC's markings)
      * @return validated configuration
+     * @throws IllegalArgumentException if the switch model rejects the mapped values (the scenario
+     *                                  loader checks them first, so only for hand-built sections)
      */
-    static SwitchConfig switchConfig(final Scenario.SwitchSpec s, final Scenario.NicSpec nic) {
+    public static SwitchConfig switchConfig(final Scenario.SwitchSpec s, final Scenario.NicSpec nic) {
         final SwitchConfig c = new SwitchConfig();
         c.bufferBytes = s.bufferBytes();
         c.dscpToPriority[nic.dataDscp()] = nic.dataPriority();
@@ -183,6 +214,11 @@ public final class Runner implements FlowListener, EventHandler {
         }
         c.camDepth = s.camDepth();
         c.camSamplePeriod = s.camSamplePackets();
+        c.camCongestedBytes = s.camCongestedBytes();
+        c.queueing = s.inputOutputQueued() ? SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED : SwitchConfig.Queueing.OUTPUT_QUEUED;
+        c.voqBytes = s.voqBytes();
+        c.outputQueueBytes = s.outputQueueBytes();
+        RcmMapping.apply(s.rcm(), c);
         c.validate();
         return c;
     }
@@ -271,6 +307,7 @@ public final class Runner implements FlowListener, EventHandler {
             series.checkError();
         }
         final long wall = System.nanoTime() - t0;
+        throughput.finish(sim.nowPs());
         for (int h = 0; h < nics.length; h++) {
             nics[h].publishProcessorCounters();
         }
@@ -294,6 +331,15 @@ public final class Runner implements FlowListener, EventHandler {
             counters.sum("host", "local_ack_timeout_err"));
     }
 
+    /**
+     * Per-flow delivered payload bytes, as counted for {@code throughput.csv}.
+     *
+     * @return the run's throughput sampler
+     */
+    public ThroughputSampler throughput() {
+        return throughput;
+    }
+
     /** @return every counter of the run (after {@link #run}) */
     public CounterRegistry counters() {
         return counters;
@@ -315,6 +361,36 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public Simulator simulator() {
         return sim;
+    }
+
+    /** @return number of hosts (NICs), host ids {@code 0 .. hostCount()-1} */
+    public int hostCount() {
+        return nics.length;
+    }
+
+    /**
+     * A host's NIC, for observers (e.g. a packet capture on its port, {@code nicsim run --pcap});
+     * callers must not change its state.
+     *
+     * @param host host id, {@code 0 .. hostCount()-1}
+     * @return the live NIC
+     * @throws IllegalArgumentException if the host id is out of range
+     */
+    public RoceNic nic(final int host) {
+        if (host < 0 || host >= nics.length) {
+            throw new IllegalArgumentException("host: expected 0.." + (nics.length - 1) + ", got " + host);
+        }
+        return nics[host];
+    }
+
+    /**
+     * The workload's flows, by flow id (a flow is one message; its size is the RETH DMA length a
+     * packet capture writes on WRITE FIRST/ONLY packets).
+     *
+     * @return an unmodifiable list, index = flow id
+     */
+    public List<FlowSpec> flows() {
+        return java.util.Collections.unmodifiableList(flows);
     }
 
     /**

@@ -11,8 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the sampled time series: {@code queues.csv} ({@code time_ns,switch,port,priority,depth_bytes})
- * and {@code rates.csv} ({@code time_ns,qpn,rate_bits_per_sec,window_bytes}).
+ * Writes the sampled time series: {@code queues.csv} ({@code time_ns,switch,port,priority,depth_bytes}),
+ * {@code rates.csv} ({@code time_ns,qpn,rate_bits_per_sec,window_bytes}) and {@code throughput.csv}
+ * ({@code time_ns,flow_id,bits_per_sec}, see {@link ThroughputSampler}).
  *
  * <p>Thread-safety: not thread-safe; simulation thread only. Write errors are kept and raised by
  * {@link #checkError()} so the packet path never throws checked exceptions.
@@ -20,10 +21,11 @@ import java.nio.file.Path;
 public final class TimeSeriesWriter implements Closeable {
     private final CSVPrinter queues;
     private final CSVPrinter rates;
+    private final CSVPrinter throughput;
     private IOException error;
 
     /**
-     * Opens both files in a directory, replacing existing ones.
+     * Opens the three files in a directory, replacing existing ones.
      *
      * @param dir output directory, created if missing
      * @throws IOException if a file cannot be created
@@ -32,7 +34,11 @@ public final class TimeSeriesWriter implements Closeable {
         Files.createDirectories(dir);
         queues = open(dir.resolve("queues.csv"), "time_ns", "switch", "port", "priority", "depth_bytes");
         rates = open(dir.resolve("rates.csv"), "time_ns", "qpn", "rate_bits_per_sec", "window_bytes");
+        throughput = open(dir.resolve(THROUGHPUT_FILE), "time_ns", "flow_id", "bits_per_sec");
     }
+
+    /** Name of the per-flow throughput file. */
+    public static final String THROUGHPUT_FILE = "throughput.csv";
 
     static CSVPrinter open(final Path file, final String... header) throws IOException {
         final BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
@@ -73,6 +79,21 @@ public final class TimeSeriesWriter implements Closeable {
     }
 
     /**
+     * One throughput sample: a flow's data delivered in the interval ending at {@code timeNs}.
+     *
+     * @param timeNs        end of the interval, ns
+     * @param flowId        flow id (as in {@code flows.csv})
+     * @param bitsPerSec    payload bits delivered in the interval divided by its length, bits/s
+     */
+    public void throughput(final long timeNs, final int flowId, final long bitsPerSec) {
+        try {
+            throughput.printRecord(timeNs, flowId, bitsPerSec);
+        } catch (final IOException e) {
+            error = e;
+        }
+    }
+
+    /**
      * Raises the first write error seen, if any.
      *
      * @throws IOException the error
@@ -88,7 +109,11 @@ public final class TimeSeriesWriter implements Closeable {
         try {
             queues.close(true);
         } finally {
-            rates.close(true);
+            try {
+                rates.close(true);
+            } finally {
+                throughput.close(true);
+            }
         }
         checkError();
     }

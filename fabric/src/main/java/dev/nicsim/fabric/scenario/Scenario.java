@@ -74,12 +74,53 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param strictPriorities   priorities served by strict priority (others DWRR)
      * @param camDepth           CAM entries per output queue
      * @param camSamplePackets   CAM samples one packet in this many while the queue is congested
+     * @param inputOutputQueued  input-and-output queueing (VOQs + output queues, spec 001 §4.1) rather than
+     *                           the output-queued shared buffer
+     * @param voqBytes           input-output queueing: bytes of each virtual output queue
+     * @param outputQueueBytes   input-output queueing: bytes of each output queue
+     * @param camCongestedBytes  CAM: a queue is congested at or above this depth, bytes; -1 = the WRED Kmin
+     * @param rcm                regional congestion mitigation (spec 001 §3)
      */
     public record SwitchSpec(long bufferBytes, boolean pfcEnabled, int[] pfcPriorities, boolean pfcDynamic,
                              long xoffBytes, long xonBytes, double pfcAlpha, long xonOffsetBytes, long headroomBytes,
                              int[] wredPriorities, long kminBytes, long kmaxBytes, double pmax, boolean ecn,
                              long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
-                             int[] strictPriorities, int camDepth, int camSamplePackets) {
+                             int[] strictPriorities, int camDepth, int camSamplePackets, boolean inputOutputQueued,
+                             long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm) {
+    }
+
+    /**
+     * Regional congestion mitigation of every switch ({@code switch.rcm}, spec 001 §3), field for field
+     * the switch model's {@code dev.nicsim.sw.RcmConfig} in simulator units; README.md ("Scenario files")
+     * gives each field's unit, default and reason.
+     *
+     * @param detection              congestion region detection, CRD (§3.2)
+     * @param flowRecognition        congestion flow recognition by the CAM, CFR (§3.3)
+     * @param regionalControl        window-based regional congestion control, RCC (§3.4)
+     * @param adaptiveRouting        switch-level adaptive routing, SAR (§3.4)
+     * @param priorities             data priorities RCM watches, 0..7, never the notification priority
+     * @param wq                     {@code w_q} of Eq. (1), {@code >= 0}
+     * @param qEqBytes               {@code Q_eq} of Eq. (1), bytes, {@code > 0}
+     * @param fbBits                 bits of the quantised {@code F_b}, 1..16
+     * @param w                      {@code w} of Eq. (2), in [0, 1]
+     * @param gd                     {@code G_d} of Eq. (4) per quantised unit; 0 = {@code 1 / (2 F_bmax)}
+     * @param sampleBytes            congestion-point sampling interval when not congested, bytes
+     * @param notificationPriority   priority of congestion notifications, 0..7 (served by strict priority)
+     * @param notificationLifetimePs how long a received notification stays valid, ps
+     * @param windowPeriodPs         RCC window period {@code T}, ps
+     * @param compoundWindowDecrease Eq. (5) compounding at every congestion event
+     * @param harmfulMinEntries      CAM entries a flow needs to count as harmful at a root point
+     * @param detourTableEntries     SAR detour table entries, a power of two
+     * @param detourIdlePs           SAR: a detoured flow keeps its port while its packets are closer than this, ps
+     */
+    public record Rcm(boolean detection, boolean flowRecognition, boolean regionalControl, boolean adaptiveRouting,
+                      int[] priorities, double wq, long qEqBytes, int fbBits, double w, double gd, long sampleBytes,
+                      int notificationPriority, long notificationLifetimePs, long windowPeriodPs,
+                      boolean compoundWindowDecrease, int harmfulMinEntries, int detourTableEntries, long detourIdlePs) {
+        /** @return whether any of the four mechanisms is on */
+        public boolean anyEnabled() {
+            return detection || flowRecognition || regionalControl || adaptiveRouting;
+        }
     }
 
     /**
@@ -112,26 +153,34 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     /**
      * The workload.
      *
-     * @param type      {@code incast}, {@code permutation} or {@code poisson}
-     * @param op        RDMA operation of every flow: {@code write}, {@code send} or {@code read}
-     * @param senders   incast: number of senders
-     * @param receiver  incast: receiving host id
-     * @param sizeBytes incast/permutation: bytes per flow
-     * @param startPs   time the first flow starts, ps
-     * @param load      poisson: offered load as a fraction of host link rate, (0, 1]
-     * @param cdf       poisson: flow-size distribution
-     * @param flows     poisson: number of flows
+     * @param type             {@code incast}, {@code permutation}, {@code poisson}, {@code hotspot} or {@code flows}
+     * @param op               RDMA operation of every flow: {@code write}, {@code send} or {@code read}
+     * @param senders          incast: number of senders
+     * @param receiver         incast: receiving host id
+     * @param sizeBytes        incast/permutation: bytes per flow; poisson/hotspot: fixed flow size when
+     *                         {@code cdf} is null
+     * @param startPs          time the first flow starts, ps
+     * @param load             poisson/hotspot: offered load as a fraction of host link rate, (0, 1]
+     * @param cdf              poisson/hotspot: flow-size distribution, or null for the fixed {@code sizeBytes}
+     * @param flows            poisson/hotspot: number of flows
+     * @param hotFraction      hotspot: fraction of the flows sent to the hot set, [0, 1]
+     * @param hotHostsFraction hotspot: fraction of the hosts in the hot set, (0, 1)
+     * @param flowList         flows: the listed flows, flow id = list index (empty for the other types)
      */
     public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
-                           double load, FlowSizeCdf cdf, int flows) {
+                           double load, FlowSizeCdf cdf, int flows, double hotFraction, double hotHostsFraction,
+                           java.util.List<dev.nicsim.fabric.workload.FlowSpec> flowList) {
     }
 
     /**
      * Sampling intervals.
      *
-     * @param queueIntervalPs interval of {@code queues.csv} samples, ps
-     * @param rateIntervalPs  interval of {@code rates.csv} samples, ps
+     * @param queueIntervalPs      interval of {@code queues.csv} samples, ps
+     * @param rateIntervalPs       interval of {@code rates.csv} samples, ps
+     * @param throughputIntervalPs interval of {@code throughput.csv} samples, ps
+     * @param throughputChart      whether {@code throughput.png} is drawn after the run
      */
-    public record Sampling(long queueIntervalPs, long rateIntervalPs) {
+    public record Sampling(long queueIntervalPs, long rateIntervalPs, long throughputIntervalPs,
+                           boolean throughputChart) {
     }
 }

@@ -3,6 +3,10 @@ package dev.nicsim.fabric.scenario;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.sim.RoceFraming;
+import dev.nicsim.sw.RcmConfig;
+import dev.nicsim.sw.SwitchConfig;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -176,13 +180,15 @@ public final class ScenarioLoader {
 
         final Scenario.Topology topology = topology(f.child("topology"));
         final Scenario.NicSpec nic = nic(f.childOrEmpty("nic"));
-        final Scenario.SwitchSpec sw = switchSpec(f.childOrEmpty("switch"), nic);
+        final Scenario.SwitchSpec sw = switchSpec(f.childOrEmpty("switch"), nic, topology);
         final Scenario.Algorithm algorithm = algorithm(f.child("algorithm"));
-        final Scenario.Workload workload = workload(f.child("workload"), file, topology);
+        final Scenario.Workload workload = workload(f.child("workload"), file, topology, nic);
         final YamlFields s = f.childOrEmpty("sampling");
         final Scenario.Sampling sampling = new Scenario.Sampling(
             Math.round(s.number("queue_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
-            Math.round(s.number("rate_interval_us", 10, 0.01, 1_000_000) * PS_PER_US));
+            Math.round(s.number("rate_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
+            Math.round(s.number("throughput_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
+            s.bool("throughput_chart", false));
         s.finish();
         return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling);
     }
@@ -239,7 +245,8 @@ public final class ScenarioLoader {
         return spec;
     }
 
-    private static Scenario.SwitchSpec switchSpec(final YamlFields s, final Scenario.NicSpec nic) {
+    private static Scenario.SwitchSpec switchSpec(final YamlFields s, final Scenario.NicSpec nic,
+                                                  final Scenario.Topology topo) {
         final long buffer = s.integer("buffer_bytes", 32L << 20, 10_000, 1L << 34);
         final YamlFields p = s.childOrEmpty("pfc");
         final boolean pfcOn = p.bool("enabled", false);
@@ -274,10 +281,104 @@ public final class ScenarioLoader {
         final YamlFields c = s.childOrEmpty("cam");
         final int camDepth = (int) c.integer("depth", 16, 1, 4096);
         final int camSample = (int) c.integer("sample_every_packets", 1, 1, 1_000_000);
+        final long camCongested = c.isScalar("congested_bytes") && "kmin".equals(c.string("congested_bytes"))
+            ? SwitchConfig.CAM_THRESHOLD_KMIN : c.integer("congested_bytes", SwitchConfig.CAM_THRESHOLD_KMIN, 0, buffer);
         c.finish();
+
+        // queueing architecture (spec 001 §4.1)
+        final boolean ioq = "input_output_queued".equals(
+            s.oneOfOr("queueing", "output_queued", "output_queued", "input_output_queued"));
+        final long voq = s.integer("voq_bytes", 100_000, 1, 1L << 34);
+        final long oq = s.integer("output_queue_bytes", 100_000, 1, 1L << 34);
+        if (ioq) {
+            final int maxFrame = RoceFraming.frameBytes(nic.mtuBytes(), RoceFraming.RETH_BYTES);
+            if (oq < maxFrame) {
+                throw s.fieldError("output_queue_bytes", "expected at least one maximum frame (" + maxFrame
+                    + " bytes at nic.mtu_bytes " + nic.mtuBytes() + "), got " + oq);
+            }
+            // the PFC headroom is the top of each VOQ: XOFF at voq_bytes - headroom
+            long need = maxFrame;
+            String why = "one maximum frame";
+            if (pfcOn) {
+                for (final Scenario.Link l : new Scenario.Link[] {topo.hostLink(), topo.fabricLink()}) {
+                    final long h = headroom >= 0 ? headroom
+                        : SwitchConfig.requiredHeadroomBytes(l.rateBitsPerSec(), l.delayPs(), maxFrame);
+                    if (h + 1 > need) {
+                        need = h + 1;
+                        why = "the PFC headroom (" + h + " bytes" + (headroom >= 0 ? ", switch.pfc.headroom_bytes"
+                            : " for " + l.rateBitsPerSec() / 1e9 + " Gb/s, " + l.delayPs() / 1000 + " ns links") + ")";
+                    }
+                }
+            }
+            if (voq < need) {
+                throw s.fieldError("voq_bytes", "expected more than " + why + ", got " + voq);
+            }
+        }
+        final Scenario.Rcm rcm = rcm(s.childOrEmpty("rcm"), nic, ioq, camDepth);
         s.finish();
         return new Scenario.SwitchSpec(buffer, pfcOn, pfcPrios, dynamic, xoff, xon, alpha, xonOffset, headroom, wredPrios,
-            kmin, kmax, pmax, ecn, notEctK, egressDynamic, queueLimit, egressAlpha, strict, camDepth, camSample);
+            kmin, kmax, pmax, ecn, notEctK, egressDynamic, queueLimit, egressAlpha, strict, camDepth, camSample, ioq, voq, oq,
+            camCongested, rcm);
+    }
+
+    /**
+     * {@code switch.rcm} (spec 001 §3): every field of the switch model's {@code RcmConfig}, with
+     * its default, range and the cross-field rules of {@code RcmConfig.validate}, reported with the
+     * field's path.
+     */
+    private static Scenario.Rcm rcm(final YamlFields r, final Scenario.NicSpec nic, final boolean ioq, final int camDepth) {
+        final RcmConfig d = new RcmConfig();
+        final boolean detection = r.bool("detection", d.detection);
+        final boolean cfr = r.bool("flow_recognition", d.flowRecognition);
+        final boolean rcc = r.bool("regional_control", d.regionalControl);
+        final boolean sar = r.bool("adaptive_routing", d.adaptiveRouting);
+        final boolean prioritiesGiven = r.has("priorities");
+        final int[] prios = r.intList("priorities", new int[] {nic.dataPriority()}, 0, 7);
+        if (prios.length == 0) {
+            throw r.fieldError("priorities", "expected at least one priority, got []");
+        }
+        final double wq = r.number("w_q", d.wq, 0, 1_000_000);
+        final long qEq = r.integer("q_eq_bytes", d.qEqBytes, 1, 1L << 34);
+        final int fbBits = (int) r.integer("fb_bits", d.fbBits, 1, 16);
+        final double w = r.number("w", d.w, 0, 1);
+        final double gd = r.number("g_d", d.gd, 0, 1);
+        final int fbMax = (1 << fbBits) - 1;
+        if (gd != RcmConfig.GD_AUTO && gd * fbMax > 1.0) {
+            throw r.fieldError("g_d", "expected 0 (auto: 1 / (2 x " + fbMax + ")) or a value with (2^fb_bits - 1) x g_d <= 1, i.e. <= "
+                + (1.0 / fbMax) + ", got " + gd);
+        }
+        final long sample = r.integer("sample_bytes", d.sampleBytes, 64, 1L << 34);
+        final int notif = (int) r.integer("notification_priority", d.notificationPriority, 0, 7);
+        for (final int p : prios) {
+            if (p == notif) {
+                throw r.fieldError(prioritiesGiven ? "priorities" : "notification_priority",
+                    "notification_priority (" + notif + ") must not be one of the watched priorities "
+                        + java.util.Arrays.toString(prios) + " (notifications need a priority of their own)");
+            }
+        }
+        final long lifetimePs = Math.round(r.number("notification_lifetime_us", d.notificationLifetimePs / 1e6, 0.001, 1e6)
+            * PS_PER_US);
+        final long windowPs = Math.round(r.number("window_period_us", d.windowPeriodPs / 1e6, 0.001, 1e6) * PS_PER_US);
+        final boolean compound = r.bool("compound_window_decrease", d.compoundWindowDecrease);
+        final int harmfulMin = (int) r.integer("harmful_min_entries", d.harmfulMinEntries, 1, camDepth);
+        final int detourEntries = (int) r.integer("detour_table_entries", d.detourTableEntries, 1, 1 << 20);
+        if (Integer.bitCount(detourEntries) != 1) {
+            throw r.fieldError("detour_table_entries", "expected a power of two in [1, 1048576], got " + detourEntries);
+        }
+        final long detourIdlePs = Math.round(r.number("detour_idle_us", d.detourIdlePs / 1e6, 0.001, 1e6) * PS_PER_US);
+        if (rcc && !detection) {
+            throw r.fieldError("regional_control", "needs switch.rcm.detection: true (RCC reacts to detected congestion)");
+        }
+        if (rcc && !ioq) {
+            throw r.fieldError("regional_control", "needs switch.queueing: input_output_queued (held packets wait in their VOQs)");
+        }
+        if (sar && !(detection && cfr)) {
+            throw r.fieldError("adaptive_routing",
+                "needs switch.rcm.detection and switch.rcm.flow_recognition: true (SAR moves flows that miss the CAM)");
+        }
+        r.finish();
+        return new Scenario.Rcm(detection, cfr, rcc, sar, prios, wq, qEq, fbBits, w, gd, sample, notif, lifetimePs, windowPs,
+            compound, harmfulMin, detourEntries, detourIdlePs);
     }
 
     private static Scenario.Algorithm algorithm(final YamlFields a) {
@@ -307,8 +408,9 @@ public final class ScenarioLoader {
         return new Scenario.Algorithm(provider, values);
     }
 
-    private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo) {
-        final String type = w.oneOf("type", "incast", "permutation", "poisson");
+    private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo,
+                                              final Scenario.NicSpec nic) {
+        final String type = w.oneOf("type", "incast", "permutation", "poisson", "hotspot", "flows");
         final String op = w.oneOfOr("op", "write", "write", "send", "read");
         final long startPs = Math.round(w.number("start_us", 0, 0, 1e9) * PS_PER_US);
         final int hosts = hostCount(topo);
@@ -318,6 +420,9 @@ public final class ScenarioLoader {
         double load = 0;
         FlowSizeCdf cdf = null;
         int flows = 0;
+        double hotFraction = 0;
+        double hotHostsFraction = 0;
+        List<FlowSpec> list = List.of();
         switch (type) {
             case "incast" -> {
                 senders = (int) w.integer("senders", 1, hosts - 1);
@@ -325,24 +430,111 @@ public final class ScenarioLoader {
                 size = w.integer("size_bytes", 1, 1L << 40);
             }
             case "permutation" -> size = w.integer("size_bytes", 1, 1L << 40);
+            case "flows" -> list = flowList(w, hosts, startPs, topo, nic);
             default -> {
                 load = w.number("load", 0.000001, 1.0);
                 flows = (int) w.integer("flows", 1, 10_000_000);
-                final String cdfName = w.string("cdf");
-                // relative paths are taken relative to the scenario file first, then the current directory
-                final Path dirOfScenario = scenarioFile.toAbsolutePath().getParent();
-                Path p = dirOfScenario.resolve(cdfName);
-                if (!Files.exists(p)) {
-                    p = Path.of(cdfName);
+                if (w.has("cdf") && w.has("size_bytes")) {
+                    throw w.fieldError("size_bytes", "give either cdf (a flow-size CDF file) or size_bytes (one fixed size), not both");
                 }
-                if (!Files.exists(p)) {
-                    throw w.fieldError("cdf", "no such file '" + cdfName + "' (looked next to the scenario and in the current directory)");
+                if (w.has("size_bytes")) {
+                    size = w.integer("size_bytes", 1, 1L << 31);
+                } else {
+                    if (!w.has("cdf")) {
+                        throw w.fieldError("cdf", "missing required field: give cdf (a flow-size CDF file) or size_bytes (one fixed size)");
+                    }
+                    final String cdfName = w.string("cdf");
+                    // relative paths are taken relative to the scenario file first, then the current directory
+                    final Path dirOfScenario = scenarioFile.toAbsolutePath().getParent();
+                    Path p = dirOfScenario.resolve(cdfName);
+                    if (!Files.exists(p)) {
+                        p = Path.of(cdfName);
+                    }
+                    if (!Files.exists(p)) {
+                        throw w.fieldError("cdf", "no such file '" + cdfName + "' (looked next to the scenario and in the current directory)");
+                    }
+                    cdf = FlowSizeCdf.load(p);
                 }
-                cdf = FlowSizeCdf.load(p);
+                if ("hotspot".equals(type)) {
+                    hotFraction = w.number("hot_fraction", 0.15, 0, 1);
+                    hotHostsFraction = w.number("hot_hosts_fraction", 0.125, 0.000001, 0.999999);
+                    final int hot = hotHostCount(hotHostsFraction, hosts);
+                    if (hot < 2 || hot > hosts - 1) {
+                        throw w.fieldError("hot_hosts_fraction", "expected a fraction giving 2.." + (hosts - 1) + " of the " + hosts
+                            + " hosts (round(fraction x hosts)), got " + hotHostsFraction + " (" + hot + " hosts)");
+                    }
+                }
             }
         }
         w.finish();
-        return new Scenario.Workload(type, op, senders, receiver, size, startPs, load, cdf, flows);
+        return new Scenario.Workload(type, op, senders, receiver, size, startPs, load, cdf, flows, hotFraction, hotHostsFraction,
+            list);
+    }
+
+    /**
+     * Hosts in a hotspot workload's hot set: {@code round(fraction x hosts)}.
+     *
+     * @param fraction {@code workload.hot_hosts_fraction}
+     * @param hosts    hosts of the topology
+     * @return the number of hot hosts
+     */
+    public static int hotHostCount(final double fraction, final int hosts) {
+        return (int) Math.round(fraction * hosts);
+    }
+
+    /**
+     * The entries of a {@code flows} workload: {@code src}, {@code dst}, {@code start_us} (plus
+     * {@code workload.start_us}), {@code size_bytes} or {@code burst_us}, {@code class}.
+     */
+    private static List<FlowSpec> flowList(final YamlFields w, final int hosts, final long offsetPs,
+                                           final Scenario.Topology topo, final Scenario.NicSpec nic) {
+        final List<YamlFields> entries = w.mappings("flows");
+        final List<FlowSpec> out = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            final YamlFields e = entries.get(i);
+            final int src = (int) e.integer("src", 0, hosts - 1);
+            final int dst = (int) e.integer("dst", 0, hosts - 1);
+            if (dst == src) {
+                throw e.fieldError("dst", "expected a host other than src (" + src + "), got " + dst);
+            }
+            final long startPs = offsetPs + Math.round(e.number("start_us", 0, 0, 1e9) * PS_PER_US);
+            final long size;
+            if (e.has("size_bytes") && e.has("burst_us")) {
+                throw e.fieldError("burst_us", "give either size_bytes or burst_us, not both");
+            }
+            if (e.has("burst_us")) {
+                size = burstBytes(Math.round(e.number("burst_us", 0.001, 1e6) * PS_PER_US), topo.hostLink().rateBitsPerSec(),
+                    nic.mtuBytes());
+            } else {
+                if (!e.has("size_bytes")) {
+                    throw e.fieldError("size_bytes", "missing required field: give size_bytes or burst_us");
+                }
+                size = e.integer("size_bytes", 1, Integer.MAX_VALUE);
+            }
+            final String cls = e.string("class", FlowSpec.DEFAULT_CLASS);
+            if (!cls.matches("[A-Za-z0-9_-]+")) {
+                throw e.fieldError("class", "expected letters, digits, '_' or '-' only, got '" + cls + "'");
+            }
+            e.finish();
+            out.add(new FlowSpec(i, src, dst, size, startPs, cls));
+        }
+        return out;
+    }
+
+    /**
+     * Size of a {@code burst_us} flow: the full-MTU data packets (WRITE MIDDLE frames,
+     * {@code frameBytes(mtu, 0)}) a host link serialises back to back in the burst time, times the
+     * MTU; at least one packet. Example: 20 us at 100 Gb/s with a 4096-byte MTU: a frame of 4096 +
+     * 66 bytes plus 20 of preamble and gap takes 334.56 ns, so 59 packets, 241 664 bytes.
+     *
+     * @param burstPs        burst duration, ps
+     * @param rateBitsPerSec host link rate
+     * @param mtuBytes       payload bytes per packet
+     * @return message size, bytes
+     */
+    public static long burstBytes(final long burstPs, final long rateBitsPerSec, final int mtuBytes) {
+        final long perPacketPs = RoceFraming.serializationPs(RoceFraming.frameBytes(mtuBytes, 0), rateBitsPerSec);
+        return Math.max(1, burstPs / perPacketPs) * mtuBytes;
     }
 
     /**

@@ -280,6 +280,38 @@ public final class YamlFields {
     }
 
     /**
+     * A required, non-empty list of mappings (e.g. the entries of a {@code flows} workload); entry
+     * {@code i} reports errors as {@code <path>.<key>[i].<field>}.
+     *
+     * @param key field name
+     * @return the entries' fields, in file order
+     * @throws ScenarioException if missing, not a list, empty, or an entry is not a mapping
+     */
+    public List<YamlFields> mappings(final String key) {
+        final Node n = require(key);
+        if (!(n instanceof SequenceNode seq)) {
+            throw error(n, join(key), "expected a list of mappings (one '- field: value' block per entry)");
+        }
+        if (seq.getValue().isEmpty()) {
+            throw error(n, join(key), "expected at least one entry, got an empty list");
+        }
+        final List<YamlFields> out = new ArrayList<>(seq.getValue().size());
+        for (int i = 0; i < seq.getValue().size(); i++) {
+            out.add(new YamlFields(file, join(key) + "[" + i + "]", seq.getValue().get(i)));
+        }
+        return out;
+    }
+
+    /**
+     * @param key field name
+     * @return whether the field is present and a single value (not a list or mapping)
+     */
+    public boolean isScalar(final String key) {
+        final NodeTuple t = entries.get(key);
+        return t != null && t.getValueNode() instanceof ScalarNode;
+    }
+
+    /**
      * All scalar fields of this mapping as (name, text) in file order, marking them read (for
      * free-form sections such as algorithm parameters).
      *

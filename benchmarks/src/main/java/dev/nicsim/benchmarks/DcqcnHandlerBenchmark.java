@@ -1,0 +1,80 @@
+package dev.nicsim.benchmarks;
+
+import dev.nicsim.pcc.PccEventType;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Handler cost of the DCQCN reaction point (spec 003 §7, Mellanox defaults),
+ * per event type it handles: average ns per event, from states the flow really was in
+ * ({@link HandlerFixture}); each call includes restoring the flow's 48-byte context.
+ * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DcqcnHandlerBenchmark -prof gc}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "--add-opens", "java.base/jdk.internal.misc=ALL-UNNAMED",
+    "--add-exports", "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports", "java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+    "--add-opens", "java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens", "java.base/java.io=ALL-UNNAMED",
+    "--add-opens", "java.base/java.nio=ALL-UNNAMED", "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens", "java.base/java.util=ALL-UNNAMED", "-Dchronicle.analytics.disable=true",
+    "-Dagrona.disable.bounds.checks=false"})
+public class DcqcnHandlerBenchmark {
+    private HandlerFixture fixture;
+
+    /** Creates the benchmark (JMH instantiates it). */
+    public DcqcnHandlerBenchmark() {
+    }
+
+    /** Builds the (context, event) pools. */
+    @Setup(Level.Trial)
+    public void setup() {
+        fixture = new HandlerFixture("dcqcn");
+    }
+
+    /**
+     * TX burst: due deadlines, byte counter and the increase steps it triggers, rate.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    public long tx() {
+        return fixture.run(PccEventType.TX_BURST);
+    }
+
+    /**
+     * CNP: first-CNP start, alpha catch-up, rate-decrease boundary, timer, rate.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    public long cnp() {
+        return fixture.run(PccEventType.CNP);
+    }
+
+    /**
+     * Timer: rate decrease at the boundary or a timer increase step (fast recovery, additive, hyper), rate.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    public long timer() {
+        return fixture.run(PccEventType.TIMER);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.nicsim.fabric.cli;
+
+import dev.nicsim.fabric.trace.AlgorithmParameters;
+import dev.nicsim.fabric.trace.ChronicleTraceReader;
+import dev.nicsim.fabric.trace.ReplayEngine;
+import dev.nicsim.fabric.trace.ReplayInput;
+import dev.nicsim.fabric.trace.ReplayProcessor;
+import dev.nicsim.fabric.trace.TraceException;
+import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccAlgorithms;
+import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.traces.CaptureDecoder;
+import dev.nicsim.traces.CaptureException;
+import dev.nicsim.traces.CaptureStats;
+import dev.nicsim.traces.PccEventDeriver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code nicsim replay CAPTURE_OR_TRACE --algorithm NAME [--set param=value]... [--out DIR]
+ * [--verify] [--processor emulator|ideal|direct] [--line-rate-gbps G] [--mtu-bytes B]
+ * [--base-rtt-ns N] [--burst-gap-ns N] [--lenient]}: runs the PCC events of a trace or a capture
+ * through a CC processor with the algorithm ({@link ReplayEngine}), writes {@code events.csv} and
+ * {@code results.csv}, prints a per-QP summary, and with {@code --verify} compares the results
+ * with those recorded in the trace.
+ *
+ * <p>Parameters: when the trace was recorded with the same algorithm, its recorded parameter
+ * values are the starting point (so a plain replay reproduces the run); otherwise the algorithm's
+ * defaults; {@code --set} changes either. Exit codes: 0, 2 bad input, 3 {@code --verify} found a
+ * difference (named on standard error).
+ */
+@Command(name = "replay", mixinStandardHelpOptions = true,
+    description = "Run the PCC events of a trace or capture through a CC algorithm; write events.csv and results.csv.")
+final class ReplayCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "CAPTURE_OR_TRACE",
+        description = "A trace directory (nicsim run --record, nicsim trace import) or a pcap/pcapng file")
+    Path input;
+
+    @Option(names = "--algorithm", required = true, paramLabel = "NAME", description = "Algorithm (see nicsim algorithms)")
+    String algorithm;
+
+    @Option(names = "--set", paramLabel = "param=value", description = "Set an algorithm parameter, e.g. --set g=0.0625")
+    List<String> sets = new ArrayList<>();
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: out/replay-<input name>)")
+    Path out;
+
+    @Option(names = "--verify", description = "Compare the results with those recorded in the trace; exit 3 on the first"
+        + " difference")
+    boolean verify;
+
+    @Option(names = "--processor", paramLabel = "KIND",
+        description = "emulator (uNIC, default config), ideal (uNIC, zero-cost stages) or direct; default: as recorded"
+            + " (a simulation trace: ideal), else emulator")
+    String processor;
+
+    @Option(names = "--line-rate-gbps", paramLabel = "G", defaultValue = "100",
+        description = "Line rate of flows the input does not start (captures), Gb/s (default ${DEFAULT-VALUE})")
+    double lineRateGbps;
+
+    @Option(names = "--mtu-bytes", paramLabel = "B", defaultValue = "1024",
+        description = "MTU of such flows, bytes (default ${DEFAULT-VALUE})")
+    int mtuBytes;
+
+    @Option(names = "--base-rtt-ns", paramLabel = "N", defaultValue = "8000",
+        description = "Base RTT of such flows, ns (default ${DEFAULT-VALUE})")
+    int baseRttNs;
+
+    @Option(names = "--burst-gap-ns", paramLabel = "N", defaultValue = "10000",
+        description = "Captures: a TX burst ends at a gap of more than N ns (default ${DEFAULT-VALUE})")
+    long burstGapNs;
+
+    @Option(names = "--lenient", description = "Captures: skip and count bad packets instead of stopping")
+    boolean lenient;
+
+    /** Creates the command (picocli instantiates it). */
+    ReplayCommand() {
+    }
+
+    @Override
+    public Integer call() throws IOException, CaptureException {
+        final ReplayInput kind = ReplayInput.detect(input);
+        final PccAlgorithmProvider provider;
+        try {
+            provider = PccAlgorithms.byName(algorithm);
+        } catch (final IllegalArgumentException e) {
+            throw new TraceException("--algorithm: " + e.getMessage());
+        }
+        if (!(lineRateGbps > 0) || Double.isInfinite(lineRateGbps)) {
+            throw new TraceException("--line-rate-gbps: expected a positive rate, got " + lineRateGbps);
+        }
+        if (mtuBytes <= 0) {
+            throw new TraceException("--mtu-bytes: expected a positive size, got " + mtuBytes);
+        }
+        if (baseRttNs < 0) {
+            throw new TraceException("--base-rtt-ns: expected >= 0, got " + baseRttNs);
+        }
+        final Path dir = out != null ? out : Path.of("out", "replay-" + input.toAbsolutePath().normalize().getFileName());
+        if (kind == ReplayInput.TRACE) {
+            try (ChronicleTraceReader reader = ChronicleTraceReader.open(input)) {
+                final TraceHeader h = reader.header();
+                if (verify && !TraceHeader.ORIGIN_SIMULATION.equals(h.origin)) {
+                    throw new TraceException("--verify: " + input + " has no recorded results (origin " + h.origin
+                        + "); record a trace with nicsim run SCENARIO --record DIR");
+                }
+                final PccParameterValues values = provider.defaults();
+                if (provider.name().equals(h.algorithm)) {
+                    try {
+                        AlgorithmParameters.apply(values, h.parameters);
+                    } catch (final IllegalArgumentException e) {
+                        throw new TraceException(input + ": the recorded parameters do not fit " + provider.name() + ": "
+                            + e.getMessage());
+                    }
+                }
+                applySets(values);
+                final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor)
+                    : ReplayProcessor.forTrace(h.processor);
+                try (ReplayEngine engine = new ReplayEngine(settings(provider, values, proc), dir)) {
+                    reader.read(engine);
+                    engine.finish();
+                    return report(engine, dir);
+                }
+            }
+        }
+        if (verify) {
+            throw new TraceException("--verify: " + input + " is a capture, which has no recorded results; record a trace"
+                + " with nicsim run SCENARIO --record DIR");
+        }
+        final PccParameterValues values = provider.defaults();
+        applySets(values);
+        final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor) : ReplayProcessor.EMULATOR;
+        try (ReplayEngine engine = new ReplayEngine(settings(provider, values, proc), dir)) {
+            final PccEventDeriver deriver;
+            try {
+                deriver = new PccEventDeriver(engine, burstGapNs, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true);
+            } catch (final IllegalArgumentException e) {
+                throw new TraceException("--burst-gap-ns: " + e.getMessage());
+            }
+            final CaptureStats stats = deriver.derive(new CaptureDecoder(!lenient), input);
+            engine.finish();
+            System.out.println(input + ": " + stats.summary());
+            return report(engine, dir);
+        }
+    }
+
+    private ReplayEngine.Settings settings(final PccAlgorithmProvider provider, final PccParameterValues values,
+                                           final ReplayProcessor proc) {
+        return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
+    }
+
+    private void applySets(final PccParameterValues values) {
+        for (final String s : sets) {
+            try {
+                AlgorithmParameters.set(values, s);
+            } catch (final IllegalArgumentException e) {
+                throw new TraceException("--set " + s + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private int report(final ReplayEngine engine, final Path dir) {
+        engine.printSummary(System.out);
+        System.out.println("output in " + dir + " (events.csv, results.csv)");
+        if (!verify) {
+            return 0;
+        }
+        if (engine.recordedResults() == 0) {
+            throw new TraceException("--verify: " + input + " has no recorded results to compare");
+        }
+        final ReplayEngine.Difference d = engine.firstDifference();
+        if (d == null) {
+            System.out.printf(Locale.ROOT, "verify: OK, the %d replayed results of %d QPs equal the %d recorded%n",
+                engine.results(), engine.qpCount(), engine.recordedResults());
+            return 0;
+        }
+        System.out.flush();
+        System.err.println("nicsim: replay differs from the recording: " + d.describe());
+        return NicsimCommand.EXIT_VERIFY_FAILED;
+    }
+}

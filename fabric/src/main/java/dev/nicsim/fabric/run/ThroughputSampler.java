@@ -1,0 +1,195 @@
+package dev.nicsim.fabric.run;
+
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.sim.EgressPort;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.PacketObserver;
+import dev.nicsim.sim.Simulator;
+import dev.nicsim.sw.SwitchAsic;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Per-flow throughput delivered to the receivers, written to {@code throughput.csv}
+ * ({@code time_ns,flow_id,bits_per_sec}).
+ *
+ * <h2>What is counted, where</h2>
+ * The payload bytes ({@link Packet#payloadBytes}) of every data frame ({@link Packet#KIND_DATA}:
+ * WRITE/SEND packets and READ responses, retransmissions included) of flow {@link Packet#flowId},
+ * at the moment the frame starts serialisation on a switch port whose peer is a host NIC: the
+ * last switch's output port toward the frame's receiver, the measurement point of spec 001 Fig. 6
+ * ("throughput of flows at the last switch's output port"). The frame reaches the receiver one
+ * serialisation plus one propagation delay later. The hook is a {@link PacketObserver} on those
+ * ports; it is installed by an event at time 0 of the run, after any observer set during set-up
+ * (a packet capture), which it chains to, so both see every frame.
+ *
+ * <h2>Rows</h2>
+ * Every {@code intervalPs} from time 0, for each flow that delivered bytes in the interval
+ * {@code (t - interval, t]}, in ascending flow id: {@code t} in ns and
+ * {@code round(bytes x 8 x 10^12 / intervalPs)} bits/s. Flows that delivered nothing in an interval
+ * have no row. {@link #finish} writes the interval in which the run stopped, stamped with that
+ * interval's end and divided by the full interval. Example: 10 packets of 1024 payload bytes in
+ * one 10 us interval give {@code 10 x 1024 x 8 / 10 us = 8 192 000 000} bits/s.
+ *
+ * <p>Allocation: none per frame or per sample besides the CSV writer's own row formatting (one
+ * counter array and one touched-flow list, sized by the flow count). Thread-safety: simulation
+ * thread only.
+ */
+public final class ThroughputSampler implements EventHandler, PacketObserver {
+    private static final int EV_INSTALL = 0;
+    private static final int EV_SAMPLE = 1;
+
+    private final Simulator sim;
+    private final TimeSeriesWriter series;
+    private final long intervalPs;
+    private final List<EgressPort> ports = new ArrayList<>();
+    private final long[] intervalBytes;
+    private final long[] totalBytes;
+    private final boolean[] touched;
+    private final int[] touchedIds;
+    private int touchedCount;
+    private long nextSamplePs;
+
+    /**
+     * Creates the sampler and schedules its installation at time 0 and its first sample at
+     * {@code intervalPs}. Call after every switch port is connected.
+     *
+     * @param sim        the run's simulator (at time 0)
+     * @param series     where rows go
+     * @param flows      number of flows (ids {@code 0 .. flows-1}); frames of other ids are ignored
+     * @param intervalPs sampling interval, ps, {@code > 0}
+     * @param switches   the fabric's switches; every connected port whose peer is a {@link RoceNic} is observed
+     * @throws IllegalArgumentException if the interval is not positive or the flow count negative
+     */
+    public ThroughputSampler(final Simulator sim, final TimeSeriesWriter series, final int flows, final long intervalPs,
+                             final List<SwitchAsic> switches) {
+        if (intervalPs <= 0) {
+            throw new IllegalArgumentException("intervalPs must be > 0, got " + intervalPs);
+        }
+        if (flows < 0) {
+            throw new IllegalArgumentException("flows must be >= 0, got " + flows);
+        }
+        this.sim = sim;
+        this.series = series;
+        this.intervalPs = intervalPs;
+        this.intervalBytes = new long[flows];
+        this.totalBytes = new long[flows];
+        this.touched = new boolean[flows];
+        this.touchedIds = new int[flows];
+        for (final SwitchAsic s : switches) {
+            for (int p = 0; p < s.portCount(); p++) {
+                final EgressPort e = s.egressPort(p);
+                if (e != null && e.peer() instanceof RoceNic) {
+                    ports.add(e);
+                }
+            }
+        }
+        nextSamplePs = intervalPs;
+        sim.schedule(0, this, EV_INSTALL, 0, null);
+        sim.schedule(intervalPs, this, EV_SAMPLE, 0, null);
+    }
+
+    /**
+     * Counts a data frame's payload for its flow. Allocation-free.
+     *
+     * @param port   the switch port toward a host
+     * @param frame  the frame (read only)
+     * @param timePs start of its serialisation, ps
+     */
+    @Override
+    public void onTransmit(final EgressPort port, final Packet frame, final long timePs) {
+        if (frame.kind != Packet.KIND_DATA) {
+            return;
+        }
+        final int id = frame.flowId;
+        if (id < 0 || id >= intervalBytes.length) {
+            return;
+        }
+        intervalBytes[id] += frame.payloadBytes;
+        totalBytes[id] += frame.payloadBytes;
+        if (!touched[id]) {
+            touched[id] = true;
+            touchedIds[touchedCount++] = id;
+        }
+    }
+
+    /**
+     * The sampler's own events: at time 0 it installs itself on the host-facing switch ports
+     * (chained after any observer already there); every interval it writes the rows of the
+     * interval just ended and schedules the next sample.
+     *
+     * @param kind install (0) or sample (1)
+     * @param arg  unused
+     * @param ref  unused
+     */
+    @Override
+    public void onEvent(final int kind, final long arg, final Object ref) {
+        if (kind == EV_INSTALL) {
+            for (final EgressPort e : ports) {
+                final PacketObserver prev = e.packetObserver();
+                e.setPacketObserver(prev == null ? this : new Chain(this, prev));
+            }
+            return;
+        }
+        emit(nextSamplePs);
+        nextSamplePs += intervalPs;
+        sim.schedule(nextSamplePs, this, EV_SAMPLE, 0, null);
+    }
+
+    /**
+     * Writes the interval in which the run stopped, if it delivered anything (stamped with the
+     * interval's end time). Call once after the run.
+     *
+     * @param nowPs the time the run stopped, ps
+     */
+    public void finish(final long nowPs) {
+        if (touchedCount > 0) {
+            emit(nextSamplePs);
+        }
+    }
+
+    private void emit(final long endPs) {
+        final long timeNs = endPs / 1000;
+        Arrays.sort(touchedIds, 0, touchedCount);
+        for (int i = 0; i < touchedCount; i++) {
+            final int id = touchedIds[i];
+            series.throughput(timeNs, id, Math.round(intervalBytes[id] * 8e12 / intervalPs));
+            intervalBytes[id] = 0;
+            touched[id] = false;
+        }
+        touchedCount = 0;
+    }
+
+    /**
+     * @param flowId flow id
+     * @return payload bytes of the flow's data frames counted so far (all intervals)
+     */
+    public long deliveredBytes(final int flowId) {
+        return totalBytes[flowId];
+    }
+
+    /** @return the sampling interval, ps */
+    public long intervalPs() {
+        return intervalPs;
+    }
+
+    /** Two observers of one port, in order. */
+    private static final class Chain implements PacketObserver {
+        private final PacketObserver first;
+        private final PacketObserver second;
+
+        Chain(final PacketObserver first, final PacketObserver second) {
+            this.first = first;
+            this.second = second;
+        }
+
+        @Override
+        public void onTransmit(final EgressPort port, final Packet frame, final long timePs) {
+            first.onTransmit(port, frame, timePs);
+            second.onTransmit(port, frame, timePs);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.nicsim.fabric.trace;
+
+import net.openhft.chronicle.bytes.BytesIn;
+import net.openhft.chronicle.bytes.BytesOut;
+import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
+
+/**
+ * A flow ended on a source's CC processor ({@link TraceMessages#flowEnd};
+ * {@link dev.nicsim.microcode.CcProcessor#endFlow}).
+ *
+ * <p>Binary form: {@code source, qpn (int32), timePs (int64)}, 16 bytes. Thread-safety: not
+ * thread-safe; a reused holder.
+ */
+public final class TraceFlowEnd extends BytesInBinaryMarshallable {
+    /** The source whose processor this is. */
+    public int source;
+    /** Flow id (requester QPN). */
+    public int qpn;
+    /** Time of the end, ps. */
+    public long timePs;
+
+    /** Creates a zeroed record. */
+    public TraceFlowEnd() {
+    }
+
+    @Override
+    public void writeMarshallable(final BytesOut<?> bytes) {
+        bytes.writeInt(source);
+        bytes.writeInt(qpn);
+        bytes.writeLong(timePs);
+    }
+
+    @Override
+    public void readMarshallable(final BytesIn<?> bytes) {
+        source = bytes.readInt();
+        qpn = bytes.readInt();
+        timePs = bytes.readLong();
+    }
+
+    /** Zeroes every field. */
+    @Override
+    public void reset() {
+        source = 0;
+        qpn = 0;
+        timePs = 0;
+    }
+
+    @Override
+    public String toString() {
+        return "flow_end time_ns=" + TraceText.ns(timePs) + " src=" + source + " qpn=" + qpn;
+    }
+
+    @Override
+    public boolean equals(final Object o) {
+        return o instanceof TraceFlowEnd f && f.source == source && f.qpn == qpn && f.timePs == timePs;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(timePs) * 31 + qpn;
+    }
+}

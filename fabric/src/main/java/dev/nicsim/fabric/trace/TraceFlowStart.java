@@ -1,0 +1,79 @@
+package dev.nicsim.fabric.trace;
+
+import net.openhft.chronicle.bytes.BytesIn;
+import net.openhft.chronicle.bytes.BytesOut;
+import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
+
+/**
+ * A flow started on a source's CC processor ({@link TraceMessages#flowStart}; the arguments of
+ * {@link dev.nicsim.microcode.CcProcessor#startFlow}).
+ *
+ * <p>Binary form: {@code source, qpn (int32), timePs, lineRateBitsPerSec (int64), mtuBytes,
+ * baseRttNs (int32)}, 32 bytes. Thread-safety: not thread-safe; a reused holder.
+ */
+public final class TraceFlowStart extends BytesInBinaryMarshallable {
+    /** The NIC (simulation: host index) or requester address index (captures) whose processor this is. */
+    public int source;
+    /** Flow id (requester QPN, 24 bits). */
+    public int qpn;
+    /** Start time, ps. */
+    public long timePs;
+    /** Line rate of the NIC port, bits/s. */
+    public long lineRateBitsPerSec;
+    /** Payload bytes per full packet. */
+    public int mtuBytes;
+    /** Unloaded path RTT, ns. */
+    public int baseRttNs;
+
+    /** Creates a zeroed record. */
+    public TraceFlowStart() {
+    }
+
+    @Override
+    public void writeMarshallable(final BytesOut<?> bytes) {
+        bytes.writeInt(source);
+        bytes.writeInt(qpn);
+        bytes.writeLong(timePs);
+        bytes.writeLong(lineRateBitsPerSec);
+        bytes.writeInt(mtuBytes);
+        bytes.writeInt(baseRttNs);
+    }
+
+    @Override
+    public void readMarshallable(final BytesIn<?> bytes) {
+        source = bytes.readInt();
+        qpn = bytes.readInt();
+        timePs = bytes.readLong();
+        lineRateBitsPerSec = bytes.readLong();
+        mtuBytes = bytes.readInt();
+        baseRttNs = bytes.readInt();
+    }
+
+    /** Zeroes every field. */
+    @Override
+    public void reset() {
+        source = 0;
+        qpn = 0;
+        timePs = 0;
+        lineRateBitsPerSec = 0;
+        mtuBytes = 0;
+        baseRttNs = 0;
+    }
+
+    @Override
+    public String toString() {
+        return "flow_start time_ns=" + TraceText.ns(timePs) + " src=" + source + " qpn=" + qpn
+            + " line_rate_bits_per_sec=" + lineRateBitsPerSec + " mtu_bytes=" + mtuBytes + " base_rtt_ns=" + baseRttNs;
+    }
+
+    @Override
+    public boolean equals(final Object o) {
+        return o instanceof TraceFlowStart f && f.source == source && f.qpn == qpn && f.timePs == timePs
+            && f.lineRateBitsPerSec == lineRateBitsPerSec && f.mtuBytes == mtuBytes && f.baseRttNs == baseRttNs;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(timePs) * 31 + qpn;
+    }
+}

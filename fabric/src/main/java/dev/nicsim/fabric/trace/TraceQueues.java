@@ -1,0 +1,153 @@
+package dev.nicsim.fabric.trace;
+
+import net.openhft.chronicle.core.time.SetTimeProvider;
+import net.openhft.chronicle.core.time.TimeProvider;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * How nicsim lays out a trace on disk: one Chronicle Queue directory, binary wire, roll cycle
+ * {@link #ROLL_CYCLE} and a fixed time provider. Simulated time is not wall-clock time, so the
+ * queue's clock is pinned (by default to the Unix epoch, {@link #DEFAULT_EPOCH_MS}): every trace is
+ * one cycle file ({@code 19700101F.cq4}) plus {@code metadata.cq4t}, and the same run writes the
+ * same bytes (ARCHITECTURE "Determinism"). Tests pass their own fixed time provider.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class TraceQueues {
+    /** Roll cycle of every trace: one file per (pinned) day, up to 2^32 entries. */
+    public static final RollCycles ROLL_CYCLE = RollCycles.FAST_DAILY;
+    /** Time the default time provider is pinned to, ms since the Unix epoch. */
+    public static final long DEFAULT_EPOCH_MS = 0;
+    /** Chronicle block (mapping chunk) size, bytes: small traces stay small on disk. */
+    static final long BLOCK_BYTES = 1 << 20;
+    /** Name of the queue's metadata file. */
+    static final String METADATA_FILE = "metadata.cq4t";
+    /** Suffix of the queue's cycle files. */
+    static final String CYCLE_SUFFIX = ".cq4";
+
+    static {
+        ChronicleSetup.init();
+    }
+
+    private TraceQueues() {
+    }
+
+    /** @return a new time provider pinned at {@link #DEFAULT_EPOCH_MS} */
+    public static TimeProvider fixedTime() {
+        return new SetTimeProvider(DEFAULT_EPOCH_MS * 1_000_000L);
+    }
+
+    /**
+     * Opens (creating if needed) the queue of a trace directory.
+     *
+     * @param dir      the trace directory
+     * @param time     the queue's clock (fixed; see the class comment)
+     * @param readOnly true to read an existing trace without touching it
+     * @return the queue; the caller closes it
+     */
+    static SingleChronicleQueue open(final Path dir, final TimeProvider time, final boolean readOnly) {
+        return SingleChronicleQueueBuilder.binary(dir)
+            .rollCycle(ROLL_CYCLE)
+            .timeProvider(time)
+            .blockSize(BLOCK_BYTES)
+            .readOnly(readOnly)
+            .build();
+    }
+
+    /**
+     * Whether a file name belongs to a Chronicle Queue directory ({@code *.cq4}, {@code *.cq4t}).
+     *
+     * @param name file name
+     * @return true for queue files
+     */
+    static boolean isQueueFile(final String name) {
+        return name.endsWith(CYCLE_SUFFIX) || name.endsWith(".cq4t");
+    }
+
+    /**
+     * Checks that a directory holds a Chronicle Queue (a metadata file and at least one cycle file).
+     *
+     * @param dir the directory
+     * @throws TraceException naming the directory when it is missing, not a directory or not a queue
+     */
+    static void checkIsQueue(final Path dir) {
+        if (!Files.exists(dir)) {
+            throw new TraceException(dir + ": no such trace directory");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new TraceException(dir + ": not a nicsim trace directory (a file, not a directory)");
+        }
+        boolean cycle = false;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                if (p.getFileName().toString().endsWith(CYCLE_SUFFIX) && Files.isRegularFile(p)) {
+                    cycle = true;
+                }
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot list the trace directory: " + e.getMessage());
+        }
+        if (!cycle || !Files.isRegularFile(dir.resolve(METADATA_FILE))) {
+            throw new TraceException(dir + ": not a nicsim trace directory (no Chronicle Queue files: "
+                + METADATA_FILE + " and *" + CYCLE_SUFFIX + ")");
+        }
+    }
+
+    /**
+     * Deletes the queue files of a trace directory, best effort (after a failed import, so no
+     * partial trace is left behind); other files and the directory itself stay.
+     *
+     * @param dir the trace directory
+     */
+    public static void deleteTrace(final Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                if (isQueueFile(p.getFileName().toString())) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (final IOException e) {
+            // best effort: the caller is already reporting the failure that made it delete
+        }
+    }
+
+    /**
+     * Prepares a directory to receive a new trace: creates it if missing; if it holds an earlier
+     * trace, deletes that trace's queue files (so a re-run replaces its trace); refuses a directory
+     * holding anything else.
+     *
+     * @param dir the directory
+     * @throws TraceException if the path is a file, holds other files, or cannot be written
+     */
+    static void prepareForWriting(final Path dir) {
+        try {
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new TraceException(dir + ": is a file; a trace is written to a directory");
+            }
+            Files.createDirectories(dir);
+            try (Stream<Path> s = Files.list(dir)) {
+                for (final Path p : (Iterable<Path>) s::iterator) {
+                    if (!isQueueFile(p.getFileName().toString()) || !Files.isRegularFile(p)) {
+                        throw new TraceException(dir + ": holds " + p.getFileName()
+                            + ", which is not a trace file; give an empty or new directory for the trace");
+                    }
+                }
+            }
+            try (Stream<Path> s = Files.list(dir)) {
+                for (final Path p : (Iterable<Path>) s::iterator) {
+                    Files.delete(p);
+                }
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot write the trace directory: " + e.getClass().getSimpleName()
+                + " " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,10 @@
+/**
+ * The many-core uNIC emulator (ARCHITECTURE "The uNIC emulator"): {@link
+ * dev.nicsim.microcode.emulator.UnicEmulator} implements {@link dev.nicsim.microcode.CcProcessor}
+ * with cores x hardware threads at a clock, one Agrona event ring per core, QP ownership by core,
+ * coalescing in a core-local pending-event table, overload drops counted per event type, an LRU
+ * context cache per core and cycle-approximate timing; it runs stepped by simulated time
+ * (deterministic, no threads) or free-running on Agrona agent threads.
+ * {@link dev.nicsim.microcode.emulator.EmulatorConfig} holds its knobs.
+ */
+package dev.nicsim.microcode.emulator;

@@ -419,10 +419,19 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
     /**
      * Copies the CC processor's counters (and its algorithm's) into the counter registry, under
-     * component {@code <name>/cc}, with the processor's counter names. Call at the end of a run (or
-     * whenever a snapshot is wanted); values are set, not added. Allocates (not for hot paths).
+     * component {@code <name>/cc}, with the processor's counter names, and sets the NIC's
+     * {@code rx_pause_duration_us} (time its port was paused by received PFC, all priorities, as
+     * mlx5's {@code rx_prio<p>_pause_duration}). Call at the end of a run (or whenever a snapshot is
+     * wanted); values are set, not added. Allocates (not for hot paths).
      */
     public void publishProcessorCounters() {
+        if (port != null) {
+            long pausedPs = 0;
+            for (int prio = 0; prio < 8; prio++) {
+                pausedPs += port.pausedDurationPs(prio);
+            }
+            counters.counter(name, "rx_pause_duration_us").set(pausedPs / 1_000_000);
+        }
         if (processor == null) {
             return;
         }

@@ -40,6 +40,7 @@ public abstract class EgressPort implements EventHandler {
     private long txBytes;
     private long busyPs;
     private final long[] pauseFramesReceived = new long[8];
+    private final long[] pausedDurationPs = new long[8];
     private PacketObserver observer;
 
     /**
@@ -121,10 +122,13 @@ public abstract class EgressPort implements EventHandler {
             }
             pauseFramesReceived[p]++;
             final int quanta = pfc.pfcQuanta[p];
+            final long before = Math.max(pausedUntilPs[p], now);
             if (quanta == 0) {
+                pausedDurationPs[p] -= before - now; // an early resume gives back the rest of the pause
                 pausedUntilPs[p] = now;
             } else {
                 pausedUntilPs[p] = now + RoceFraming.pauseDurationPs(quanta, rateBitsPerSec);
+                pausedDurationPs[p] += pausedUntilPs[p] - before;
                 earliestResume = Math.min(earliestResume, pausedUntilPs[p]);
             }
         }
@@ -308,6 +312,18 @@ public abstract class EgressPort implements EventHandler {
     /** @return total serialisation time spent, ps (for utilisation) */
     public long busyPs() {
         return busyPs;
+    }
+
+    /**
+     * Time this priority has been (or, for a pause still running, is scheduled to be) paused by
+     * PFC, as mlx5's {@code rx_prio<p>_pause_duration} counts it: the union of pause intervals,
+     * shortened by early resumes.
+     *
+     * @param priority 0..7
+     * @return paused time, ps
+     */
+    public long pausedDurationPs(final int priority) {
+        return pausedDurationPs[priority];
     }
 
     /**

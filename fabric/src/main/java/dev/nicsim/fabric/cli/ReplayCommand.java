@@ -124,7 +124,11 @@ final class ReplayCommand implements Callable<Integer> {
                 applySets(values);
                 final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor)
                     : ReplayProcessor.forTrace(h.processor);
-                try (ReplayEngine engine = new ReplayEngine(settings(provider, values, proc), dir)) {
+                final ReplayEngine.Settings base = settings(provider, values, proc);
+                final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
+                    base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
+                    ReplayProcessor.recordedConfig(h.processor));
+                try (ReplayEngine engine = new ReplayEngine(st, dir)) {
                     reader.read(engine);
                     engine.finish();
                     return report(engine, dir);

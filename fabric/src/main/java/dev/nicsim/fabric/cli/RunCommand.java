@@ -134,7 +134,9 @@ final class RunCommand implements Callable<Integer> {
         h.input = scenarioFile.toString();
         h.algorithm = scenario.algorithm().provider().name();
         h.parameters = AlgorithmParameters.format(scenario.algorithm().values());
-        h.processor = "direct"; // Runner drives every NIC with a DirectCcProcessor
+        final dev.nicsim.microcode.emulator.EmulatorConfig emulator = Runner.emulatorConfig(scenario.nic().emulator());
+        // replay rebuilds the same processor from this field, so --verify compares like with like
+        h.processor = emulator == null ? "direct" : dev.nicsim.fabric.trace.ReplayProcessor.describe(emulator);
         h.seed = scenario.seed();
         return h;
     }

@@ -133,6 +133,17 @@ public final class Reports {
         }
         out.printf(Locale.ROOT, "NIC CNPs sent       %d%n", r.cnpsSent());
         out.printf(Locale.ROOT, "NIC retransmissions %d (timeouts %d)%n", r.retransmissions(), r.timeouts());
+        final RunResult.EmulatorFigures e = r.emulator();
+        if (e != null) {
+            out.printf(Locale.ROOT, "uNIC emulator       %d events handled, %d coalesced, %d dropped "
+                    + "(tx %d, ack %d, nack %d, cnp %d, rtt %d, timer %d)%n", e.handled(), e.coalesced(), e.droppedTotal(),
+                e.dropped()[0], e.dropped()[1], e.dropped()[2], e.dropped()[3], e.dropped()[4], e.dropped()[5]);
+            out.printf(Locale.ROOT, "                    utilisation %.1f %% mean per NIC, %.1f %% busiest core; "
+                    + "latency p50 %d ns (%d cycles), p99 %d ns (%d cycles)%n", 100 * e.meanUtilisation(),
+                100 * e.maxCoreUtilisation(), e.latencyP50Ns(), e.latencyP50Cycles(), e.latencyP99Ns(), e.latencyP99Cycles());
+        } else {
+            out.printf(Locale.ROOT, "CC processor        direct (no processing delay)%n");
+        }
         out.printf(Locale.ROOT, "simulated time      %.3f us%n", r.simulatedPs() / 1e6);
         out.printf(Locale.ROOT, "wall time           %.3f s%n", r.wallNanos() / 1e9);
         out.printf(Locale.ROOT, "events              %d (%.2f M events/s)%n", r.events(), r.eventsPerSecond() / 1e6);

@@ -16,10 +16,38 @@ import java.util.List;
  * @param cnpsSent         CNPs sent by all NICs (np_cnp_sent)
  * @param retransmissions  packets retransmitted by all NICs (roce_adp_retrans)
  * @param timeouts         retransmission timeouts (local_ack_timeout_err)
+ * @param emulator         figures of the NICs' uNIC emulators, or null when the direct processor ran
  */
 public record RunResult(String scenarioName, long seed, List<FlowRecord> flows, long simulatedPs, long wallNanos,
                         long events, long dataPackets, List<SwitchFigures> switches, long cnpsSent,
-                        long retransmissions, long timeouts) {
+                        long retransmissions, long timeouts, EmulatorFigures emulator) {
+
+    /**
+     * The uNIC emulators' figures over all NICs.
+     *
+     * @param handled             events handled
+     * @param coalesced           events merged into a waiting event
+     * @param dropped             events dropped at a full ring, by type (tx, ack, nack, cnp, rtt, timer)
+     * @param meanUtilisation     busy cycles / (cores x elapsed cycles), averaged over the NICs, 0..1
+     * @param maxCoreUtilisation  the busiest core's busy / elapsed cycles, over all NICs, 0..1
+     * @param latencyP50Ns        event latency (arrival to result) median, ns
+     * @param latencyP99Ns        event latency 99th percentile, ns
+     * @param latencyP50Cycles    median latency in core cycles
+     * @param latencyP99Cycles    99th percentile latency in core cycles
+     */
+    public record EmulatorFigures(long handled, long coalesced, long[] dropped, double meanUtilisation,
+                                  double maxCoreUtilisation, long latencyP50Ns, long latencyP99Ns, long latencyP50Cycles,
+                                  long latencyP99Cycles) {
+
+        /** @return events dropped, all types */
+        public long droppedTotal() {
+            long d = 0;
+            for (final long x : dropped) {
+                d += x;
+            }
+            return d;
+        }
+    }
 
     /**
      * Figures of one switch at the end of a run.

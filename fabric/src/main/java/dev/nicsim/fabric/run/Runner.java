@@ -5,10 +5,15 @@ import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.fabric.workload.WorkloadGenerator;
 import dev.nicsim.microcode.CcProcessor;
+import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
+import dev.nicsim.microcode.emulator.EmulatorConfig;
+import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.microcode.trace.PccTraceListener;
 import dev.nicsim.microcode.trace.RecordingCcProcessor;
 import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.PccEventType;
+import org.HdrHistogram.Histogram;
 import dev.nicsim.nic.FlowListener;
 import dev.nicsim.nic.MessageOp;
 import dev.nicsim.nic.NicConfig;
@@ -55,6 +60,7 @@ public final class Runner implements FlowListener, EventHandler {
     private final long[] idealPs;
     private final int[] baseRttNs;
     private final TimeSeriesWriter series;
+    private final UnicEmulator[] emulators;
     private final long[][][] lastDepth;
     private final ThroughputSampler throughput;
     private int completed;
@@ -111,10 +117,20 @@ public final class Runner implements FlowListener, EventHandler {
                 switches[s].setRoute(d, graph.ecmpPorts(hosts + s, d));
             }
         }
+        emulators = new UnicEmulator[hosts];
+        final EmulatorConfig emulatorConfig = emulatorConfig(scenario.nic().emulator());
         for (int h = 0; h < hosts; h++) {
-            final PccAlgorithm algorithm = scenario.algorithm().provider().create(scenario.algorithm().values());
-            processors[h] = traceListeners == null ? new DirectCcProcessor(algorithm, 0, nics[h])
-                : new RecordingCcProcessor(traceListeners.apply(h), nics[h], sink -> new DirectCcProcessor(algorithm, 0, sink));
+            final int host = h;
+            final java.util.function.Function<CcResultSink, CcProcessor> make = sink -> {
+                if (emulatorConfig == null) {
+                    return new DirectCcProcessor(scenario.algorithm().provider().create(scenario.algorithm().values()), 0, sink);
+                }
+                emulators[host] = new UnicEmulator(emulatorConfig,
+                    () -> scenario.algorithm().provider().create(scenario.algorithm().values()), 0, sink);
+                return emulators[host];
+            };
+            processors[h] = traceListeners == null ? make.apply(nics[h])
+                : new RecordingCcProcessor(traceListeners.apply(h), nics[h], make);
             nics[h].setCcProcessor(processors[h]);
         }
         flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
@@ -169,6 +185,30 @@ public final class Runner implements FlowListener, EventHandler {
         c.ackDscp = n.dataDscp();
         c.cnpPriority = n.cnpPriority();
         c.cnpDscp = n.cnpDscp();
+        c.validate();
+        return c;
+    }
+
+    /**
+     * Maps the scenario's {@code nic.emulator} section to the emulator's configuration.
+     *
+     * @param e emulator section
+     * @return validated configuration, or null when the emulator is disabled (direct processor)
+     */
+    public static EmulatorConfig emulatorConfig(final Scenario.Emulator e) {
+        if (!e.enabled()) {
+            return null;
+        }
+        final EmulatorConfig c = new EmulatorConfig().cores(e.cores()).threadsPerCore(e.threadsPerCore())
+            .clockHz(e.clockHz()).ringCapacity(e.ringCapacity()).contextCacheEntries(e.contextCacheEntries())
+            .dispatchCycles(e.dispatchCycles()).contextHitCycles(e.contextHitCycles())
+            .contextMissCycles(e.contextMissCycles()).writeBackCycles(e.writeBackCycles()).coalescing(e.coalescing())
+            .overloadHighWaterMark(e.highWaterMark());
+        for (int t = 0; t < e.handlerCycles().length; t++) {
+            if (e.handlerCycles()[t] >= 0) {
+                c.handlerCycles(t, e.handlerCycles()[t]);
+            }
+        }
         c.validate();
         return c;
     }
@@ -328,7 +368,44 @@ public final class Runner implements FlowListener, EventHandler {
         }
         return new RunResult(scenario.name(), scenario.seed(), records, sim.nowPs(), wall, sim.eventsProcessed(), dataPackets,
             sw, counters.sum("host", "np_cnp_sent"), counters.sum("host", "roce_adp_retrans"),
-            counters.sum("host", "local_ack_timeout_err"));
+            counters.sum("host", "local_ack_timeout_err"), emulatorFigures());
+    }
+
+    private RunResult.EmulatorFigures emulatorFigures() {
+        long handled = 0;
+        long coalesced = 0;
+        final long[] dropped = new long[PccEventType.COUNT];
+        double utilSum = 0;
+        double maxCore = 0;
+        int n = 0;
+        final Histogram ns = new Histogram(2);
+        final Histogram cycles = new Histogram(2);
+        for (final UnicEmulator e : emulators) {
+            if (e == null) {
+                continue;
+            }
+            n++;
+            for (int t = 0; t < PccEventType.COUNT; t++) {
+                handled += e.handled(t);
+                coalesced += e.coalesced(t);
+                dropped[t] += e.dropped(t);
+            }
+            final long elapsed = Math.max(1, e.elapsedCycles());
+            long busy = 0;
+            for (int c = 0; c < e.cores(); c++) {
+                busy += e.busyCycles(c);
+                maxCore = Math.max(maxCore, e.busyCycles(c) / (double) elapsed);
+            }
+            utilSum += busy / ((double) elapsed * e.cores());
+            ns.add(e.latencyNsHistogram());
+            cycles.add(e.latencyCyclesHistogram());
+        }
+        if (n == 0) {
+            return null;
+        }
+        return new RunResult.EmulatorFigures(handled, coalesced, dropped, utilSum / n, maxCore,
+            ns.getValueAtPercentile(50), ns.getValueAtPercentile(99), cycles.getValueAtPercentile(50),
+            cycles.getValueAtPercentile(99));
     }
 
     /**

@@ -136,9 +136,35 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param dataDscp        DSCP of data and ACKs
      * @param cnpPriority     priority of CNPs
      * @param cnpDscp         DSCP of CNPs
+     * @param emulator        the uNIC CC processor every PCC event goes through
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
-                          int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp) {
+                          int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
+                          Emulator emulator) {
+    }
+
+    /**
+     * The NIC's congestion-control processor: the many-core uNIC emulator (see
+     * {@code dev.nicsim.microcode.emulator.EmulatorConfig} for the timing model), or, when disabled,
+     * the ideal direct processor that runs each event at once.
+     *
+     * @param enabled             run PCC events through the emulator (else the direct processor)
+     * @param cores               CC processor cores
+     * @param threadsPerCore      hardware threads per core
+     * @param clockHz             core clock, Hz
+     * @param ringCapacity        events a core's ring (plus waiting table) holds before dropping
+     * @param contextCacheEntries flow contexts a core's LRU context cache holds
+     * @param dispatchCycles      cycles to dispatch an event
+     * @param contextHitCycles    cycles to fetch a cached context
+     * @param contextMissCycles   cycles a context miss waits (the core is free meanwhile)
+     * @param writeBackCycles     cycles to write the result back
+     * @param coalescing          merge an event into a waiting one of the same flow and type
+     * @param highWaterMark       waiting events above which the algorithm sees the overload flag; -1 = 3/4 of the ring
+     * @param handlerCycles       per event type (tx, ack, nack, cnp, rtt, timer) handler cycles; -1 = the algorithm's estimate
+     */
+    public record Emulator(boolean enabled, int cores, int threadsPerCore, long clockHz, int ringCapacity,
+                           int contextCacheEntries, int dispatchCycles, int contextHitCycles, int contextMissCycles,
+                           int writeBackCycles, boolean coalescing, int highWaterMark, int[] handlerCycles) {
     }
 
     /**

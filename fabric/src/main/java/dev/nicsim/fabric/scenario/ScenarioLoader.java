@@ -240,9 +240,37 @@ public final class ScenarioLoader {
             (int) n.integer("data_priority", 3, 0, 7),
             (int) n.integer("data_dscp", 26, 0, 63),
             (int) n.integer("cnp_priority", 6, 0, 7),
-            (int) n.integer("cnp_dscp", 48, 0, 63));
+            (int) n.integer("cnp_dscp", 48, 0, 63),
+            emulator(n.childOrEmpty("emulator")));
         n.finish();
         return spec;
+    }
+
+    private static Scenario.Emulator emulator(final YamlFields e) {
+        final boolean enabled = e.bool("enabled", true);
+        final int cores = (int) e.integer("cores", 16, 1, 1024);
+        final int threads = (int) e.integer("threads_per_core", 16, 1, 256);
+        final long clockHz = Math.round(e.number("clock_ghz", 1.0, 0.001, 100) * 1e9);
+        final int ring = (int) e.integer("ring_capacity", 256, 1, 1 << 20);
+        final int cache = (int) e.integer("context_cache_entries", 256, 1, 1 << 20);
+        final int dispatch = (int) e.integer("dispatch_cycles", 8, 0, 1_000_000);
+        final int hit = (int) e.integer("context_hit_cycles", 4, 0, 1_000_000);
+        final int miss = (int) e.integer("context_miss_cycles", 120, 0, 1_000_000);
+        final int writeBack = (int) e.integer("write_back_cycles", 8, 0, 1_000_000);
+        final boolean coalescing = e.bool("coalescing", true);
+        final int highWater = (int) e.integer("high_water_mark", -1, -1, 1 << 20);
+        if (highWater > ring) {
+            throw e.fieldError("high_water_mark", "expected at most ring_capacity (" + ring + "), got " + highWater);
+        }
+        final YamlFields h = e.childOrEmpty("handler_cycles");
+        final int[] handler = new int[dev.nicsim.pcc.PccEventType.COUNT];
+        for (int t = 0; t < handler.length; t++) {
+            handler[t] = (int) h.integer(dev.nicsim.pcc.PccEventType.shortName(t), -1, -1, 1_000_000);
+        }
+        h.finish();
+        e.finish();
+        return new Scenario.Emulator(enabled, cores, threads, clockHz, ring, cache, dispatch, hit, miss, writeBack,
+            coalescing, highWater, handler);
     }
 
     private static Scenario.SwitchSpec switchSpec(final YamlFields s, final Scenario.NicSpec nic,

@@ -1,5 +1,7 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.microcode.emulator.EmulatorConfig;
+
 import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.pcc.FixedPoint;
@@ -71,7 +73,25 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      * @param verify             keep recorded and replayed results for {@link #firstDifference()}
      */
     public record Settings(PccAlgorithmProvider provider, PccParameterValues values, ReplayProcessor processor,
-                           long lineRateBitsPerSec, int mtuBytes, int baseRttNs, boolean verify) {
+                           long lineRateBitsPerSec, int mtuBytes, int baseRttNs, boolean verify,
+                           EmulatorConfig emulatorConfig) {
+
+        /**
+         * Settings with the emulator's default configuration.
+         *
+         * @param provider           algorithm
+         * @param values             its parameters
+         * @param processor          processor kind
+         * @param lineRateBitsPerSec line rate, bits/s
+         * @param mtuBytes           MTU, bytes
+         * @param baseRttNs          base RTT, ns
+         * @param verify             compare with recorded results
+         */
+        public Settings(final PccAlgorithmProvider provider, final PccParameterValues values, final ReplayProcessor processor,
+                        final long lineRateBitsPerSec, final int mtuBytes, final int baseRttNs, final boolean verify) {
+            this(provider, values, processor, lineRateBitsPerSec, mtuBytes, baseRttNs, verify, null);
+        }
+
         /**
          * Validates the settings.
          *
@@ -548,7 +568,8 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
 
         Source(final int id) {
             this.id = id;
-            this.processor = settings.processor().create(settings.provider(), settings.values(), this);
+            this.processor = settings.processor().create(settings.provider(), settings.values(), this,
+                settings.emulatorConfig());
         }
 
         @Override

@@ -53,8 +53,22 @@ public enum ReplayProcessor {
      */
     public CcProcessor create(final PccAlgorithmProvider provider, final PccParameterValues values,
                               final CcResultSink sink) {
+        return create(provider, values, sink, null);
+    }
+
+    /**
+     * Makes a processor; {@link #EMULATOR} uses the given configuration (the one a trace recorded).
+     *
+     * @param provider the algorithm
+     * @param values   its parameter values
+     * @param sink     receives the results
+     * @param config   emulator configuration, or null for the default
+     * @return a new processor in stepped mode
+     */
+    public CcProcessor create(final PccAlgorithmProvider provider, final PccParameterValues values,
+                              final CcResultSink sink, final EmulatorConfig config) {
         return switch (this) {
-            case EMULATOR -> new UnicEmulator(new EmulatorConfig(), () -> provider.create(values), 0, sink);
+            case EMULATOR -> new UnicEmulator(config != null ? config : new EmulatorConfig(), () -> provider.create(values), 0, sink);
             case IDEAL -> new UnicEmulator(EmulatorConfig.zeroCost(), () -> provider.create(values), 0, sink);
             case DIRECT -> new DirectCcProcessor(provider.create(values), 0, sink);
         };
@@ -93,5 +107,84 @@ public enum ReplayProcessor {
             case "direct", "ideal" -> IDEAL;
             default -> EMULATOR;
         };
+    }
+
+    /** Prefix of a trace header's processor field for a simulation run through the emulator. */
+    public static final String EMULATOR_PREFIX = "emulator:";
+
+    /**
+     * The processor field a trace header records for an emulator run: {@code emulator:} and the
+     * configuration as {@code key=value} pairs.
+     *
+     * @param c the configuration
+     * @return the header text
+     */
+    public static String describe(final EmulatorConfig c) {
+        final StringBuilder b = new StringBuilder(EMULATOR_PREFIX);
+        b.append("cores=").append(c.cores()).append(",threads_per_core=").append(c.threadsPerCore())
+            .append(",clock_hz=").append(c.clockHz()).append(",ring_capacity=").append(c.ringCapacity())
+            .append(",context_cache_entries=").append(c.contextCacheEntries()).append(",dispatch_cycles=")
+            .append(c.dispatchCycles()).append(",context_hit_cycles=").append(c.contextHitCycles())
+            .append(",context_miss_cycles=").append(c.contextMissCycles()).append(",write_back_cycles=")
+            .append(c.writeBackCycles()).append(",coalescing=").append(c.coalescing()).append(",high_water_mark=")
+            .append(c.overloadHighWaterMark());
+        for (int t = 0; t < dev.nicsim.pcc.PccEventType.COUNT; t++) {
+            b.append(",handler_").append(dev.nicsim.pcc.PccEventType.shortName(t)).append('=')
+                .append(c.handlerCyclesOverride(t));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The emulator configuration recorded in a trace header, if any.
+     *
+     * @param recordedProcessor the header's processor field
+     * @return the configuration, or null if the trace was not recorded through the emulator
+     * @throws TraceException if the field is malformed
+     */
+    public static EmulatorConfig recordedConfig(final String recordedProcessor) {
+        if (recordedProcessor == null || !recordedProcessor.startsWith(EMULATOR_PREFIX)) {
+            return null;
+        }
+        final EmulatorConfig c = new EmulatorConfig();
+        try {
+            for (final String kv : recordedProcessor.substring(EMULATOR_PREFIX.length()).split(",")) {
+                final int eq = kv.indexOf('=');
+                final String k = kv.substring(0, eq);
+                final String v = kv.substring(eq + 1);
+                switch (k) {
+                    case "cores" -> c.cores(Integer.parseInt(v));
+                    case "threads_per_core" -> c.threadsPerCore(Integer.parseInt(v));
+                    case "clock_hz" -> c.clockHz(Long.parseLong(v));
+                    case "ring_capacity" -> c.ringCapacity(Integer.parseInt(v));
+                    case "context_cache_entries" -> c.contextCacheEntries(Integer.parseInt(v));
+                    case "dispatch_cycles" -> c.dispatchCycles(Integer.parseInt(v));
+                    case "context_hit_cycles" -> c.contextHitCycles(Integer.parseInt(v));
+                    case "context_miss_cycles" -> c.contextMissCycles(Integer.parseInt(v));
+                    case "write_back_cycles" -> c.writeBackCycles(Integer.parseInt(v));
+                    case "coalescing" -> c.coalescing(Boolean.parseBoolean(v));
+                    case "high_water_mark" -> c.overloadHighWaterMark(Integer.parseInt(v));
+                    default -> {
+                        if (!k.startsWith("handler_")) {
+                            throw new TraceException("trace header: unknown emulator field '" + k + "'");
+                        }
+                        final int cycles = Integer.parseInt(v);
+                        if (cycles >= 0) {
+                            for (int t = 0; t < dev.nicsim.pcc.PccEventType.COUNT; t++) {
+                                if (("handler_" + dev.nicsim.pcc.PccEventType.shortName(t)).equals(k)) {
+                                    c.handlerCycles(t, cycles);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return c.validate();
+        } catch (final RuntimeException e) {
+            if (e instanceof TraceException te) {
+                throw te;
+            }
+            throw new TraceException("trace header: malformed emulator configuration '" + recordedProcessor + "': " + e.getMessage());
+        }
     }
 }

@@ -305,9 +305,12 @@ public final class SwitchConfig {
      * + 2 x prop        the PFC frame travels up; the last data bits sent travel down
      * + ser(maxFrame)   the upstream finishes the frame it is sending when the pause lands
      * </pre>
-     * of line time, so {@code headroom = ceil(2 x prop x rate / 8) + 2 x (maxFrame + 20) + (64 + 20)}
-     * bytes, where 20 is preamble + SFD + inter-frame gap ({@link RoceFraming#PREAMBLE_IFG_BYTES}).
-     * Example: 100 Gb/s, 1 us, 1000-byte frames: 25 000 + 2 040 + 84 = 27 124 bytes.
+     * of line time, plus the frame whose arrival crossed xoff, which is itself admitted into
+     * headroom; so {@code headroom = ceil(2 x prop x rate / 8) + 2 x (maxFrame + 20) + (64 + 20)
+     * + maxFrame} bytes, where 20 is preamble + SFD + inter-frame gap
+     * ({@link RoceFraming#PREAMBLE_IFG_BYTES}). Example: 100 Gb/s, 1 us, 1000-byte frames:
+     * 25 000 + 2 040 + 84 + 1 000 = 28 124 bytes. (Without the crossing frame a 128-host leaf-spine
+     * websearch run under DCQCN lost a packet to headroom at a host port.)
      *
      * @param rateBitsPerSec link rate, bits/s, {@code > 0}
      * @param propagationPs  one-way propagation delay, ps, {@code >= 0}
@@ -331,7 +334,7 @@ public final class SwitchConfig {
         final BigInteger[] qr = num.divideAndRemainder(den);
         final long wireBytes = qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
         return wireBytes + 2L * (maxFrameBytes + RoceFraming.PREAMBLE_IFG_BYTES)
-            + RoceFraming.PFC_FRAME_BYTES + RoceFraming.PREAMBLE_IFG_BYTES;
+            + RoceFraming.PFC_FRAME_BYTES + RoceFraming.PREAMBLE_IFG_BYTES + maxFrameBytes;
     }
 
     private static void checkLength(final String field, final int length, final int expected) {

@@ -72,9 +72,10 @@ class PfcTest {
 
     @Test
     void xoffExactlyWhenPgReachesXoffAndXonWhenItFallsToXon() {
-        // headroom from the formula: 2 x 1 us x 100 Gb/s / 8 + 2 x 1020 + 84 = 27 124 bytes
+        // headroom from the formula: 2 x 1 us x 100 Gb/s / 8 + 2 x 1020 + 84 + 1000 (the frame that
+        // crosses xoff) = 28 124 bytes
         build(staticConfig(SwitchConfig.HEADROOM_AUTO), RATE);
-        assertEquals(27_124, sw.headroomLimitBytes(0, 3));
+        assertEquals(28_124, sw.headroomLimitBytes(0, 3));
         pauseEgress();
         src.send(100);
 
@@ -124,7 +125,7 @@ class PfcTest {
     @ParameterizedTest(name = "headroom {0} B -> {1} drops")
     @CsvSource({
         // in flight during the pause round trip: frames 11..35 = 25 000 bytes (derivation above)
-        "27124, 0", // the formula's headroom covers it
+        "28124, 0", // the formula's headroom covers it
         "25000, 0", // exactly what is in flight
         "24999, 1", // one byte short: frame 35 does not fit
         "20000, 5", // frames 11..30 fit (20 000 bytes), 31..35 dropped

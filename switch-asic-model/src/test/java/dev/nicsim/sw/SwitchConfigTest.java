@@ -24,12 +24,13 @@ class SwitchConfigTest {
     void headroomFormula() {
         // 100 Gb/s, 1 us, 1000-byte frames: 2 * 1e-6 s * 1e11 b/s / 8 = 25 000 B on the wire during 2 x prop,
         // + 2 * (1000 + 20) for the frame ahead of the PFC frame and the frame the upstream finishes,
-        // + (64 + 20) for the PFC frame = 25 000 + 2 040 + 84 = 27 124
-        assertEquals(27_124, SwitchConfig.requiredHeadroomBytes(100_000_000_000L, 1_000_000, 1000));
-        // 400 Gb/s, 1 us, 4178-byte frames: 100 000 + 2 * 4198 + 84 = 108 480
-        assertEquals(108_480, SwitchConfig.requiredHeadroomBytes(400_000_000_000L, 1_000_000, 4178));
-        // 25 Gb/s, 1 ps: 2 * 1e-12 * 25e9 / 8 = 0.00625 B, rounded up to 1; + 2 * 84 + 84 = 253
-        assertEquals(253, SwitchConfig.requiredHeadroomBytes(25_000_000_000L, 1, 64));
+        // + (64 + 20) for the PFC frame, + 1 000 for the frame that crossed xoff and is admitted into
+        // headroom itself = 25 000 + 2 040 + 84 + 1 000 = 28 124
+        assertEquals(28_124, SwitchConfig.requiredHeadroomBytes(100_000_000_000L, 1_000_000, 1000));
+        // 400 Gb/s, 1 us, 4178-byte frames: 100 000 + 2 * 4198 + 84 + 4178 = 112 658
+        assertEquals(112_658, SwitchConfig.requiredHeadroomBytes(400_000_000_000L, 1_000_000, 4178));
+        // 25 Gb/s, 1 ps: 2 * 1e-12 * 25e9 / 8 = 0.00625 B, rounded up to 1; + 2 * 84 + 84 + 64 = 317
+        assertEquals(317, SwitchConfig.requiredHeadroomBytes(25_000_000_000L, 1, 64));
         assertThrows(IllegalArgumentException.class, () -> SwitchConfig.requiredHeadroomBytes(0, 1, 64));
     }
 

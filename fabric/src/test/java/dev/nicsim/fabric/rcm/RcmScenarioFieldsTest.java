@@ -175,9 +175,10 @@ class RcmScenarioFieldsTest {
             "switch.rcm.harmful_min_entries: expected an integer in [1, 16], got 17"));
         assertTrue(error("  rcm: {windows: 3}").contains("switch.rcm.windows: unknown field"));
         assertTrue(error("  queueing: shared").contains("switch.queueing: expected one of output_queued, input_output_queued"));
-        // PFC headroom at 100 Gb/s, 1 us, 1024-byte MTU: 25 000 + 2 x (1106 + 20) + 84 = 27 336 bytes
-        assertTrue(error("  queueing: input_output_queued\n  voq_bytes: 27000\n  pfc: {enabled: true}").contains(
-            "switch.voq_bytes: expected more than the PFC headroom (27336 bytes"));
+        // PFC headroom at 100 Gb/s, 1 us, 1024-byte MTU: 25 000 + 2 x (1106 + 20) + 84 + 1106 (the frame
+        // that crosses xoff) = 28 442 bytes
+        assertTrue(error("  queueing: input_output_queued\n  voq_bytes: 28000\n  pfc: {enabled: true}").contains(
+            "switch.voq_bytes: expected more than the PFC headroom (28442 bytes"));
         // every error is one line naming the file and the line of the value
         final String e = error("  rcm: {w: 2}");
         assertTrue(e.matches(".*s\\.yaml:\\d+: switch\\.rcm\\.w: .*") && !e.contains("\n"), e);

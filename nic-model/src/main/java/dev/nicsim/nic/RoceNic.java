@@ -20,7 +20,6 @@ import dev.nicsim.sim.Simulator;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -119,7 +118,6 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
     private static final int MASK = PccEventLayout.MASK_24;
     private static final long NEVER = Long.MAX_VALUE;
-    private static final ByteOrder EVENT_ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Frame bytes of an ACK/NAK: BTH + AETH, no payload (70). */
     public static final int ACK_FRAME_BYTES = RoceFraming.frameBytes(0, RoceFraming.AETH_BYTES);
@@ -176,6 +174,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private Packet[] control = new Packet[64];
     private int controlHead;
     private int controlCount;
+    /** Control frames queued per priority (to skip a scan when all of them are paused). */
+    private final int[] controlPerPriority = new int[8];
 
     private boolean selecting;
     private Qp selectedQp;
@@ -420,17 +420,13 @@ public final class RoceNic implements NetDevice, CcResultSink {
     /**
      * Copies the CC processor's counters (and its algorithm's) into the counter registry, under
      * component {@code <name>/cc}, with the processor's counter names, and sets the NIC's
-     * {@code rx_pause_duration_us} (time its port was paused by received PFC, all priorities, as
-     * mlx5's {@code rx_prio<p>_pause_duration}). Call at the end of a run (or whenever a snapshot is
+     * {@code rx_pause_duration_us} (time its port's data priority was paused by received PFC, as
+     * mlx5's {@code rx_prio<p>_pause_duration} counts it for that priority). Call at the end of a run (or whenever a snapshot is
      * wanted); values are set, not added. Allocates (not for hot paths).
      */
     public void publishProcessorCounters() {
         if (port != null) {
-            long pausedPs = 0;
-            for (int prio = 0; prio < 8; prio++) {
-                pausedPs += port.pausedDurationPs(prio);
-            }
-            counters.counter(name, "rx_pause_duration_us").set(pausedPs / 1_000_000);
+            counters.counter(name, "rx_pause_duration_us").set(port.pausedDurationPs(dataPriority) / 1_000_000);
         }
         if (processor == null) {
             return;
@@ -756,7 +752,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         }
         if (processor != null) {
             event.reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, q.qpn, p.psn, sim.nowNs32());
-            eventBuffer.putInt(PccEventLayout.FIRST_SN_OFFSET, first & MASK, EVENT_ORDER);
+            event.firstSn(first);
             event.rtt(p.txTimestampNs, 0, 0);
             offer(q, p.ece ? PccEventLayout.FLAG_ECE : 0);
         }
@@ -843,6 +839,11 @@ public final class RoceNic implements NetDevice, CcResultSink {
     // ------------------------------------------------------------------------------------------
     // transmit path
 
+    /** @return whether control frames or sending QPs may want the port (for {@link NicPort#hasBacklog()}) */
+    boolean hasTxBacklog() {
+        return controlCount > 0 || activeCount > 0;
+    }
+
     /**
      * Picks the next frame for the port (called by {@link NicPort#nextDataPacket()}): a queued
      * ACK/NAK/CNP/RTT frame whose priority is not paused, else a data packet (or READ request) of
@@ -851,11 +852,6 @@ public final class RoceNic implements NetDevice, CcResultSink {
      *
      * @return the frame, or null if none is eligible now
      */
-    /** @return whether control frames or sending QPs may want the port (for {@link NicPort#hasBacklog()}) */
-    boolean hasTxBacklog() {
-        return controlCount > 0 || activeCount > 0;
-    }
-
     Packet nextFrame() {
         selecting = true;
         selectedQp = null;
@@ -1066,10 +1062,19 @@ public final class RoceNic implements NetDevice, CcResultSink {
         }
         control[(controlHead + controlCount) & (control.length - 1)] = p;
         controlCount++;
+        controlPerPriority[p.priority & 7]++;
         kickPort();
     }
 
     private Packet pollControl() {
+        // under PFC, ACKs of a paused priority pile up: answer "nothing to send" without a scan
+        boolean sendable = false;
+        for (int prio = 0; prio < 8 && !sendable; prio++) {
+            sendable = controlPerPriority[prio] > 0 && !port.isPaused(prio);
+        }
+        if (!sendable) {
+            return null;
+        }
         final int m = control.length - 1;
         for (int i = 0; i < controlCount; i++) {
             final int idx = (controlHead + i) & m;
@@ -1087,6 +1092,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
                 control[(controlHead + controlCount - 1) & m] = null;
             }
             controlCount--;
+            controlPerPriority[p.priority & 7]--;
             return p;
         }
         return null;

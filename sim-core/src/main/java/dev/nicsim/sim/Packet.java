@@ -108,6 +108,8 @@ public final class Packet {
     public long enqueuePs;
     /** Model: number of data packets an ACK covers (coalesced ACKs). */
     public int ackedPackets;
+    /** Whether the packet sits in its pool (guards against a second release). */
+    boolean inPool;
     /** RCM CN: quantised congestion degree F_b' (spec 001 §3.2 Eq. (2)), 0..2^bits - 1. */
     public int rcmFb;
     /** RCM CN: the data priority (queue) the congestion was found on, 0..7. */

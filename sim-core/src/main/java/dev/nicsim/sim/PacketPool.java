@@ -31,16 +31,23 @@ public final class PacketPool {
         }
         final Packet p = free[--freeCount];
         free[freeCount] = null;
+        p.inPool = false;
         p.clear();
         return p;
     }
 
     /**
-     * Returns a packet to the pool. The caller must not touch it afterwards.
+     * Returns a packet to the pool. The caller must not touch it afterwards: the next
+     * {@link #acquire()} may hand it to another owner.
      *
      * @param p packet to recycle, not null
+     * @throws IllegalStateException if the packet is already in the pool (released twice)
      */
     public void release(final Packet p) {
+        if (p.inPool) {
+            throw new IllegalStateException("packet released twice: " + p);
+        }
+        p.inPool = true;
         outstanding--;
         if (freeCount == free.length) {
             free = Arrays.copyOf(free, free.length * 2);

@@ -20,6 +20,8 @@ public final class Simulator {
     private static final int SLOT_BITS = 24;
     private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     private static final int MAX_SLOTS = 1 << SLOT_BITS;
+    /** Sequence numbers take the 39 bits above the slot, so keys stay positive. */
+    private static final long MAX_SEQUENCE = 1L << 39;
 
     private long nowPs;
     private long sequence;
@@ -69,11 +71,14 @@ public final class Simulator {
      * @param arg     long argument passed back
      * @param ref     object argument passed back, or null
      * @throws IllegalArgumentException if {@code timePs} is in the past
-     * @throws IllegalStateException    if 2^24 events are already pending
+     * @throws IllegalStateException    if 2^24 events are already pending or 2^39 were scheduled
      */
     public void schedule(final long timePs, final EventHandler handler, final int kind, final long arg, final Object ref) {
         if (timePs < nowPs) {
             throw new IllegalArgumentException("event at " + timePs + " ps is before now " + nowPs + " ps");
+        }
+        if (sequence == MAX_SEQUENCE) {
+            throw new IllegalStateException("more than " + MAX_SEQUENCE + " events scheduled in one run");
         }
         final int slot = allocateSlot();
         kinds[slot] = kind;
@@ -115,8 +120,8 @@ public final class Simulator {
 
     /**
      * Runs events in time order until none is left, the next is later than {@code endPs}, or
-     * {@link #stop()} is called. If the next event is later than {@code endPs}, time advances to
-     * {@code endPs}.
+     * {@link #stop()} is called. If the next event is later than {@code endPs}, or none is left,
+     * time advances to {@code endPs} (unless {@code endPs} is {@link Long#MAX_VALUE}).
      *
      * @param endPs last time at which events run, ps
      * @return number of events handled by this call
@@ -142,6 +147,9 @@ public final class Simulator {
             removeTop();
             eventsProcessed++;
             h.onEvent(kind, arg, ref);
+        }
+        if (size == 0 && !stopRequested && endPs != Long.MAX_VALUE && endPs > nowPs) {
+            nowPs = endPs; // nothing left before the horizon: time reaches it, as when the next event is later
         }
         return eventsProcessed - start;
     }

@@ -242,6 +242,10 @@ public final class ScenarioLoader {
             (int) n.integer("cnp_priority", 6, 0, 7),
             (int) n.integer("cnp_dscp", 48, 0, 63),
             emulator(n.childOrEmpty("emulator")));
+        if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
+            throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
+                + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());
+        }
         n.finish();
         return spec;
     }
@@ -455,9 +459,9 @@ public final class ScenarioLoader {
             case "incast" -> {
                 senders = (int) w.integer("senders", 1, hosts - 1);
                 receiver = (int) w.integer("receiver", hosts - 1, 0, hosts - 1);
-                size = w.integer("size_bytes", 1, 1L << 40);
+                size = w.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
             }
-            case "permutation" -> size = w.integer("size_bytes", 1, 1L << 40);
+            case "permutation" -> size = w.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
             case "flows" -> list = flowList(w, hosts, startPs, topo, nic);
             default -> {
                 load = w.number("load", 0.000001, 1.0);
@@ -466,7 +470,7 @@ public final class ScenarioLoader {
                     throw w.fieldError("size_bytes", "give either cdf (a flow-size CDF file) or size_bytes (one fixed size), not both");
                 }
                 if (w.has("size_bytes")) {
-                    size = w.integer("size_bytes", 1, 1L << 31);
+                    size = w.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
                 } else {
                     if (!w.has("cdf")) {
                         throw w.fieldError("cdf", "missing required field: give cdf (a flow-size CDF file) or size_bytes (one fixed size)");
@@ -537,7 +541,7 @@ public final class ScenarioLoader {
                 if (!e.has("size_bytes")) {
                     throw e.fieldError("size_bytes", "missing required field: give size_bytes or burst_us");
                 }
-                size = e.integer("size_bytes", 1, Integer.MAX_VALUE);
+                size = e.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
             }
             final String cls = e.string("class", FlowSpec.DEFAULT_CLASS);
             if (!cls.matches("[A-Za-z0-9_-]+")) {

@@ -82,7 +82,15 @@ class ScenarioLoaderTest {
         assertEquals(g + ":14: workload.size_bytes: missing required field", e.getMessage());
 
         e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(g, List.of("workload.size_bytes=-1"), null));
-        assertEquals("--set workload.size_bytes: expected an integer in [1, 1099511627776], got -1", e.getMessage());
+        assertEquals("--set workload.size_bytes: expected an integer in [1, 2147483647], got -1", e.getMessage());
+    }
+
+    @Test
+    void cnpsMayNotShareTheDataDscpOnAnotherPriority() throws IOException {
+        final Path f = write(GOOD + "nic: {data_dscp: 26, cnp_dscp: 26, cnp_priority: 6}\n");
+        final ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(f, List.of(), null));
+        assertEquals(f + ":17: nic.cnp_dscp: switches map DSCP to priority, so CNPs on the data DSCP 26 must also use"
+            + " the data priority 3, got cnp_priority 6", e.getMessage());
     }
 
     @Test

@@ -128,6 +128,14 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     private long seq;
     private long elapsedPs;
     private boolean delivering;
+    /**
+     * Stepped mode: the cores that may have work or results (indices, unordered), so advance and
+     * delivery touch only those, not every core of every NIC. A core joins when an event is offered
+     * to it and leaves when it is idle with no result waiting.
+     */
+    private final int[] activeCores;
+    private final boolean[] coreActive;
+    private int activeCount;
     private volatile boolean freeRunning;
     private AgentRunner[] runners;
     private volatile Throwable agentError;
@@ -154,6 +162,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         this.clockHz = this.config.clockHz();
         final int n = this.config.cores();
         cores = new EmulatorCore[n];
+        activeCores = new int[cores.length];
+        coreActive = new boolean[cores.length];
         coreNames = new String[n][6];
         for (int i = 0; i < n; i++) {
             cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot);
@@ -265,6 +275,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         if (accepted) {
             core.drain();
         }
+        activate(core.index);
         return accepted;
     }
 
@@ -282,18 +293,25 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     public long advance(final long nowPs) {
         checkStepped("advance");
         observe(nowPs);
-        for (int i = 0; i < cores.length; i++) {
-            cores[i].runUntil(nowPs);
+        for (int i = 0; i < activeCount; i++) {
+            cores[activeCores[i]].runUntil(nowPs);
         }
         if (!delivering) {
             deliver();
         }
         long next = Long.MAX_VALUE;
-        for (int i = 0; i < cores.length; i++) {
-            final long t = cores[i].nextTransitionPs();
+        for (int i = 0; i < activeCount; ) {
+            final EmulatorCore c = cores[activeCores[i]];
+            final long t = c.nextTransitionPs();
+            if (t == Long.MAX_VALUE && c.resultCount == 0 && !delivering) {
+                coreActive[activeCores[i]] = false;
+                activeCores[i] = activeCores[--activeCount]; // idle: leaves the list (order does not matter)
+                continue;
+            }
             if (t < next) {
                 next = t;
             }
+            i++;
         }
         return next;
     }
@@ -303,8 +321,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         try {
             while (true) {
                 EmulatorCore best = null;
-                for (int i = 0; i < cores.length; i++) {
-                    final EmulatorCore c = cores[i];
+                for (int i = 0; i < activeCount; i++) {
+                    final EmulatorCore c = cores[activeCores[i]];
                     if (c.resultCount > 0 && (best == null || c.headEffectivePs() < best.headEffectivePs()
                         || (c.headEffectivePs() == best.headEffectivePs() && c.headSeq() < best.headSeq()))) {
                         best = c;
@@ -318,6 +336,13 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             }
         } finally {
             delivering = false;
+        }
+    }
+
+    private void activate(final int coreIndex) {
+        if (!coreActive[coreIndex]) {
+            coreActive[coreIndex] = true;
+            activeCores[activeCount++] = coreIndex;
         }
     }
 

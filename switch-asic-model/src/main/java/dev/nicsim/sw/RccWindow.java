@@ -91,9 +91,14 @@ final class RccWindow {
         }
     }
 
+    /**
+     * W_c after a decrease (spec 001 Eq. 4, 5), at least 1 byte: a W_c of 0 would hold harmful
+     * flows for good (nothing drains, so congestion never clears and RCC never quits); with 1 byte
+     * one harmful packet still passes per window.
+     */
     private long decrease(final long bytes, final int fb) {
-        return gd == RcmConfig.GD_AUTO ? CongestionMath.decreasedWindowBytesAutoGd(bytes, fb, fbMaxQuantised)
-            : CongestionMath.decreasedWindowBytes(bytes, fb, gd);
+        return Math.max(1, gd == RcmConfig.GD_AUTO ? CongestionMath.decreasedWindowBytesAutoGd(bytes, fb, fbMaxQuantised)
+            : CongestionMath.decreasedWindowBytes(bytes, fb, gd));
     }
 
     /** Congestion has cleared: back to {@code IDLE}. */

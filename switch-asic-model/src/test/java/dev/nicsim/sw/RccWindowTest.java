@@ -52,6 +52,20 @@ class RccWindowTest {
     }
 
     @Test
+    void aFullCutStillLetsOneHarmfulPacketPassPerWindow() {
+        // G_d = 1/63 with F_b = F_bmax = 63 cuts W_c by 63/63: 12 000 x 0 = 0 bytes, which would hold
+        // harmful flows for good; W_c is floored at 1 byte, so the first harmful packet of a window
+        // passes (0 < 1) and the next is held (1000 >= 1)
+        final RccWindow win = new RccWindow(W, T, 1.0 / 63, 63, false);
+        measure(win);
+        assertTrue(win.allowsHarmful(T));
+        assertEquals(1, win.wcBytes());
+        win.onPassed(1000, true, T);
+        assertFalse(win.allowsHarmful(T + 1));
+        assertTrue(win.allowsHarmful(2 * T), "the next window lets one through again");
+    }
+
+    @Test
     void compoundingMultipliesTheCurrentWindow() {
         final RccWindow win = window(true);
         measure(win);

@@ -156,6 +156,21 @@ final class RccWindow {
         harmfulBytes = 0;
     }
 
+    /**
+     * Is the window controlling now? Moves to the current window first, so a measuring window whose
+     * period has ended becomes {@code CONTROLLING} here rather than at the next packet.
+     *
+     * @param nowPs now, ps
+     * @return true if {@code CONTROLLING}
+     */
+    boolean controlling(final long nowPs) {
+        if (state == IDLE) {
+            return false;
+        }
+        advance(nowPs);
+        return state == CONTROLLING;
+    }
+
     /** @return {@link #IDLE}, {@link #MEASURING} or {@link #CONTROLLING} */
     int state() {
         return state;

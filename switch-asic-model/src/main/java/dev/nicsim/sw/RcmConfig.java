@@ -124,6 +124,25 @@ public final class RcmConfig {
      */
     public int harmfulMinEntries = 1;
 
+    /**
+     * CFR with RCC: latch (freeze) the harmful set of an output queue for a congestion episode. When
+     * the queue's RCC window starts controlling ({@link RccWindow}), the flows that count as harmful
+     * at a root point at that moment (at least {@link #harmfulMinEntries} CAM entries) become the
+     * queue's harmful set until RCC quits (congestion cleared); later CAM writes do not change it.
+     * If no flow qualifies at that moment, the set is latched at the first later gate where one
+     * does. False: "harmful" is read from the live CAM at every decision. The latch follows spec 001
+     * §3.2 "Once a RCP is reported, it starts congestion control (RCC) to the flows recognized by
+     * CFR" and §3.4 "Once the congestion state disappears, the window-based congestion control will
+     * quit": the flows recognised when control starts are the ones controlled until congestion
+     * clears (with the live CAM a held flow, paced by PFC, loses CAM share and the harmful set flips
+     * between flows within one episode). Default false nevertheless: when several equal flows share
+     * the congested queue (spec 001 Fig. 7's incast), the snapshot names whichever of them happened
+     * to hold enough CAM entries at that instant and holds those for the whole episode, while the
+     * others go free. Has no effect at edge and inner points, which take the received CN's IDs
+     * (§3.2), nor without {@link #flowRecognition} and {@link #regionalControl}.
+     */
+    public boolean latchHarmfulSet = false;
+
     /** SAR: entries of the direct-mapped detour table (flow to port pinning), a power of two, 1..2^20. Default 4096. */
     public int detourTableEntries = 4096;
 
@@ -248,6 +267,7 @@ public final class RcmConfig {
         c.windowPeriodPs = windowPeriodPs;
         c.compoundWindowDecrease = compoundWindowDecrease;
         c.harmfulMinEntries = harmfulMinEntries;
+        c.latchHarmfulSet = latchHarmfulSet;
         c.detourTableEntries = detourTableEntries;
         c.detourIdlePs = detourIdlePs;
         return c;

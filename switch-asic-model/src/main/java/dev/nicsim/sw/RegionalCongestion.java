@@ -34,6 +34,15 @@ import dev.nicsim.sim.Simulator;
  * point"); otherwise (root) the flows with at least {@link RcmConfig#harmfulMinEntries} entries in
  * the output queue's CAM. With CFR off every flow counts as harmful.
  *
+ * <p>With {@link RcmConfig#latchHarmfulSet} (and CFR and RCC on), the root's set is latched per
+ * output queue for a congestion episode: at the first {@link #gate} call that finds the queue's RCC
+ * window {@code CONTROLLING} and the port holding no valid CN (a root point), the flows then meeting {@link RcmConfig#harmfulMinEntries} (with the
+ * ingress port of their newest CAM entry) are copied, and until RCC quits that copy replaces the
+ * live CAM both in the harmful test and in the IDs of the CNs this switch sends (spec 001 §3.2
+ * "Once a RCP is reported, it starts congestion control (RCC) to the flows recognized by CFR";
+ * §3.4 "Once the congestion state disappears, the window-based congestion control will quit"). An
+ * empty copy is not latched: the next gate tries again.
+ *
  * <h2>Congestion notifications (§3.2)</h2>
  * At every sample that finds an input queue congested ({@code F_b > 0}), the input port sends a CN
  * to its upstream neighbour (if that is a switch): degree {@code F_b' = (1 - w) F_b + w F_br}
@@ -99,6 +108,7 @@ final class RegionalCongestion implements EventHandler {
     private final boolean compound;
     private final int harmfulMin;
     private final int fbMaxQuantised;
+    private final boolean latch;
 
     private final int[] camKeys;
     private final int[] camIngress;
@@ -116,6 +126,10 @@ final class RegionalCongestion implements EventHandler {
     private final int[] remoteIngress;
     private final RccWindow[] windows;
     private final boolean[] timerPending;
+    /** Latched harmful flows per queue ({@code [q x camDepth + i]}), their ingress, and count (-1: not latched). */
+    private final int[] latchedKeys;
+    private final int[] latchedIngress;
+    private final int[] latchedCount;
 
     private final int detourMask;
     private final long detourIdlePs;
@@ -166,6 +180,7 @@ final class RegionalCongestion implements EventHandler {
         this.compound = c.compoundWindowDecrease;
         this.harmfulMin = c.harmfulMinEntries;
         this.fbMaxQuantised = c.fbMaxQuantised();
+        this.latch = c.latchHarmfulSet && cfr && rcc;
         this.camKeys = camKeys;
         this.camIngress = camIngress;
         this.camValid = camValid;
@@ -182,6 +197,11 @@ final class RegionalCongestion implements EventHandler {
         this.remoteIngress = new int[queues * MAX_IDS];
         this.windows = new RccWindow[queues];
         this.timerPending = new boolean[queues];
+        final int latchSlots = latch ? queues * camDepth : 0;
+        this.latchedKeys = new int[latchSlots];
+        this.latchedIngress = new int[latchSlots];
+        this.latchedCount = new int[latch ? queues : 0];
+        java.util.Arrays.fill(latchedCount, -1);
         this.detourMask = c.detourTableEntries - 1;
         this.detourIdlePs = c.detourIdlePs;
         final int tableSize = sar ? c.detourTableEntries : 1;
@@ -375,7 +395,7 @@ final class RegionalCongestion implements EventHandler {
             if (output.congested(q)) {
                 win.onCongestion(output.fbQuantised(q), now);
             } else if (!remoteValid(q, now)) {
-                win.quit();
+                quit(q, win);
             }
         }
     }
@@ -392,7 +412,7 @@ final class RegionalCongestion implements EventHandler {
         output.clear(q);
         final RccWindow win = windows[q];
         if (win != null && !remoteValid(q, sim.nowPs())) {
-            win.quit();
+            quit(q, win);
         }
     }
 
@@ -433,7 +453,87 @@ final class RegionalCongestion implements EventHandler {
             }
             return false;
         }
+        if (latch && latchedCount[q] >= 0) {
+            final int base = q * camDepth;
+            final int n = latchedCount[q];
+            for (int i = 0; i < n; i++) {
+                if (latchedKeys[base + i] == key) {
+                    return true;
+                }
+            }
+            return false;
+        }
         return camCount(q, key) >= harmfulMin;
+    }
+
+    /**
+     * Copies the flows of queue {@code q}'s CAM with at least {@link RcmConfig#harmfulMinEntries}
+     * entries (each once, with the ingress port of its newest entry) into the queue's latched set;
+     * leaves the queue unlatched when none qualifies. Allocation-free.
+     */
+    private void latchHarmfulSet(final int q) {
+        final int base = q * camDepth;
+        final int n = camValid[q];
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            final int key = camKeys[base + i];
+            if (camCount(q, key) < harmfulMin) {
+                continue;
+            }
+            int j = 0;
+            while (j < count && latchedKeys[base + j] != key) {
+                j++;
+            }
+            if (j == count) {
+                latchedKeys[base + count] = key;
+                latchedIngress[base + count] = camIngress[base + newestEntry(q, key)];
+                count++;
+            }
+        }
+        if (count > 0) {
+            latchedCount[q] = count;
+        }
+    }
+
+    /** The CAM entry of queue {@code q} holding {@code key} that was written last (the key must be present). */
+    private int newestEntry(final int q, final int key) {
+        final int base = q * camDepth;
+        final int n = camValid[q];
+        // entries are written cyclically at the next-write index (equal to n while the CAM fills up):
+        // the newest is just before it
+        final int next = owner.camNextEntry(q);
+        for (int k = 1; k <= n; k++) {
+            final int i = Math.floorMod(next - k, camDepth);
+            if (camKeys[base + i] == key) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    /** RCC of queue {@code q} quits: the window goes idle and the latched harmful set is released. */
+    private void quit(final int q, final RccWindow win) {
+        win.quit();
+        if (latch) {
+            latchedCount[q] = -1;
+        }
+    }
+
+    /**
+     * @param q queue index
+     * @return flows in the queue's latched harmful set, or -1 when none is latched (or latching is off)
+     */
+    int latchedFlowCount(final int q) {
+        return latch ? latchedCount[q] : -1;
+    }
+
+    /**
+     * @param q queue index
+     * @param i entry, {@code 0 .. latchedFlowCount(q) - 1}
+     * @return the i-th latched harmful flow key
+     */
+    int latchedFlowKey(final int q, final int i) {
+        return latchedKeys[q * camDepth + i];
     }
 
     private int camCount(final int q, final int key) {
@@ -475,6 +575,14 @@ final class RegionalCongestion implements EventHandler {
                 }
                 if (feeds && remoteFb[q] > fbr) {
                     fbr = remoteFb[q];
+                }
+            } else if (latch && output.congested(q) && latchedCount[q] >= 0) {
+                final int base = q * camDepth;
+                final int n = latchedCount[q];
+                for (int i = 0; i < n; i++) {
+                    if (latchedIngress[base + i] == inPort) {
+                        ids = addId(f, ids, latchedKeys[base + i]);
+                    }
                 }
             } else if (cfr && output.congested(q)) {
                 final int base = q * camDepth;
@@ -531,8 +639,11 @@ final class RegionalCongestion implements EventHandler {
         }
         final long now = sim.nowPs();
         if (!output.congested(q) && !remoteValid(q, now)) {
-            win.quit();
+            quit(q, win);
             return GATE_PASS;
+        }
+        if (latch && latchedCount[q] < 0 && !remoteValid(q, now) && win.controlling(now)) {
+            latchHarmfulSet(q);
         }
         if (!isHarmful(q, SwitchAsic.flowKey(head), now)) {
             return GATE_PASS;

@@ -1027,6 +1027,15 @@ public final class SwitchAsic implements NetDevice {
         }
     }
 
+    /**
+     * @param q queue index ({@code port x 8 + priority})
+     * @return the CAM entry of queue {@code q} the next sample will overwrite, {@code 0 .. camDepth - 1}
+     *         (spec 001 §3.3: the CAM is written cyclically)
+     */
+    int camNextEntry(final int q) {
+        return camNext[q];
+    }
+
     private boolean camContains(final int q, final int key) {
         final int base = q * camDepth;
         final int n = camValid[q];

@@ -17,6 +17,7 @@ import dev.nicsim.sw.SwitchConfig;
  *                                          -> notificationLifetimePs, windowPeriodPs, detourIdlePs (ps)
  *   compound_window_decrease, harmful_min_entries, detour_table_entries
  *                                          -> compoundWindowDecrease, harmfulMinEntries, detourTableEntries
+ *   latch_harmful_set                      -> latchHarmfulSet
  * </pre>
  * and, when any mechanism is on, makes the notification priority strict in the switch's
  * scheduler ({@link SwitchConfig#strictPriorityMask}), so congestion notifications are never
@@ -57,6 +58,7 @@ public final class RcmMapping {
         m.windowPeriodPs = r.windowPeriodPs();
         m.compoundWindowDecrease = r.compoundWindowDecrease();
         m.harmfulMinEntries = r.harmfulMinEntries();
+        m.latchHarmfulSet = r.latchHarmfulSet();
         m.detourTableEntries = r.detourTableEntries();
         m.detourIdlePs = r.detourIdlePs();
         c.rcm = m;

@@ -110,13 +110,15 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param windowPeriodPs         RCC window period {@code T}, ps
      * @param compoundWindowDecrease Eq. (5) compounding at every congestion event
      * @param harmfulMinEntries      CAM entries a flow needs to count as harmful at a root point
+     * @param latchHarmfulSet        CFR with RCC: freeze an output queue's harmful set while its RCC controls
      * @param detourTableEntries     SAR detour table entries, a power of two
      * @param detourIdlePs           SAR: a detoured flow keeps its port while its packets are closer than this, ps
      */
     public record Rcm(boolean detection, boolean flowRecognition, boolean regionalControl, boolean adaptiveRouting,
                       int[] priorities, double wq, long qEqBytes, int fbBits, double w, double gd, long sampleBytes,
                       int notificationPriority, long notificationLifetimePs, long windowPeriodPs,
-                      boolean compoundWindowDecrease, int harmfulMinEntries, int detourTableEntries, long detourIdlePs) {
+                      boolean compoundWindowDecrease, int harmfulMinEntries, boolean latchHarmfulSet, int detourTableEntries,
+                      long detourIdlePs) {
         /** @return whether any of the four mechanisms is on */
         public boolean anyEnabled() {
             return detection || flowRecognition || regionalControl || adaptiveRouting;

@@ -393,6 +393,7 @@ public final class ScenarioLoader {
         final long windowPs = Math.round(r.number("window_period_us", d.windowPeriodPs / 1e6, 0.001, 1e6) * PS_PER_US);
         final boolean compound = r.bool("compound_window_decrease", d.compoundWindowDecrease);
         final int harmfulMin = (int) r.integer("harmful_min_entries", d.harmfulMinEntries, 1, camDepth);
+        final boolean latchHarmful = r.bool("latch_harmful_set", d.latchHarmfulSet);
         final int detourEntries = (int) r.integer("detour_table_entries", d.detourTableEntries, 1, 1 << 20);
         if (Integer.bitCount(detourEntries) != 1) {
             throw r.fieldError("detour_table_entries", "expected a power of two in [1, 1048576], got " + detourEntries);
@@ -410,7 +411,7 @@ public final class ScenarioLoader {
         }
         r.finish();
         return new Scenario.Rcm(detection, cfr, rcc, sar, prios, wq, qEq, fbBits, w, gd, sample, notif, lifetimePs, windowPs,
-            compound, harmfulMin, detourEntries, detourIdlePs);
+            compound, harmfulMin, latchHarmful, detourEntries, detourIdlePs);
     }
 
     private static Scenario.Algorithm algorithm(final YamlFields a) {

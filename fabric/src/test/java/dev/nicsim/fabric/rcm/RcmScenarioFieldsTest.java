@@ -67,6 +67,7 @@ class RcmScenarioFieldsTest {
             window_period_us: 3
             compound_window_decrease: true
             harmful_min_entries: 6
+            latch_harmful_set: true
             detour_table_entries: 1024
             detour_idle_us: 40
         """;
@@ -108,6 +109,7 @@ class RcmScenarioFieldsTest {
         assertEquals(3_000_000, r.windowPeriodPs);
         assertTrue(r.compoundWindowDecrease);
         assertEquals(6, r.harmfulMinEntries);
+        assertTrue(r.latchHarmfulSet);
         assertEquals(1024, r.detourTableEntries);
         assertEquals(40_000_000, r.detourIdlePs);
         // strict_priorities [6] plus the notification priority 5 (RCM on): 0x40 | 0x20 = 0x60
@@ -135,6 +137,7 @@ class RcmScenarioFieldsTest {
         assertEquals(d.notificationLifetimePs, c.rcm.notificationLifetimePs);
         assertEquals(d.windowPeriodPs, c.rcm.windowPeriodPs);
         assertEquals(d.harmfulMinEntries, c.rcm.harmfulMinEntries);
+        assertEquals(d.latchHarmfulSet, c.rcm.latchHarmfulSet);
         assertEquals(d.detourTableEntries, c.rcm.detourTableEntries);
         assertEquals(d.detourIdlePs, c.rcm.detourIdlePs);
         assertEquals(0xC0, c.strictPriorityMask);   // default strict_priorities [6, 7], unchanged

@@ -12,6 +12,13 @@ import java.util.function.ObjLongConsumer;
  * {@link #advance(long)} with the current time; it runs every piece of work due by then and returns
  * the next time it needs to be advanced, at which the caller schedules a wake-up.
  *
+ * <p>Re-entrancy: the {@link CcResultSink} may call {@link #offer}, {@link #advance},
+ * {@link #startFlow} and {@link #endFlow} from inside {@code onResult} (the NIC does: applying a
+ * result sends a packet, which ends a TX burst). Implementations accept this: the direct processor
+ * queues nested offers and runs them after the current event, the emulator runs nested advances and
+ * queues their results behind the one being delivered. Results of one flow are delivered in the
+ * order their events completed.
+ *
  * <p>Thread-safety: implementations are driven by one thread unless they say otherwise.
  */
 public interface CcProcessor {
@@ -40,8 +47,9 @@ public interface CcProcessor {
      * Offers an event. The record is copied; the caller may reuse its buffer at once.
      *
      * @param event event record (flow id = QPN)
-     * @param nowPs arrival time, ps
+     * @param nowPs arrival time, ps, not before the previous call's
      * @return true if accepted (queued, coalesced or handled), false if dropped (counted per type)
+     * @throws IllegalArgumentException if the event type is not a {@link dev.nicsim.pcc.PccEventType} code
      */
     boolean offer(PccEvent event, long nowPs);
 

@@ -78,6 +78,9 @@ public final class DirectCcProcessor implements CcProcessor {
 
     @Override
     public boolean offer(final PccEvent in, final long nowPs) {
+        if (in.type() >= PccEventType.COUNT) {
+            throw new IllegalArgumentException("PCC event type " + in.type() + " is not in 0.." + (PccEventType.COUNT - 1));
+        }
         if (pendingCount == pendingTimes.length) {
             growPending();
         }

@@ -1,6 +1,5 @@
 package dev.nicsim.nic;
 
-import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccResult;
 
 /**
@@ -70,8 +69,6 @@ final class Qp {
     int sndMax;
     /** Whether the QP waits for its flow's first PCC result before sending. */
     boolean awaitingInit;
-    /** PCC rate, 20-bit fraction of line rate. */
-    int rate;
     /** Pacer rate, bits/s. */
     long rateBitsPerSec;
     /** Window, payload bytes; {@link PccResult#WINDOW_UNLIMITED} = none. */
@@ -197,7 +194,6 @@ final class Qp {
         sndNxt = 0;
         sndMax = 0;
         awaitingInit = false;
-        rate = FixedPoint.RATE_ONE;
         rateBitsPerSec = lineRateBitsPerSec;
         windowBytes = PccResult.WINDOW_UNLIMITED;
         fastStartRemaining = 0;

@@ -547,20 +547,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
             return;
         }
         q.lastCnpPs = now;
-        final Packet c = pool.acquire();
-        c.kind = Packet.KIND_CNP;
-        c.opcode = RoceOpcodes.CNP;
+        final Packet c = controlFrame(Packet.KIND_CNP, RoceOpcodes.CNP, p.srcHost, q.qpn, p.srcQpn, cnpDscp,
+            cnpPriority, cnpEcnCodepoint, CNP_FRAME_BYTES, q.udpSrcPort, p.flowId);
         c.becn = true;
-        c.srcHost = hostId;
-        c.dstHost = p.srcHost;
-        c.srcQpn = q.qpn;
-        c.dstQpn = p.srcQpn;
-        c.dscp = cnpDscp;
-        c.priority = cnpPriority;
-        c.ecn = cnpEcnCodepoint;
-        c.frameBytes = CNP_FRAME_BYTES;
-        c.udpSrcPort = q.udpSrcPort;
-        c.flowId = p.flowId;
         npCnpSent.increment();
         enqueueControl(c);
     }
@@ -623,25 +612,14 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
     private void sendAck(final Qp q, final int psn, final boolean ece, final int echoTxNs, final int covered,
                          final int syndrome) {
-        final Packet a = pool.acquire();
-        a.kind = Packet.KIND_ACK;
-        a.opcode = RoceOpcodes.ACKNOWLEDGE;
-        a.srcHost = hostId;
-        a.dstHost = q.peerHost;
-        a.srcQpn = q.qpn;
-        a.dstQpn = q.peerQpn;
+        final Packet a = controlFrame(Packet.KIND_ACK, RoceOpcodes.ACKNOWLEDGE, q.peerHost, q.qpn, q.peerQpn, ackDscp,
+            ackPriority, ackEcnCodepoint, ACK_FRAME_BYTES, q.udpSrcPort, q.flowId);
         a.psn = psn;
         a.aethSyndrome = syndrome;
         a.msn = q.msn;
         a.ece = ece;
         a.txTimestampNs = echoTxNs;
         a.ackedPackets = covered;
-        a.dscp = ackDscp;
-        a.priority = ackPriority;
-        a.ecn = ackEcnCodepoint;
-        a.frameBytes = ACK_FRAME_BYTES;
-        a.udpSrcPort = q.udpSrcPort;
-        a.flowId = q.flowId;
         if (syndrome == Packet.AETH_ACK) {
             txAckPackets.increment();
         } else {
@@ -797,21 +775,10 @@ public final class RoceNic implements NetDevice, CcResultSink {
     }
 
     private void onRttProbe(final Packet p) {
-        final Packet r = pool.acquire();
-        r.kind = Packet.KIND_RTT_RESPONSE;
-        r.opcode = RoceOpcodes.RTT_RESPONSE;
-        r.srcHost = hostId;
-        r.dstHost = p.srcHost;
-        r.srcQpn = p.dstQpn;
-        r.dstQpn = p.srcQpn;
+        final Packet r = controlFrame(Packet.KIND_RTT_RESPONSE, RoceOpcodes.RTT_RESPONSE, p.srcHost, p.dstQpn, p.srcQpn,
+            ackDscp, ackPriority, ackEcnCodepoint, RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
         r.txTimestampNs = p.txTimestampNs;
         r.rttRequestReceiveNs = sim.nowNs32();
-        r.dscp = ackDscp;
-        r.priority = ackPriority;
-        r.ecn = ackEcnCodepoint;
-        r.frameBytes = RTT_FRAME_BYTES;
-        r.udpSrcPort = p.udpSrcPort;
-        r.flowId = p.flowId;
         txRttResponses.increment();
         enqueueControl(r);
     }
@@ -1034,21 +1001,30 @@ public final class RoceNic implements NetDevice, CcResultSink {
     }
 
     private void sendRttProbe(final Qp q) {
-        final Packet p = pool.acquire();
-        p.kind = Packet.KIND_RTT_PROBE;
-        p.opcode = RoceOpcodes.RTT_PROBE;
-        p.srcHost = hostId;
-        p.dstHost = q.peerHost;
-        p.srcQpn = q.qpn;
-        p.dstQpn = q.peerQpn;
-        p.dscp = dataDscp;
-        p.priority = dataPriority;
-        p.ecn = ecnCodepoint;
-        p.frameBytes = RTT_FRAME_BYTES;
-        p.udpSrcPort = q.udpSrcPort;
-        p.flowId = q.flowId;
+        final Packet p = controlFrame(Packet.KIND_RTT_PROBE, RoceOpcodes.RTT_PROBE, q.peerHost, q.qpn, q.peerQpn, dataDscp,
+            dataPriority, ecnCodepoint, RTT_FRAME_BYTES, q.udpSrcPort, q.flowId);
         txRttProbes.increment();
         enqueueControl(p);
+    }
+
+    /** A pooled frame from this host with the header fields every control frame sets. */
+    private Packet controlFrame(final int kind, final int opcode, final int dstHost, final int srcQpn, final int dstQpn,
+                                final int dscp, final int priority, final int ecn, final int frameBytes,
+                                final int udpSrcPort, final int flowId) {
+        final Packet f = pool.acquire();
+        f.kind = kind;
+        f.opcode = opcode;
+        f.srcHost = hostId;
+        f.dstHost = dstHost;
+        f.srcQpn = srcQpn;
+        f.dstQpn = dstQpn;
+        f.dscp = dscp;
+        f.priority = priority;
+        f.ecn = ecn;
+        f.frameBytes = frameBytes;
+        f.udpSrcPort = udpSrcPort;
+        f.flowId = flowId;
+        return f;
     }
 
     private void enqueueControl(final Packet p) {
@@ -1172,7 +1148,6 @@ public final class RoceNic implements NetDevice, CcResultSink {
         ccResultsApplied.increment();
         q.awaitingInit = false;
         if (rate != PccResult.RATE_UNCHANGED) {
-            q.rate = rate;
             q.rateBitsPerSec = Math.max(1, FixedPoint.rateToBitsPerSec(rate, port.rateBitsPerSec()));
             if (q.lastTxStartPs != Qp.NEVER_SENT) {
                 q.nextSendPs = q.lastTxStartPs + RoceFraming.serializationPs(q.lastFrameBytes, q.rateBitsPerSec);

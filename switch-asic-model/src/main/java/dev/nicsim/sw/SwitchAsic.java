@@ -584,15 +584,7 @@ public final class SwitchAsic implements NetDevice {
     public boolean isCongestingFlow(final int port, final int priority, final int flowKey) {
         checkPort(port);
         checkPriority(priority);
-        final int q = port * PRIORITIES + priority;
-        final int base = q * camDepth;
-        final int n = camValid[q];
-        for (int i = 0; i < n; i++) {
-            if (camKeys[base + i] == flowKey) {
-                return true;
-            }
-        }
-        return false;
+        return camContains(port * PRIORITIES + priority, flowKey);
     }
 
     /**

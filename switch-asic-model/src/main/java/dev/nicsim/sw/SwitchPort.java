@@ -86,14 +86,6 @@ final class SwitchPort extends EgressPort {
         return depthBytes[priority];
     }
 
-    /**
-     * @param priority 0..7
-     * @return frames queued at this priority
-     */
-    int depthPackets(final int priority) {
-        return counts[priority];
-    }
-
     @Override
     protected boolean hasBacklog() {
         return nonEmptyMask != 0;

@@ -11,7 +11,6 @@ import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.microcode.trace.PccTraceListener;
 import dev.nicsim.microcode.trace.RecordingCcProcessor;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEventType;
 import org.HdrHistogram.Histogram;
 import dev.nicsim.nic.FlowListener;

@@ -6,11 +6,25 @@ import java.util.Arrays;
  * Discrete-event kernel: time in {@code long} picoseconds and deterministic tie order (events at
  * the same time run in the order they were scheduled).
  *
- * <p>Layout: a 4-ary min-heap of (time, key) pairs in one {@code long[]}, where key = schedule
- * sequence number (upper 40 bits) | slot (lower 24 bits). Comparing the pair compares time, then
- * sequence, so ties keep schedule order; the four children of a node are 64 contiguous bytes (one
- * cache line). The event's handler, kind and arguments live in slot arrays reached through the key
- * and recycled through a free list, so sift-up and sift-down move 16 bytes per level.
+ * <p>Layout: two tiers that together keep the exact (time, schedule order) order.
+ * <ul>
+ *   <li>A timing wheel (calendar queue, Brown 1988) of {@value #WHEEL_SIZE} buckets of
+ *       2^{@value #BUCKET_SHIFT} ps (256 ps) each, covering the next ~2.1 us from the current
+ *       bucket: where a fabric's events are (serialisation ends, link deliveries after a ~1 us
+ *       propagation delay, NIC wake-ups). Each bucket is a list, in time then schedule order, of
+ *       slot indices linked through a {@code next} array; an occupancy bitmap finds the next
+ *       non-empty bucket 64 buckets per word. Scheduling appends at the tail (or walks the few
+ *       entries of the bucket when times arrive out of order); taking the next event pops a head.
+ *       Both are O(1) for the bucket sizes a fabric produces (about one event per bucket at
+ *       4 events/ns).</li>
+ *   <li>An overflow 4-ary min-heap of (time, key) pairs in one {@code long[]} for events beyond
+ *       the wheel's window (flow starts, retransmission timers, sampling), where key = schedule
+ *       sequence number (upper 40 bits) | slot (lower 24 bits). When the current bucket advances,
+ *       heap events that enter the window move, in heap order, to the tails of their buckets.
+ *       Those buckets had been outside the window, so they were empty, and later schedules carry
+ *       later sequence numbers: every bucket stays in (time, sequence) order.</li>
+ * </ul>
+ * The event's handler, kind, time and arguments live in slot arrays recycled through a free list.
  *
  * <p>Limits: at most 2^24 (16.7 M) events pending at once and 2^39 events scheduled per run.
  * Scheduling allocates nothing once the arrays have grown to the run's peak size (they double).
@@ -22,13 +36,27 @@ public final class Simulator {
     private static final int MAX_SLOTS = 1 << SLOT_BITS;
     /** Sequence numbers take the 39 bits above the slot, so keys stay positive. */
     private static final long MAX_SEQUENCE = 1L << 39;
+    /** log2 of a wheel bucket's width in ps: 256 ps. */
+    static final int BUCKET_SHIFT = 8;
+    /** Number of wheel buckets (a power of two): 8192 x 256 ps = 2.097 us of window. */
+    static final int WHEEL_SIZE = 1 << 13;
+    private static final int WHEEL_MASK = WHEEL_SIZE - 1;
+    private static final int WORD_MASK = WHEEL_SIZE / 64 - 1;
 
     private long nowPs;
     private long sequence;
     private long eventsProcessed;
-    private int size;
+    /** Absolute index (time >>> BUCKET_SHIFT) of the wheel's first bucket; never after nowPs's. */
+    private long cursorBucket;
+    private final int[] bucketHead = new int[WHEEL_SIZE];
+    private final int[] bucketTail = new int[WHEEL_SIZE];
+    private final long[] occupied = new long[WHEEL_SIZE / 64];
+    private int wheelCount;
+    private int heapSize;
     /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
     private long[] heap = new long[2 * 1024];
+    private long[] times = new long[1024];
+    private int[] nexts = new int[1024];
     private int[] kinds = new int[1024];
     private long[] args = new long[1024];
     private EventHandler[] handlers = new EventHandler[1024];
@@ -59,7 +87,7 @@ public final class Simulator {
 
     /** @return number of events waiting */
     public int pending() {
-        return size;
+        return wheelCount + heapSize;
     }
 
     /**
@@ -85,24 +113,13 @@ public final class Simulator {
         args[slot] = arg;
         handlers[slot] = handler;
         refs[slot] = ref;
-        final long key = (sequence++ << SLOT_BITS) | slot;
-        if (2 * size == heap.length) {
-            heap = Arrays.copyOf(heap, heap.length * 2);
+        times[slot] = timePs;
+        final long seq = sequence++;
+        if ((timePs >>> BUCKET_SHIFT) - cursorBucket < WHEEL_SIZE) {
+            wheelAppend(slot, timePs);
+        } else {
+            heapPush(timePs, (seq << SLOT_BITS) | slot);
         }
-        final long[] h = heap;
-        int i = size++;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 2;
-            final long pt = h[2 * parent];
-            if (pt < timePs || (pt == timePs && h[2 * parent + 1] < key)) {
-                break;
-            }
-            h[2 * i] = pt;
-            h[2 * i + 1] = h[2 * parent + 1];
-            i = parent;
-        }
-        h[2 * i] = timePs;
-        h[2 * i + 1] = key;
     }
 
     /**
@@ -129,14 +146,36 @@ public final class Simulator {
     public long runUntil(final long endPs) {
         stopRequested = false;
         final long start = eventsProcessed;
-        while (size > 0 && !stopRequested) {
-            final long t = heap[0];
-            if (t > endPs) {
-                nowPs = endPs;
+        while (!stopRequested) {
+            final long t;
+            int w;
+            if (wheelCount > 0) {
+                w = firstOccupiedBucket();
+                t = times[bucketHead[w]];
+            } else if (heapSize > 0) {
+                w = -1;
+                t = heap[0];
+            } else {
                 break;
             }
+            if (t > endPs) {
+                break;
+            }
+            final long b = t >>> BUCKET_SHIFT;
+            if (b != cursorBucket) {
+                advanceCursor(b); // buckets before b are empty; the heap's head may enter the wheel
+            }
+            if (w < 0) {
+                w = (int) (b & WHEEL_MASK);
+            }
             nowPs = t;
-            final int slot = (int) (heap[1] & SLOT_MASK);
+            final int slot = bucketHead[w];
+            final int next = nexts[slot];
+            bucketHead[w] = next;
+            if (next < 0) {
+                occupied[w >>> 6] &= ~(1L << w);
+            }
+            wheelCount--;
             final EventHandler h = handlers[slot];
             final int kind = kinds[slot];
             final long arg = args[slot];
@@ -144,12 +183,16 @@ public final class Simulator {
             handlers[slot] = null;
             refs[slot] = null;
             freeSlots[freeCount++] = slot;
-            removeTop();
             eventsProcessed++;
             h.onEvent(kind, arg, ref);
         }
-        if (size == 0 && !stopRequested && endPs != Long.MAX_VALUE && endPs > nowPs) {
-            nowPs = endPs; // nothing left before the horizon: time reaches it, as when the next event is later
+        if (!stopRequested && endPs != Long.MAX_VALUE && endPs > nowPs) {
+            // nothing left at or before the horizon: time reaches it
+            nowPs = endPs;
+            final long b = endPs >>> BUCKET_SHIFT;
+            if (b > cursorBucket) {
+                advanceCursor(b); // every pending event is later than endPs, so in bucket b or after
+            }
         }
         return eventsProcessed - start;
     }
@@ -161,7 +204,68 @@ public final class Simulator {
 
     /** @return time of the next event, or {@link Long#MAX_VALUE} if none */
     public long nextEventTimePs() {
-        return size == 0 ? Long.MAX_VALUE : heap[0];
+        if (wheelCount > 0) {
+            return times[bucketHead[firstOccupiedBucket()]];
+        }
+        return heapSize == 0 ? Long.MAX_VALUE : heap[0];
+    }
+
+    /** @return wheel position of the first non-empty bucket at or after the cursor; wheelCount > 0 */
+    private int firstOccupiedBucket() {
+        final int p = (int) (cursorBucket & WHEEL_MASK);
+        int wi = p >>> 6;
+        long word = occupied[wi] & (-1L << p);
+        while (word == 0) {
+            wi = (wi + 1) & WORD_MASK;
+            word = occupied[wi];
+        }
+        return (wi << 6) + Long.numberOfTrailingZeros(word);
+    }
+
+    /** Appends a slot to its bucket, keeping the bucket in time then schedule order. */
+    private void wheelAppend(final int slot, final long timePs) {
+        final int w = (int) ((timePs >>> BUCKET_SHIFT) & WHEEL_MASK);
+        wheelCount++;
+        if ((occupied[w >>> 6] & (1L << w)) == 0) {
+            bucketHead[w] = slot;
+            bucketTail[w] = slot;
+            nexts[slot] = -1;
+            occupied[w >>> 6] |= 1L << w;
+            return;
+        }
+        final int tail = bucketTail[w];
+        if (times[tail] <= timePs) {
+            nexts[tail] = slot;
+            nexts[slot] = -1;
+            bucketTail[w] = slot;
+            return;
+        }
+        int prev = -1;
+        int n = bucketHead[w];
+        while (times[n] <= timePs) { // stops before the tail, whose time is later
+            prev = n;
+            n = nexts[n];
+        }
+        nexts[slot] = n;
+        if (prev < 0) {
+            bucketHead[w] = slot;
+        } else {
+            nexts[prev] = slot;
+        }
+    }
+
+    /**
+     * Moves the cursor forward to bucket {@code b} (no wheel event lies before it) and moves the
+     * heap events that now fall inside the window to the wheel, in (time, sequence) order.
+     */
+    private void advanceCursor(final long b) {
+        cursorBucket = b;
+        while (heapSize > 0 && (heap[0] >>> BUCKET_SHIFT) - b < WHEEL_SIZE) {
+            final long t = heap[0];
+            final int slot = (int) (heap[1] & SLOT_MASK);
+            removeTop();
+            wheelAppend(slot, t);
+        }
     }
 
     private int allocateSlot() {
@@ -175,6 +279,8 @@ public final class Simulator {
             final int n = Math.min(MAX_SLOTS, kinds.length * 2);
             kinds = Arrays.copyOf(kinds, n);
             args = Arrays.copyOf(args, n);
+            times = Arrays.copyOf(times, n);
+            nexts = Arrays.copyOf(nexts, n);
             handlers = Arrays.copyOf(handlers, n);
             refs = Arrays.copyOf(refs, n);
             freeSlots = Arrays.copyOf(freeSlots, n);
@@ -182,14 +288,34 @@ public final class Simulator {
         return slotsUsed++;
     }
 
+    private void heapPush(final long timePs, final long key) {
+        if (2 * heapSize == heap.length) {
+            heap = Arrays.copyOf(heap, heap.length * 2);
+        }
+        final long[] h = heap;
+        int i = heapSize++;
+        while (i > 0) {
+            final int parent = (i - 1) >>> 2;
+            final long pt = h[2 * parent];
+            if (pt < timePs || (pt == timePs && h[2 * parent + 1] < key)) {
+                break;
+            }
+            h[2 * i] = pt;
+            h[2 * i + 1] = h[2 * parent + 1];
+            i = parent;
+        }
+        h[2 * i] = timePs;
+        h[2 * i + 1] = key;
+    }
+
     /**
-     * Removes the root: the hole left at the root moves down along the smallest children to a leaf
-     * (three comparisons a level, none against the displaced last element, which almost always
-     * belongs near the bottom), then the last element moves up from there (Floyd's method).
+     * Removes the heap's root: the hole left at the root moves down along the smallest children to
+     * a leaf (three comparisons a level, none against the displaced last element, which almost
+     * always belongs near the bottom), then the last element moves up from there (Floyd's method).
      */
     private void removeTop() {
         final long[] h = heap;
-        final int last = --size;
+        final int last = --heapSize;
         if (last == 0) {
             return;
         }

@@ -47,6 +47,62 @@ class SimulatorTest {
         assertEquals(expected, order);
     }
 
+    /**
+     * Handlers schedule successors both inside the timing wheel's window and beyond it (the
+     * overflow heap), at the window's edge and at the same time as pending events; the order must
+     * equal a reference (time, schedule sequence) priority queue driven by the same random stream.
+     */
+    @Test
+    void matchesAReferenceQueueWhenEventsCrossTheWheelWindow() {
+        final long window = (long) Simulator.WHEEL_SIZE << Simulator.BUCKET_SHIFT;
+        final long[] delays = {0, 1, 255, 256, 80_000, 1_000_000, window - 256, window, window + 1, 10 * window,
+            50 * window};
+        final int total = 200_000;
+        // reference: PriorityQueue of {time, seq, id}
+        final java.util.PriorityQueue<long[]> ref = new java.util.PriorityQueue<>(
+            (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        final List<Long> expected = new ArrayList<>();
+        {
+            final SplittableRandom r = new SplittableRandom(11);
+            long seq = 0;
+            int ids = 0;
+            for (int i = 0; i < 64; i++) {
+                ref.add(new long[] {r.nextLong(3 * window), seq++, ids++});
+            }
+            while (!ref.isEmpty() && expected.size() < total) {
+                final long[] e = ref.poll();
+                expected.add(e[0] * 1_000_000L + e[2]);
+                final int children = r.nextInt(3); // 0, 1 or 2 successors: the population drifts
+                for (int c = 0; c < children && ids < total; c++) {
+                    ref.add(new long[] {e[0] + delays[r.nextInt(delays.length)], seq++, ids++});
+                }
+            }
+        }
+        final Simulator sim = new Simulator();
+        final List<Long> seen = new ArrayList<>();
+        final SplittableRandom r = new SplittableRandom(11);
+        final int[] ids = {0};
+        final EventHandler h = (kind, arg, rf) -> {
+            seen.add(sim.nowPs() * 1_000_000L + arg);
+            final int children = r.nextInt(3);
+            for (int c = 0; c < children && ids[0] < total; c++) {
+                sim.scheduleIn(delays[r.nextInt(delays.length)], (EventHandler) rf, 0, ids[0]++, rf);
+            }
+        };
+        for (int i = 0; i < 64; i++) {
+            sim.schedule(r.nextLong(3 * window), h, 0, ids[0]++, h);
+        }
+        // run in slices so that the horizon logic (time resting between events) is exercised too
+        long horizon = 0;
+        while (sim.pending() > 0 && seen.size() < total) {
+            horizon += window / 3;
+            sim.runUntil(horizon);
+            assertEquals(true, sim.nowPs() <= horizon);
+        }
+        assertEquals(expected.size(), seen.size());
+        assertEquals(expected, seen);
+    }
+
     @Test
     void handlersMayScheduleAndTimeStopsAtTheHorizon() {
         final Simulator sim = new Simulator();

@@ -273,7 +273,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         core.runUntil(nowPs);
         final boolean accepted = core.produce(event, type, nowPs, true);
         if (accepted) {
-            core.drain();
+            core.drainAndRewind();
         }
         activate(core.index);
         return accepted;
@@ -536,6 +536,11 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      */
     public long busyCycles(final int core) {
         return cores[core].busyCycles;
+    }
+
+    /** @return the Agrona producer position of a core's ring, bytes (0 before first use); for tests */
+    long ringProducerPosition(final int core) {
+        return cores[core].ringProducerPosition();
     }
 
     /**

@@ -61,6 +61,32 @@ class LifecycleTest {
         assertEquals(200 * NS, s.results.get(s.results.size() - 1).effectivePs());
     }
 
+    /**
+     * Stepped mode rewinds a core's emptied ring to its first byte: 10,000 events, each handled
+     * before the next, all run, and the ring's producer position is back at 0 after each offer
+     * (without the rewind it would stand at 10,000 x 80 bytes and the ring would have wrapped
+     * many times). Free-running afterwards still takes every event (the agent starts at 0 too).
+     */
+    @Test
+    void steppedRingRewindsWhenEmpty() {
+        final Stepper s = new Stepper();
+        final EmulatorConfig cfg = new EmulatorConfig().cores(1).threadsPerCore(1).ringCapacity(4);
+        final UnicEmulator emu = new UnicEmulator(cfg, () -> new RecordingAlgorithm(10, 10, 10, 10, 10, 10), 0, s);
+        s.processor = emu;
+        emu.startFlow(1, 0, 100_000_000_000L, 1000, 10_000);
+        for (int i = 0; i < 10_000; i++) {
+            s.event.reset(PccEventType.ACK, 0, 1, i, i);
+            s.offer(i * 1000 * NS);
+            assertEquals(0L, emu.ringProducerPosition(0), "after event " + i);
+            s.runTo(i * 1000 * NS + 500 * NS);
+        }
+        s.finish();
+        final Map<String, Long> c = new LinkedHashMap<>();
+        emu.forEachCounter(c::put);
+        assertEquals(10_000L, c.get("ack_events_handled"));
+        assertEquals(0L, c.get("ack_events_dropped"));
+    }
+
     @Test
     void eventTypeOutOfRangeIsRejected() {
         final UnicEmulator emu = new UnicEmulator(new EmulatorConfig(), () -> new RecordingAlgorithm(1, 1, 1, 1, 1, 1), 0,

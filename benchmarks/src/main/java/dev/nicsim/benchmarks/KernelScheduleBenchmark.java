@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Cost of one event through the discrete-event kernel in steady state: a heap holding
+ * Cost of one event through the discrete-event kernel in steady state: the kernel holding
  * {@code pending} events, each handled event scheduling one successor at a pseudo-random later
  * time (the hold model of event-set benchmarks). Reports ns per event; run with {@code -prof gc}
  * to see that it allocates 0 B/op.
@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
     "-Dchronicle.analytics.disable=true"})
 public class KernelScheduleBenchmark implements EventHandler {
-    /** Events kept pending in the heap (a fabric of a few hundred ports keeps thousands). */
+    /** Events kept pending (a fabric of a few hundred ports keeps thousands). */
     @Param({"1000", "100000"})
     public int pending;
 
@@ -44,7 +44,7 @@ public class KernelScheduleBenchmark implements EventHandler {
     public KernelScheduleBenchmark() {
     }
 
-    /** Fills the heap. */
+    /** Schedules the pending events. */
     @Setup(Level.Iteration)
     public void setup() {
         sim = new Simulator();

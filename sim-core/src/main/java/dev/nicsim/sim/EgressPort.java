@@ -207,7 +207,7 @@ public abstract class EgressPort implements EventHandler {
     /**
      * Frames on the wire arrive in the order they were sent (one propagation delay per link), so the
      * link keeps them in a FIFO and only its head has a delivery event in the kernel: the kernel's
-     * heap holds one event per busy link instead of one per frame in flight.
+     * queue holds one event per busy link instead of one per frame in flight.
      */
     private void putOnWire(final Packet p, final long arrivalPs) {
         if (wireCount == wire.length) {

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -20,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Acceptance 7: the JVM flags of the {@code ./nicsim} launcher (its {@code JVM_FLAGS=( ... )} bash
  * array) equal the {@code nicsim.jvmArgs} property of the parent {@code pom.xml} (used by
- * surefire), token by token and in order, so the two never drift.
+ * surefire), token by token and in order, so the two never drift; so do the flags JMH gives its
+ * forked JVMs ({@code jvmArgsAppend} of {@code benchmarks/.../NicsimBenchmark.java}).
  */
 class FabricBuildTest {
 
@@ -66,6 +69,28 @@ class FabricBuildTest {
             }
         }
         throw new AssertionError("no <properties> in " + pom);
+    }
+
+    /** The string literals of the {@code jvmArgsAppend = { ... }} of a Java source file, in order. */
+    static List<String> benchmarkForkFlags(final Path source) throws Exception {
+        final String text = Files.readString(source);
+        final int start = text.indexOf("jvmArgsAppend = {");
+        assertTrue(start >= 0, "no 'jvmArgsAppend = {' in " + source);
+        final int end = text.indexOf('}', start);
+        final Matcher m = Pattern.compile("\"([^\"]*)\"").matcher(text.substring(start, end));
+        final List<String> flags = new ArrayList<>();
+        while (m.find()) {
+            flags.add(m.group(1));
+        }
+        return flags;
+    }
+
+    @Test
+    void benchmarkForkFlagsEqualPomJvmArgs() throws Exception {
+        final Path root = TestPaths.root();
+        final List<String> jmh = benchmarkForkFlags(
+            root.resolve("benchmarks/src/main/java/dev/nicsim/benchmarks/NicsimBenchmark.java"));
+        assertEquals(pomFlags(root.resolve("pom.xml")), jmh);
     }
 
     @Test

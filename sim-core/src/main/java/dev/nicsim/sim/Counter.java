@@ -5,21 +5,34 @@ package dev.nicsim.sim;
  * {@code host3}, name {@code np_cnp_sent}. Allocated once through a {@link CounterRegistry};
  * incremented on the packet path without allocation.
  *
+ * <p>A counter either holds its value itself or is a view of one cell of a {@code long[]} that its
+ * owner updates directly on the hot path ({@link CounterRegistry#counter(String, String, long[], int)}):
+ * a switch keeps each queue's counters side by side in one array, one cache line per queue instead
+ * of a line per counter object. Both kinds read and write the same way through this class.
+ *
  * <p>Thread-safety: plain field; simulation thread only.
  */
 public final class Counter {
     private final String component;
     private final String name;
     private long value;
+    private final long[] cells;
+    private final int cell;
 
     Counter(final String component, final String name) {
+        this(component, name, null, 0);
+    }
+
+    Counter(final String component, final String name, final long[] cells, final int cell) {
         this.component = component;
         this.name = name;
+        this.cells = cells;
+        this.cell = cell;
     }
 
     /** Adds one. */
     public void increment() {
-        value++;
+        add(1);
     }
 
     /**
@@ -28,7 +41,11 @@ public final class Counter {
      * @param delta amount, may be negative for gauges
      */
     public void add(final long delta) {
-        value += delta;
+        if (cells == null) {
+            value += delta;
+        } else {
+            cells[cell] += delta;
+        }
     }
 
     /**
@@ -37,7 +54,11 @@ public final class Counter {
      * @param v value
      */
     public void set(final long v) {
-        value = v;
+        if (cells == null) {
+            value = v;
+        } else {
+            cells[cell] = v;
+        }
     }
 
     /**
@@ -46,14 +67,19 @@ public final class Counter {
      * @param v candidate
      */
     public void max(final long v) {
-        if (v > value) {
-            value = v;
+        if (v > get()) {
+            set(v);
         }
+    }
+
+    /** @return whether this counter is backed by {@code array[index]} (or holds its own value, for a null array) */
+    boolean isViewOf(final long[] array, final int index) {
+        return cells == array && (array == null || cell == index);
     }
 
     /** @return current value */
     public long get() {
-        return value;
+        return cells == null ? value : cells[cell];
     }
 
     /** @return component name */

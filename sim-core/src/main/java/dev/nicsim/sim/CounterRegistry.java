@@ -27,12 +27,35 @@ public final class CounterRegistry {
      * @return the counter
      */
     public Counter counter(final String component, final String name) {
+        return counter(component, name, null, 0); // an existing counter of either kind is returned as it is
+    }
+
+    /**
+     * Allocates a counter whose value lives in {@code cells[cell]}, which its owner may update
+     * directly (see {@link Counter}); or returns the existing counter with the same component and
+     * name, which must then be a view of the same cell. With a null {@code cells} this is
+     * {@link #counter(String, String)}, which returns an existing counter of either kind.
+     *
+     * @param component component name
+     * @param name      counter name
+     * @param cells     backing array, or null for a counter that holds its own value
+     * @param cell      index in {@code cells}, 0..cells.length-1
+     * @return the counter
+     * @throws IllegalArgumentException if {@code cell} is outside {@code cells}, or the counter
+     *                                  exists with another backing
+     */
+    public Counter counter(final String component, final String name, final long[] cells, final int cell) {
+        if (cells != null && (cell < 0 || cell >= cells.length)) {
+            throw new IllegalArgumentException("cell " + cell + " is outside 0.." + (cells.length - 1));
+        }
         final String key = component + '\u0000' + name;
         Counter c = byKey.get(key);
         if (c == null) {
-            c = new Counter(component, name);
+            c = new Counter(component, name, cells, cell);
             byKey.put(key, c);
             counters.add(c);
+        } else if (cells != null && !c.isViewOf(cells, cell)) {
+            throw new IllegalArgumentException("counter " + component + "/" + name + " exists with another backing");
         }
         return c;
     }

@@ -163,14 +163,22 @@ public final class SwitchAsic implements NetDevice {
     private final int[] camCountdown;
 
     private final Counter noRouteDrops;
-    private final Counter[] enqueuedPackets;
-    private final Counter[] dequeuedPackets;
-    private final Counter[] enqueuedBytes;
-    private final Counter[] ecnMarked;
-    private final Counter[] wredDrops;
-    private final Counter[] tailDrops;
-    private final Counter[] headroomDrops;
-    private final Counter[] peakDepth;
+    /**
+     * The per-queue counters, row {@code q * QS_ROW} for queue {@code q = port * 8 + priority}, cells
+     * {@code QS_*}: a queue's counters sit side by side, so an enqueue and a dequeue touch one cache
+     * line of counters instead of one {@link Counter} object each. {@code counters.csv} reads them
+     * through {@link Counter} views of the cells.
+     */
+    private final long[] queueStats;
+    private static final int QS_ROW = 8;
+    private static final int QS_ENQUEUED_PACKETS = 0;
+    private static final int QS_ENQUEUED_BYTES = 1;
+    private static final int QS_PEAK_DEPTH = 2;
+    private static final int QS_DEQUEUED_PACKETS = 3;
+    private static final int QS_ECN_MARKED = 4;
+    private static final int QS_WRED_DROPS = 5;
+    private static final int QS_TAIL_DROPS = 6;
+    private static final int QS_HEADROOM_DROPS = 7;
     private final Counter[] pauseReceived;
     private final Counter[] xoffSent;
     private final Counter[] xonSent;
@@ -264,14 +272,7 @@ public final class SwitchAsic implements NetDevice {
         Arrays.fill(camCountdown, camSamplePeriod);
 
         this.noRouteDrops = counters.counter(name, "no_route_drops");
-        this.enqueuedPackets = new Counter[queues];
-        this.dequeuedPackets = new Counter[queues];
-        this.enqueuedBytes = new Counter[queues];
-        this.ecnMarked = new Counter[queues];
-        this.wredDrops = new Counter[queues];
-        this.tailDrops = new Counter[queues];
-        this.headroomDrops = new Counter[queues];
-        this.peakDepth = new Counter[queues];
+        this.queueStats = new long[queues * QS_ROW];
         this.pauseReceived = new Counter[queues];
         this.xoffSent = new Counter[queues];
         this.xonSent = new Counter[queues];
@@ -280,14 +281,15 @@ public final class SwitchAsic implements NetDevice {
             for (int g = 0; g < PRIORITIES; g++) {
                 final int i = p * PRIORITIES + g;
                 final String q = name + "/port" + p + "/q" + g;
-                enqueuedPackets[i] = counters.counter(q, "enqueued_packets");
-                dequeuedPackets[i] = counters.counter(q, "dequeued_packets");
-                enqueuedBytes[i] = counters.counter(q, "enqueued_bytes");
-                ecnMarked[i] = counters.counter(q, "ecn_marked_packets");
-                wredDrops[i] = counters.counter(q, "wred_drops");
-                tailDrops[i] = counters.counter(q, "tail_drops");
-                headroomDrops[i] = counters.counter(q, "headroom_drops");
-                peakDepth[i] = counters.counter(q, "peak_depth_bytes");
+                final int row = i * QS_ROW;
+                counters.counter(q, "enqueued_packets", queueStats, row + QS_ENQUEUED_PACKETS);
+                counters.counter(q, "dequeued_packets", queueStats, row + QS_DEQUEUED_PACKETS);
+                counters.counter(q, "enqueued_bytes", queueStats, row + QS_ENQUEUED_BYTES);
+                counters.counter(q, "ecn_marked_packets", queueStats, row + QS_ECN_MARKED);
+                counters.counter(q, "wred_drops", queueStats, row + QS_WRED_DROPS);
+                counters.counter(q, "tail_drops", queueStats, row + QS_TAIL_DROPS);
+                counters.counter(q, "headroom_drops", queueStats, row + QS_HEADROOM_DROPS);
+                counters.counter(q, "peak_depth_bytes", queueStats, row + QS_PEAK_DEPTH);
                 pauseReceived[i] = counters.counter(q, "pfc_pause_received");
                 final String pg = name + "/port" + p + "/pg" + g;
                 xoffSent[i] = counters.counter(pg, "pfc_xoff_sent");
@@ -750,7 +752,7 @@ public final class SwitchAsic implements NetDevice {
                 final boolean drop = profile.ecnEnabled() ? profile.dropsNotEct(depth)
                     : decide(profile.markProbability(depth));
                 if (drop) {
-                    wredDrops[q].increment();
+                    queueStats[q * QS_ROW + QS_WRED_DROPS]++;
                     drop(p);
                     return;
                 }
@@ -773,14 +775,14 @@ public final class SwitchAsic implements NetDevice {
                 pgHeadroomBytes[pgIdx] += bytes;
                 peakHeadroom[pgIdx].max(pgHeadroomBytes[pgIdx]);
             } else {
-                headroomDrops[q].increment();
+                queueStats[q * QS_ROW + QS_HEADROOM_DROPS]++;
                 drop(p);
                 return;
             }
         } else {
             final double limit = egressDynamic ? egressAlpha * (sharedPoolBytes - sharedUsedBytes) : queueLimitBytes[prio];
             if (sharedUsedBytes + bytes > sharedPoolBytes || depth + bytes > limit) {
-                tailDrops[q].increment();
+                queueStats[q * QS_ROW + QS_TAIL_DROPS]++;
                 drop(p);
                 return;
             }
@@ -791,7 +793,7 @@ public final class SwitchAsic implements NetDevice {
         // enqueue
         if (mark) {
             p.ecn = Packet.ECN_CE;
-            ecnMarked[q].increment();
+            queueStats[q * QS_ROW + QS_ECN_MARKED]++;
             totalCeMarked++;
         }
         if (camDepth > 0 && depth >= camThresholdBytes[q]) {
@@ -799,10 +801,10 @@ public final class SwitchAsic implements NetDevice {
         }
         p.enqueuePs = sim.nowPs();
         port.enqueue(p, prio);
-        enqueuedPackets[q].increment();
-        enqueuedBytes[q].add(bytes);
+        queueStats[q * QS_ROW + QS_ENQUEUED_PACKETS]++;
+        queueStats[q * QS_ROW + QS_ENQUEUED_BYTES] += bytes;
         final long newDepth = depth + bytes;
-        peakDepth[q].max(newDepth);
+        peakDepthMax(q, newDepth);
         if (newDepth > peakQueueBytes) {
             peakQueueBytes = newDepth;
         }
@@ -833,13 +835,13 @@ public final class SwitchAsic implements NetDevice {
         final int v = voqs.index(inPort, out, prio);
         final long before = voqs.bytes(v);
         if (before + bytes > voqLimitBytes) {
-            (lossless ? headroomDrops : tailDrops)[q].increment();
+            queueStats[q * QS_ROW + (lossless ? QS_HEADROOM_DROPS : QS_TAIL_DROPS)]++;
             drop(p);
             return;
         }
         if (mark) {
             p.ecn = Packet.ECN_CE;
-            ecnMarked[q].increment();
+            queueStats[q * QS_ROW + QS_ECN_MARKED]++;
             totalCeMarked++;
         }
         if (camDepth > 0 && ports[out].depthBytes(prio) >= camThresholdBytes[q]) {
@@ -847,8 +849,8 @@ public final class SwitchAsic implements NetDevice {
         }
         p.enqueuePs = sim.nowPs();
         voqs.enqueue(inPort, out, prio, p);
-        enqueuedPackets[q].increment();
-        enqueuedBytes[q].add(bytes);
+        queueStats[q * QS_ROW + QS_ENQUEUED_PACKETS]++;
+        queueStats[q * QS_ROW + QS_ENQUEUED_BYTES] += bytes;
         final long after = before + bytes;
         peakVoq[inPort].max(after);
         if (lossless) {
@@ -905,7 +907,7 @@ public final class SwitchAsic implements NetDevice {
                     onVoqDequeue(in, priority, v, head.frameBytes);
                     port.enqueue(head, priority);
                     final long depth = port.depthBytes(priority);
-                    peakDepth[q].max(depth);
+                    peakDepthMax(q, depth);
                     if (depth > peakQueueBytes) {
                         peakQueueBytes = depth;
                     }
@@ -936,6 +938,13 @@ public final class SwitchAsic implements NetDevice {
         }
         if (rcm != null && voqs.inputBytes(in, prio) == 0) {
             rcm.onInputDrained(in, prio);
+        }
+    }
+
+    private void peakDepthMax(final int q, final long depth) {
+        final int cell = q * QS_ROW + QS_PEAK_DEPTH;
+        if (depth > queueStats[cell]) {
+            queueStats[cell] = depth;
         }
     }
 
@@ -1055,12 +1064,12 @@ public final class SwitchAsic implements NetDevice {
             return; // control frame: no MMU buffer, not a data dequeue
         }
         if (ioq) {
-            dequeuedPackets[port * PRIORITIES + pg].increment();
+            queueStats[(port * PRIORITIES + pg) * QS_ROW + QS_DEQUEUED_PACKETS]++;
             transferToOutput(port, pg);
             return;
         }
         final int pgIdx = frame.ingressPort * PRIORITIES + pg;
-        dequeuedPackets[port * PRIORITIES + pg].increment();
+        queueStats[(port * PRIORITIES + pg) * QS_ROW + QS_DEQUEUED_PACKETS]++;
         final long bytes = frame.frameBytes;
         final long fromHeadroom = Math.min(pgHeadroomBytes[pgIdx], bytes);
         pgHeadroomBytes[pgIdx] -= fromHeadroom;

@@ -74,16 +74,18 @@ final class EmulatorCore implements MessageHandler {
     private final boolean coalescing;
     private final int cacheEntries;
 
-    // timing tables, per event type where the handler matters
+    // timing tables, per event type where the handler matters: row type * COST_ROW of costs
     private final long s1Ps;
     private final long missPs;
-    private final long[] hitPs = new long[TYPES];
-    private final long[] s2Ps = new long[TYPES];
     private final long s1Cycles;
-    private final long[] hitBusyCycles = new long[TYPES];
-    private final long[] s2Cycles = new long[TYPES];
-    private final long[] hitTotalCycles = new long[TYPES];
-    private final long[] missTotalCycles = new long[TYPES];
+    private static final int COST_ROW = 8;
+    private static final int COST_HIT_PS = 0;
+    private static final int COST_S2_PS = 1;
+    private static final int COST_HIT_BUSY_CYCLES = 2;
+    private static final int COST_S2_CYCLES = 3;
+    private static final int COST_HIT_TOTAL_CYCLES = 4;
+    private static final int COST_MISS_TOTAL_CYCLES = 5;
+    private final long[] costs = new long[TYPES * COST_ROW];
 
     // flyweights and per-call holders
     private final PccEvent ringView = new PccEvent();
@@ -119,35 +121,51 @@ final class EmulatorCore implements MessageHandler {
     /** Cycles the core's issue slot was held (stretches started). */
     long busyCycles;
 
-    // pending-event table: FIFO of waiting events, one per (flow, type) when coalescing
+    // Layout: a core's state is in few arrays with one row per entry, so that an event touches few
+    // cache lines: with thousands of cores in a fabric, each event finds its core's state cold.
+
+    // pending-event table: FIFO of waiting events, one per (flow, type) when coalescing;
+    // pendingMeta row pos * PENDING_ROW: arrival ps, (slot << 32 | generation)
+    private static final int PENDING_ROW = 2;
     private UnsafeBuffer pendingRecords;
-    private long[] pendingArrivalPs;
-    private int[] pendingSlot;
-    private int[] pendingGeneration;
+    private long[] pendingMeta;
     private int pendingHead;
     private int pendingCount;
-    private int[] waitingIndex = new int[0];
 
-    // per flow slot
-    private int[] flowGeneration = new int[0];
-    private boolean[] flowBusy = new boolean[0];
-    private int[] lruPrev = new int[0];
-    private int[] lruNext = new int[0];
-    private boolean[] cached = new boolean[0];
+    // per flow slot, row slot * FLOW_ROW of flows: generation, busy (0/1), cached (0/1), LRU
+    // neighbours, and per event type the waiting event's pending position + 1 (0 = none)
+    private static final int FLOW_ROW = 16;
+    private static final int F_GENERATION = 0;
+    private static final int F_BUSY = 1;
+    private static final int F_CACHED = 2;
+    private static final int F_LRU_PREV = 3;
+    private static final int F_LRU_NEXT = 4;
+    private static final int F_WAITING = 8;
+    private int[] flows = new int[0];
+    private int flowSlots;
     private int lruHead = NONE;
     private int lruTail = NONE;
     private int lruSize;
 
-    // hardware threads
+    // hardware threads; threadMeta row th * THREAD_ROW: arrival ps, total cycles,
+    // (slot << 32 | generation), type | T_* flags
+    private static final int THREAD_ROW = 4;
+    private static final int T_ARRIVAL = 0;
+    private static final int T_CYCLES = 1;
+    private static final int T_SLOT_GENERATION = 2;
+    private static final int T_TYPE_FLAGS = 3;
+    private static final long T_OVERLOADED = 1L << 8;
+    private static final long T_MISS = 1L << 9;
+    private static final long T_SECOND_STAGE = 1L << 10;
+    private static final long T_TYPE_MASK = 0xFF;
+
+    static {
+        if (F_WAITING + TYPES > FLOW_ROW || TYPES > T_TYPE_MASK + 1) {
+            throw new ExceptionInInitializerError("PCC event types do not fit the per-flow and per-thread rows");
+        }
+    }
     private final UnsafeBuffer threadRecords;
-    private final long[] threadArrivalPs;
-    private final int[] threadSlot;
-    private final int[] threadGeneration;
-    private final int[] threadType;
-    private final long[] threadCycles;
-    private final boolean[] threadOverloaded;
-    private final boolean[] threadMiss;
-    private final boolean[] threadSecondStage;
+    private final long[] threadMeta;
     private final int[] freeThreads;
     private int freeCount;
     private final int[] readyQueue;
@@ -163,11 +181,10 @@ final class EmulatorCore implements MessageHandler {
     private long nowPs;
 
     // results waiting for delivery (stepped mode)
+    // resultMeta row pos * RESULT_ROW: qpn, effective ps, cycles, completion sequence number
+    private static final int RESULT_ROW = 4;
     private PccResult[] results = new PccResult[0];
-    private int[] resultQpn = new int[0];
-    private long[] resultEffectivePs = new long[0];
-    private long[] resultCycles = new long[0];
-    private long[] resultSeq = new long[0];
+    private long[] resultMeta = new long[0];
     private int resultHead;
     /** Results waiting for delivery. */
     int resultCount;
@@ -214,24 +231,18 @@ final class EmulatorCore implements MessageHandler {
                 throw new IllegalArgumentException("handlerCycles[" + PccEventType.shortName(t) + "] of the algorithm must be in 0.."
                     + EmulatorConfig.MAX_STAGE_CYCLES + ", got " + c);
             }
-            hitBusyCycles[t] = (long) d + h + c + w;
-            hitPs[t] = cyclesToPs(hitBusyCycles[t], clockHz);
-            s2Cycles[t] = (long) c + w;
-            s2Ps[t] = cyclesToPs(s2Cycles[t], clockHz);
-            hitTotalCycles[t] = hitBusyCycles[t];
-            missTotalCycles[t] = (long) d + m + c + w;
+            final int row = t * COST_ROW;
+            costs[row + COST_HIT_BUSY_CYCLES] = (long) d + h + c + w;
+            costs[row + COST_HIT_PS] = cyclesToPs(costs[row + COST_HIT_BUSY_CYCLES], clockHz);
+            costs[row + COST_S2_CYCLES] = (long) c + w;
+            costs[row + COST_S2_PS] = cyclesToPs(costs[row + COST_S2_CYCLES], clockHz);
+            costs[row + COST_HIT_TOTAL_CYCLES] = costs[row + COST_HIT_BUSY_CYCLES];
+            costs[row + COST_MISS_TOTAL_CYCLES] = (long) d + m + c + w;
         }
 
         final int threads = config.threadsPerCore();
         threadRecords = new UnsafeBuffer(new byte[threads * R]);
-        threadArrivalPs = new long[threads];
-        threadSlot = new int[threads];
-        threadGeneration = new int[threads];
-        threadType = new int[threads];
-        threadCycles = new long[threads];
-        threadOverloaded = new boolean[threads];
-        threadMiss = new boolean[threads];
-        threadSecondStage = new boolean[threads];
+        threadMeta = new long[threads * THREAD_ROW];
         freeThreads = new int[threads];
         for (int t = 0; t < threads; t++) {
             freeThreads[t] = threads - 1 - t; // thread 0 is taken first
@@ -256,9 +267,7 @@ final class EmulatorCore implements MessageHandler {
         final int ringBytes = Math.max(1024, BitUtil.findNextPositivePowerOfTwo(capacity * SLOT_LENGTH + 2 * SLOT_LENGTH));
         ringBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(ringBytes + RingBufferDescriptor.TRAILER_LENGTH));
         pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
-        pendingArrivalPs = new long[capacity];
-        pendingSlot = new int[capacity];
-        pendingGeneration = new int[capacity];
+        pendingMeta = new long[capacity * PENDING_ROW];
         ring = new OneToOneRingBuffer(ringBuffer);
     }
 
@@ -291,14 +300,10 @@ final class EmulatorCore implements MessageHandler {
                         final int baseRttNs) {
         ensureAllocated();
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        if (slot >= flowBusy.length) {
-            growFlowArrays(Math.max(flowBusy.length * 2, slot + 1));
+        if (slot >= flowSlots) {
+            growFlowArrays(Math.max(flowSlots * 2, slot + 1));
         }
-        if (coalescing) {
-            for (int t = 0; t < TYPES; t++) {
-                waitingIndex[slot * TYPES + t] = 0;
-            }
-        }
+        clearWaiting(slot);
         cacheInsert(slot);
         store.wrap(slot, context);
         attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs);
@@ -319,27 +324,29 @@ final class EmulatorCore implements MessageHandler {
         if (slot < 0) {
             return;
         }
-        flowGeneration[slot]++;
-        if (coalescing) {
-            for (int t = 0; t < TYPES; t++) {
-                waitingIndex[slot * TYPES + t] = 0;
-            }
-        }
+        flows[slot * FLOW_ROW + F_GENERATION]++;
+        clearWaiting(slot);
         cacheRemove(slot);
         store.free(qpn);
     }
 
     private void growFlowArrays(final int n) {
-        final int old = flowBusy.length;
-        flowBusy = Arrays.copyOf(flowBusy, n);
-        flowGeneration = Arrays.copyOf(flowGeneration, n);
-        cached = Arrays.copyOf(cached, n);
-        lruPrev = Arrays.copyOf(lruPrev, n);
-        lruNext = Arrays.copyOf(lruNext, n);
-        waitingIndex = Arrays.copyOf(waitingIndex, n * TYPES);
+        final int old = flowSlots;
+        flows = Arrays.copyOf(flows, n * FLOW_ROW);
+        flowSlots = n;
         for (int i = old; i < n; i++) {
-            lruPrev[i] = NONE;
-            lruNext[i] = NONE;
+            flows[i * FLOW_ROW + F_LRU_PREV] = NONE;
+            flows[i * FLOW_ROW + F_LRU_NEXT] = NONE;
+        }
+    }
+
+    /** Forgets a slot's waiting events of every type (their merge index). */
+    private void clearWaiting(final int slot) {
+        if (coalescing) {
+            final int row = slot * FLOW_ROW + F_WAITING;
+            for (int t = 0; t < TYPES; t++) {
+                flows[row + t] = 0;
+            }
         }
     }
 
@@ -458,7 +465,7 @@ final class EmulatorCore implements MessageHandler {
             return;
         }
         if (coalescing) {
-            final int waiting = waitingIndex[slot * TYPES + type];
+            final int waiting = flows[slot * FLOW_ROW + F_WAITING + type];
             if (waiting != 0) {
                 pendingView.wrap(pendingRecords, (waiting - 1) * R).coalesce(ringView);
                 coalesced[type]++;
@@ -471,12 +478,12 @@ final class EmulatorCore implements MessageHandler {
             pos -= capacity;
         }
         pendingRecords.putBytes(pos * R, buffer, offset, R);
-        pendingArrivalPs[pos] = buffer.getLong(offset + ARRIVAL_OFFSET, ORDER);
-        pendingSlot[pos] = slot;
-        pendingGeneration[pos] = flowGeneration[slot];
+        final int row = slot * FLOW_ROW;
+        pendingMeta[pos * PENDING_ROW] = buffer.getLong(offset + ARRIVAL_OFFSET, ORDER);
+        pendingMeta[pos * PENDING_ROW + 1] = slotGeneration(slot, flows[row + F_GENERATION]);
         pendingCount++;
         if (coalescing) {
-            waitingIndex[slot * TYPES + type] = pos + 1;
+            flows[row + F_WAITING + type] = pos + 1;
         }
     }
 
@@ -488,8 +495,9 @@ final class EmulatorCore implements MessageHandler {
      * an empty table, so where the table restarts is not observable.
      */
     private void removeHead(final int pos, final int slot, final int type) {
-        if (coalescing && waitingIndex[slot * TYPES + type] == pos + 1) {
-            waitingIndex[slot * TYPES + type] = 0;
+        final int waiting = slot * FLOW_ROW + F_WAITING + type;
+        if (coalescing && flows[waiting] == pos + 1) {
+            flows[waiting] = 0;
         }
         pendingCount--;
         pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
@@ -509,7 +517,7 @@ final class EmulatorCore implements MessageHandler {
             cacheMisses++;
             return false;
         }
-        if (cached[slot]) {
+        if (flows[slot * FLOW_ROW + F_CACHED] != 0) {
             if (lruHead != slot) {
                 unlink(slot);
                 linkFront(slot);
@@ -523,31 +531,31 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void cacheInsert(final int slot) {
-        if (cacheEntries == 0 || cached[slot]) {
+        if (cacheEntries == 0 || flows[slot * FLOW_ROW + F_CACHED] != 0) {
             return;
         }
         if (lruSize == cacheEntries) {
             cacheRemove(lruTail);
         }
-        cached[slot] = true;
+        flows[slot * FLOW_ROW + F_CACHED] = 1;
         lruSize++;
         linkFront(slot);
     }
 
     private void cacheRemove(final int slot) {
-        if (!cached[slot]) {
+        if (flows[slot * FLOW_ROW + F_CACHED] == 0) {
             return;
         }
         unlink(slot);
-        cached[slot] = false;
+        flows[slot * FLOW_ROW + F_CACHED] = 0;
         lruSize--;
     }
 
     private void linkFront(final int slot) {
-        lruPrev[slot] = NONE;
-        lruNext[slot] = lruHead;
+        flows[slot * FLOW_ROW + F_LRU_PREV] = NONE;
+        flows[slot * FLOW_ROW + F_LRU_NEXT] = lruHead;
         if (lruHead != NONE) {
-            lruPrev[lruHead] = slot;
+            flows[lruHead * FLOW_ROW + F_LRU_PREV] = slot;
         }
         lruHead = slot;
         if (lruTail == NONE) {
@@ -556,20 +564,21 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void unlink(final int slot) {
-        final int p = lruPrev[slot];
-        final int n = lruNext[slot];
+        final int row = slot * FLOW_ROW;
+        final int p = flows[row + F_LRU_PREV];
+        final int n = flows[row + F_LRU_NEXT];
         if (p != NONE) {
-            lruNext[p] = n;
+            flows[p * FLOW_ROW + F_LRU_NEXT] = n;
         } else {
             lruHead = n;
         }
         if (n != NONE) {
-            lruPrev[n] = p;
+            flows[n * FLOW_ROW + F_LRU_PREV] = p;
         } else {
             lruTail = p;
         }
-        lruPrev[slot] = NONE;
-        lruNext[slot] = NONE;
+        flows[row + F_LRU_PREV] = NONE;
+        flows[row + F_LRU_NEXT] = NONE;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -599,8 +608,8 @@ final class EmulatorCore implements MessageHandler {
                 stallCount--;
                 pushReady(th);
             }
-            while (freeCount > 0 && pendingCount > 0 && pendingArrivalPs[pendingHead] <= tn
-                && !flowBusy[pendingSlot[pendingHead]]) {
+            while (freeCount > 0 && pendingCount > 0 && pendingMeta[pendingHead * PENDING_ROW] <= tn
+                && !headFlowBusy()) {
                 dispatch();
             }
             if (running == NONE && readyCount > 0) {
@@ -627,8 +636,8 @@ final class EmulatorCore implements MessageHandler {
         if (running == NONE && readyCount > 0 && nowPs < next) {
             next = nowPs;
         }
-        if (freeCount > 0 && pendingCount > 0 && !flowBusy[pendingSlot[pendingHead]]) {
-            final long at = Math.max(nowPs, pendingArrivalPs[pendingHead]);
+        if (freeCount > 0 && pendingCount > 0 && !headFlowBusy()) {
+            final long at = Math.max(nowPs, pendingMeta[pendingHead * PENDING_ROW]);
             if (at < next) {
                 next = at;
             }
@@ -639,27 +648,34 @@ final class EmulatorCore implements MessageHandler {
     /** Head of the pending table to a free hardware thread (the head's flow is not in flight). */
     private void dispatch() {
         final int pos = pendingHead;
-        final int slot = pendingSlot[pos];
+        final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
+        final int slot = (int) (slotGeneration >>> 32);
         pendingView.wrap(pendingRecords, pos * R);
         final int type = pendingView.type();
         removeHead(pos, slot, type);
-        if (pendingGeneration[pos] != flowGeneration[slot]) {
+        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++; // the flow ended while its event waited
             return;
         }
         final int th = freeThreads[--freeCount];
         threadRecords.putBytes(th * R, pendingRecords, pos * R, R);
-        threadArrivalPs[th] = pendingArrivalPs[pos];
-        threadSlot[th] = slot;
-        threadGeneration[th] = pendingGeneration[pos];
-        threadType[th] = type;
-        threadOverloaded[th] = pendingCount > highWaterMark;
-        flowBusy[slot] = true;
+        flows[slot * FLOW_ROW + F_BUSY] = 1;
         final boolean hit = cacheAccess(slot);
-        threadMiss[th] = !hit;
-        threadSecondStage[th] = false;
-        threadCycles[th] = hit ? hitTotalCycles[type] : missTotalCycles[type];
+        final int row = th * THREAD_ROW;
+        threadMeta[row + T_ARRIVAL] = pendingMeta[pos * PENDING_ROW];
+        threadMeta[row + T_CYCLES] = costs[type * COST_ROW + (hit ? COST_HIT_TOTAL_CYCLES : COST_MISS_TOTAL_CYCLES)];
+        threadMeta[row + T_SLOT_GENERATION] = slotGeneration;
+        threadMeta[row + T_TYPE_FLAGS] = type | (pendingCount > highWaterMark ? T_OVERLOADED : 0) | (hit ? 0 : T_MISS);
         pushReady(th);
+    }
+
+    /** @return whether the flow of the pending table's head has an event running on a thread */
+    private boolean headFlowBusy() {
+        return flows[(int) (pendingMeta[pendingHead * PENDING_ROW + 1] >>> 32) * FLOW_ROW + F_BUSY] != 0;
+    }
+
+    private static long slotGeneration(final int slot, final int generation) {
+        return ((long) slot << 32) | (generation & 0xFFFF_FFFFL);
     }
 
     private void pushReady(final int th) {
@@ -675,19 +691,20 @@ final class EmulatorCore implements MessageHandler {
         final int th = readyQueue[readyHead];
         readyHead = readyHead + 1 == readyQueue.length ? 0 : readyHead + 1;
         readyCount--;
-        final int type = threadType[th];
+        final long typeFlags = threadMeta[th * THREAD_ROW + T_TYPE_FLAGS];
+        final int cost = (int) (typeFlags & T_TYPE_MASK) * COST_ROW;
         final long durationPs;
-        if (threadSecondStage[th]) {
-            durationPs = s2Ps[type];
-            busyCycles += s2Cycles[type];
+        if ((typeFlags & T_SECOND_STAGE) != 0) {
+            durationPs = costs[cost + COST_S2_PS];
+            busyCycles += costs[cost + COST_S2_CYCLES];
             runningFinal = true;
-        } else if (threadMiss[th]) {
+        } else if ((typeFlags & T_MISS) != 0) {
             durationPs = s1Ps;
             busyCycles += s1Cycles;
             runningFinal = false;
         } else {
-            durationPs = hitPs[type];
-            busyCycles += hitBusyCycles[type];
+            durationPs = costs[cost + COST_HIT_PS];
+            busyCycles += costs[cost + COST_HIT_BUSY_CYCLES];
             runningFinal = true;
         }
         running = th;
@@ -697,8 +714,9 @@ final class EmulatorCore implements MessageHandler {
     private void finishSegment(final long tn) {
         final int th = running;
         running = NONE;
+        final int row = th * THREAD_ROW;
         if (!runningFinal) {
-            threadSecondStage[th] = true;
+            threadMeta[row + T_TYPE_FLAGS] |= T_SECOND_STAGE;
             int pos = stallHead + stallCount;
             if (pos >= stallQueue.length) {
                 pos -= stallQueue.length;
@@ -708,19 +726,21 @@ final class EmulatorCore implements MessageHandler {
             stallCount++;
             return;
         }
-        final int slot = threadSlot[th];
-        flowBusy[slot] = false;
+        final long slotGeneration = threadMeta[row + T_SLOT_GENERATION];
+        final int slot = (int) (slotGeneration >>> 32);
+        flows[slot * FLOW_ROW + F_BUSY] = 0;
         freeThreads[freeCount++] = th;
         threadView.wrap(threadRecords, th * R);
         final int qpn = threadView.flowId();
-        if (threadGeneration[th] != flowGeneration[slot]) {
+        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++; // the flow ended while its event ran
             return;
         }
-        runHandler(threadView, slot, threadOverloaded[th]);
-        handled[threadType[th]]++;
-        pushResult(qpn, tn, threadCycles[th]);
-        owner.recordLatency(tn - threadArrivalPs[th]);
+        final long typeFlags = threadMeta[row + T_TYPE_FLAGS];
+        runHandler(threadView, slot, (typeFlags & T_OVERLOADED) != 0);
+        handled[(int) (typeFlags & T_TYPE_MASK)]++;
+        pushResult(qpn, tn, threadMeta[row + T_CYCLES]);
+        owner.recordLatency(tn - threadMeta[row + T_ARRIVAL]);
     }
 
     private void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
@@ -740,49 +760,41 @@ final class EmulatorCore implements MessageHandler {
             pos -= results.length;
         }
         results[pos].copyFrom(result);
-        resultQpn[pos] = qpn;
-        resultEffectivePs[pos] = effectivePs;
-        resultCycles[pos] = cycles;
-        resultSeq[pos] = owner.nextSeq();
+        final int row = pos * RESULT_ROW;
+        resultMeta[row] = qpn;
+        resultMeta[row + 1] = effectivePs;
+        resultMeta[row + 2] = cycles;
+        resultMeta[row + 3] = owner.nextSeq();
         resultCount++;
     }
 
     private void growResults(final int n) {
         final PccResult[] r = new PccResult[n];
-        final int[] q = new int[n];
-        final long[] e = new long[n];
-        final long[] c = new long[n];
-        final long[] s = new long[n];
+        final long[] meta = new long[n * RESULT_ROW];
         for (int i = 0; i < resultCount; i++) {
             int from = resultHead + i;
             if (from >= results.length) {
                 from -= results.length;
             }
             r[i] = results[from];
-            q[i] = resultQpn[from];
-            e[i] = resultEffectivePs[from];
-            c[i] = resultCycles[from];
-            s[i] = resultSeq[from];
+            System.arraycopy(resultMeta, from * RESULT_ROW, meta, i * RESULT_ROW, RESULT_ROW);
         }
         for (int i = resultCount; i < n; i++) {
             r[i] = new PccResult();
         }
         results = r;
-        resultQpn = q;
-        resultEffectivePs = e;
-        resultCycles = c;
-        resultSeq = s;
+        resultMeta = meta;
         resultHead = 0;
     }
 
     /** @return effective time of the oldest undelivered result (call only when {@link #resultCount} > 0) */
     long headEffectivePs() {
-        return resultEffectivePs[resultHead];
+        return resultMeta[resultHead * RESULT_ROW + 1];
     }
 
     /** @return sequence number of the oldest undelivered result */
     long headSeq() {
-        return resultSeq[resultHead];
+        return resultMeta[resultHead * RESULT_ROW + 3];
     }
 
     /**
@@ -795,12 +807,13 @@ final class EmulatorCore implements MessageHandler {
     int popResult(final PccResult into) {
         final int pos = resultHead;
         into.copyFrom(results[pos]);
-        poppedEffectivePs = resultEffectivePs[pos];
-        poppedCycles = resultCycles[pos];
+        final int row = pos * RESULT_ROW;
+        poppedEffectivePs = resultMeta[row + 1];
+        poppedCycles = resultMeta[row + 2];
         resultCount--;
         // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
         resultHead = resultCount == 0 || resultHead + 1 == results.length ? 0 : resultHead + 1;
-        return resultQpn[pos];
+        return (int) resultMeta[row];
     }
 
     // ------------------------------------------------------------------------------------------
@@ -829,20 +842,23 @@ final class EmulatorCore implements MessageHandler {
 
     private void handleHeadNow() {
         final int pos = pendingHead;
-        final int slot = pendingSlot[pos];
+        final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
+        final int slot = (int) (slotGeneration >>> 32);
         pendingView.wrap(pendingRecords, pos * R);
         final int type = pendingView.type();
         final int qpn = pendingView.flowId();
         removeHead(pos, slot, type);
-        if (pendingGeneration[pos] != flowGeneration[slot]) {
+        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++;
             return;
         }
         final boolean hit = cacheAccess(slot);
-        busyCycles += hit ? hitBusyCycles[type] : s1Cycles + s2Cycles[type];
+        final int cost = type * COST_ROW;
+        busyCycles += hit ? costs[cost + COST_HIT_BUSY_CYCLES] : s1Cycles + costs[cost + COST_S2_CYCLES];
         runHandler(pendingView, slot, pendingCount > highWaterMark);
         handled[type]++;
-        owner.deliverNow(qpn, result, pendingArrivalPs[pos], hit ? hitTotalCycles[type] : missTotalCycles[type]);
+        owner.deliverNow(qpn, result, pendingMeta[pos * PENDING_ROW],
+            costs[cost + (hit ? COST_HIT_TOTAL_CYCLES : COST_MISS_TOTAL_CYCLES)]);
     }
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */

@@ -156,6 +156,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private final int cnpEcnCodepoint;
 
     private NicPort port;
+    /** {@link RoceFraming#exactPsPerByte} of the line rate (0 if none): a QP pacing at line rate needs no division per packet. */
+    private long linePsPerByte;
     private CcProcessor processor;
 
     // QPs by local QPN, the pool of unused QP objects, requester QPs sorted by QPN
@@ -304,6 +306,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         final NicPort p = new NicPort(sim, rateBitsPerSec, propagationPs, this);
         p.connect(peer, peerPort);
         port = p;
+        linePsPerByte = RoceFraming.exactPsPerByte(rateBitsPerSec);
     }
 
     /**
@@ -960,7 +963,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
         }
         q.lastTxStartPs = now;
         q.lastFrameBytes = p.frameBytes;
-        q.nextSendPs = now + RoceFraming.serializationPs(p.frameBytes, q.rateBitsPerSec);
+        q.nextSendPs = now + RoceFraming.serializationPs(p.frameBytes, q.rateBitsPerSec,
+            q.rateBitsPerSec == port.rateBitsPerSec() ? linePsPerByte : 0);
         return p;
     }
 

@@ -24,6 +24,8 @@ public abstract class EgressPort implements EventHandler {
     protected final Simulator sim;
     private final long rateBitsPerSec;
     private final long propagationPs;
+    /** {@link RoceFraming#exactPsPerByte} of the rate, 0 if none. */
+    private final long psPerByte;
     private NetDevice peer;
     private int peerPort;
     private Packet[] wire = new Packet[64];
@@ -61,6 +63,7 @@ public abstract class EgressPort implements EventHandler {
         this.sim = sim;
         this.rateBitsPerSec = rateBitsPerSec;
         this.propagationPs = propagationPs;
+        this.psPerByte = RoceFraming.exactPsPerByte(rateBitsPerSec);
     }
 
     /**
@@ -188,7 +191,7 @@ public abstract class EgressPort implements EventHandler {
                 return;
             }
         }
-        final long ser = RoceFraming.serializationPs(p.frameBytes, rateBitsPerSec);
+        final long ser = RoceFraming.serializationPs(p.frameBytes, rateBitsPerSec, psPerByte);
         busyUntilPs = now + ser;
         txFrames++;
         txBytes += p.frameBytes;

@@ -729,7 +729,7 @@ public final class SwitchAsic implements NetDevice {
         }
         final int key = group.length > 1 || rcm != null ? flowKey(p) : 0;
         int out = group.length == 1 ? group[0]
-            : group[(int) Long.remainderUnsigned(RngStreams.mix((key & 0xFFFFFFFFL) ^ ecmpSalt), group.length)];
+            : group[ecmpIndex(RngStreams.mix((key & 0xFFFFFFFFL) ^ ecmpSalt), group.length)];
         if (rcm != null) {
             out = rcm.adaptiveRoute(key, prio, group, out); // SAR (spec 001 §3.4)
         }
@@ -946,6 +946,18 @@ public final class SwitchAsic implements NetDevice {
         if (depth > queueStats[cell]) {
             queueStats[cell] = depth;
         }
+    }
+
+    /**
+     * ECMP member for a hash: the hash modulo the group size as an unsigned number; a mask when the
+     * size is a power of two (the same value, without a 64-bit division per packet).
+     *
+     * @param hash    the flow's ECMP hash, all 64 bits
+     * @param members group size, 1..number of ports
+     * @return member index, 0..members-1
+     */
+    static int ecmpIndex(final long hash, final int members) {
+        return (members & (members - 1)) == 0 ? (int) (hash & (members - 1)) : (int) Long.remainderUnsigned(hash, members);
     }
 
     private void receivePfc(final Packet pfc, final int inPort) {

@@ -219,7 +219,7 @@ class RoceNicCongestionTest {
         pfc.kind = Packet.KIND_PFC;
         pfc.frameBytes = 64;
         pfc.pfcClassEnable = 1 << 3;
-        pfc.pfcQuanta[3] = 1000;
+        pfc.setPfcQuanta(3, 1000);
         t.sim.schedule(100_000, (k, arg, ref) -> t.a.receive(pfc, 0), 0, 0, null);
         t.start(1, MessageOp.WRITE, 4 * 1024);
         t.run();
@@ -235,7 +235,7 @@ class RoceNicCongestionTest {
         pfc6.kind = Packet.KIND_PFC;
         pfc6.frameBytes = 64;
         pfc6.pfcClassEnable = 1 << 6;
-        pfc6.pfcQuanta[6] = 1000;
+        pfc6.setPfcQuanta(6, 1000);
         other.sim.schedule(100_000, (k, arg, ref) -> other.a.receive(pfc6, 0), 0, 0, null);
         other.start(1, MessageOp.WRITE, 4 * 1024);
         other.run();

@@ -124,7 +124,7 @@ public abstract class EgressPort implements EventHandler {
                 continue;
             }
             pauseFramesReceived[p]++;
-            final int quanta = pfc.pfcQuanta[p];
+            final int quanta = pfc.pfcQuanta(p);
             final long before = Math.max(pausedUntilPs[p], now);
             if (quanta == 0) {
                 pausedDurationPs[p] -= before - now; // an early resume gives back the rest of the pause

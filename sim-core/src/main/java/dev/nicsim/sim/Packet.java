@@ -100,8 +100,15 @@ public final class Packet {
     public int rttResponseSendNs;
     /** PFC: priority-enable vector, bit i = priority i. */
     public int pfcClassEnable;
-    /** PFC: pause quanta per priority (0 = resume). */
-    public final int[] pfcQuanta = new int[8];
+    /**
+     * PFC: pause quanta per priority (0 = resume), 16 bits each, priorities 0-3 in
+     * {@code pfcQuanta03} and 4-7 in {@code pfcQuanta47} (priority p at bits 16 (p mod 4));
+     * read and write them with {@link #pfcQuanta(int)} and {@link #setPfcQuanta(int, int)}. Two
+     * fields rather than an array: a per-packet array would sit beside every pooled packet in
+     * memory and spread the packets the fabric touches at every hop over more cache lines.
+     */
+    private long pfcQuanta03;
+    private long pfcQuanta47;
     /** Model: switch ingress port the packet arrived on. */
     public int ingressPort;
     /** Model: time the packet entered its current queue, ps. */
@@ -116,19 +123,62 @@ public final class Packet {
     public int rcmPriority;
     /** RCM CN: number of valid entries in {@link #rcmFlowIds}, 0..{@link #RCM_MAX_FLOW_IDS}. */
     public int rcmFlowCount;
-    /** RCM CN: harmful flow IDs (32-bit five-tuple keys), the first {@link #rcmFlowCount} valid. */
-    public final int[] rcmFlowIds = new int[RCM_MAX_FLOW_IDS];
+    /**
+     * RCM CN: harmful flow IDs (32-bit five-tuple keys), the first {@link #rcmFlowCount} valid;
+     * {@link #RCM_MAX_FLOW_IDS} entries, or null in packets of a pool for a fabric without RCM
+     * ({@link PacketPool#PacketPool(boolean)}), which never carry a notification.
+     */
+    public final int[] rcmFlowIds;
 
-    /** Creates a cleared packet; use {@link PacketPool#acquire()} instead on the packet path. */
+    /** Creates a cleared packet that can carry RCM flow IDs; use {@link PacketPool#acquire()} on the packet path. */
     public Packet() {
+        this(true);
+    }
+
+    /**
+     * Creates a cleared packet.
+     *
+     * @param rcmFlowIds whether it gets the {@link #rcmFlowIds} array (needed only where RCM runs)
+     */
+    public Packet(final boolean rcmFlowIds) {
+        this.rcmFlowIds = rcmFlowIds ? new int[RCM_MAX_FLOW_IDS] : null;
         clear();
+    }
+
+    /**
+     * @param priority 0..7
+     * @return the PFC pause quanta for that priority, 0..65535
+     */
+    public int pfcQuanta(final int priority) {
+        final long word = priority < 4 ? pfcQuanta03 : pfcQuanta47;
+        return (int) (word >>> ((priority & 3) * 16)) & 0xFFFF;
+    }
+
+    /**
+     * Sets the PFC pause quanta of one priority.
+     *
+     * @param priority 0..7
+     * @param quanta   0..65535 (0 = resume)
+     * @throws IllegalArgumentException if either is out of range
+     */
+    public void setPfcQuanta(final int priority, final int quanta) {
+        if (priority < 0 || priority > 7 || quanta < 0 || quanta > 0xFFFF) {
+            throw new IllegalArgumentException("PFC priority must be in 0..7 and quanta in 0..65535, got "
+                + priority + " and " + quanta);
+        }
+        final int shift = (priority & 3) * 16;
+        final long mask = ~(0xFFFFL << shift);
+        if (priority < 4) {
+            pfcQuanta03 = (pfcQuanta03 & mask) | ((long) quanta << shift);
+        } else {
+            pfcQuanta47 = (pfcQuanta47 & mask) | ((long) quanta << shift);
+        }
     }
 
     /** Resets every field to its empty value. */
     public void clear() {
-        if (pfcClassEnable != 0) {
-            java.util.Arrays.fill(pfcQuanta, 0); // only PFC frames ever set quanta, always with an enable bit
-        }
+        pfcQuanta03 = 0;
+        pfcQuanta47 = 0;
         kind = KIND_DATA;
         opcode = 0;
         srcHost = -1;
@@ -165,6 +215,7 @@ public final class Packet {
      * Copies every field from another packet (used when a switch mirrors or a NIC retransmits).
      *
      * @param o source
+     * @throws IllegalStateException if {@code o} carries RCM flow IDs and this packet has no room for them
      */
     public void copyFrom(final Packet o) {
         kind = o.kind;
@@ -191,14 +242,20 @@ public final class Packet {
         rttRequestReceiveNs = o.rttRequestReceiveNs;
         rttResponseSendNs = o.rttResponseSendNs;
         pfcClassEnable = o.pfcClassEnable;
-        System.arraycopy(o.pfcQuanta, 0, pfcQuanta, 0, 8);
+        pfcQuanta03 = o.pfcQuanta03;
+        pfcQuanta47 = o.pfcQuanta47;
         ingressPort = o.ingressPort;
         enqueuePs = o.enqueuePs;
         ackedPackets = o.ackedPackets;
         rcmFb = o.rcmFb;
         rcmPriority = o.rcmPriority;
         rcmFlowCount = o.rcmFlowCount;
-        System.arraycopy(o.rcmFlowIds, 0, rcmFlowIds, 0, o.rcmFlowCount);
+        if (o.rcmFlowCount > 0) {
+            if (rcmFlowIds == null) {
+                throw new IllegalStateException("this packet cannot carry RCM flow IDs (pool without RCM)");
+            }
+            System.arraycopy(o.rcmFlowIds, 0, rcmFlowIds, 0, o.rcmFlowCount);
+        }
     }
 
     /** @return whether the packet is ECN-capable (ECT(0), ECT(1) or CE) */

@@ -13,9 +13,27 @@ public final class PacketPool {
     private int freeCount;
     private long allocated;
     private long outstanding;
+    private final boolean rcmFlowIds;
 
-    /** Creates an empty pool. */
+    /** Creates an empty pool whose packets can carry RCM congestion notifications. */
     public PacketPool() {
+        this(true);
+    }
+
+    /**
+     * Creates an empty pool.
+     *
+     * @param rcmFlowIds whether its packets get room for RCM flow IDs ({@link Packet#rcmFlowIds});
+     *                   false for a fabric without regional congestion mitigation, whose packets
+     *                   are then 80 bytes smaller
+     */
+    public PacketPool(final boolean rcmFlowIds) {
+        this.rcmFlowIds = rcmFlowIds;
+    }
+
+    /** @return whether this pool's packets have room for RCM flow IDs ({@link Packet#rcmFlowIds}) */
+    public boolean carriesRcmFlowIds() {
+        return rcmFlowIds;
     }
 
     /**
@@ -27,7 +45,7 @@ public final class PacketPool {
         outstanding++;
         if (freeCount == 0) {
             allocated++;
-            return new Packet();
+            return new Packet(rcmFlowIds);
         }
         final Packet p = free[--freeCount];
         free[freeCount] = null;

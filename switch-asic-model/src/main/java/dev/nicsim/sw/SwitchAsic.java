@@ -212,8 +212,9 @@ public final class SwitchAsic implements NetDevice {
      * @param counters registry the counters are allocated in
      * @param pool     packet pool (PFC frames are taken from it, dropped packets returned)
      * @param seed     scenario seed for the WRED and ECMP streams
-     * @throws IllegalArgumentException if {@code numPorts < 1}, the name is empty or the config is
-     *                                  invalid (message names the field)
+     * @throws IllegalArgumentException if {@code numPorts < 1}, the name is empty, the config is
+     *                                  invalid (message names the field), or RCM is on and the
+     *                                  pool's packets have no room for RCM flow IDs
      */
     public SwitchAsic(final Simulator sim, final String name, final int numPorts, final SwitchConfig config,
                       final CounterRegistry counters, final PacketPool pool, final long seed) {
@@ -316,6 +317,9 @@ public final class SwitchAsic implements NetDevice {
             this.voqXonBytes = null;
             this.voqsAboveXon = null;
             this.peakVoq = null;
+        }
+        if (c.rcm.anyEnabled() && !pool.carriesRcmFlowIds()) {
+            throw new IllegalArgumentException(name + ": regional congestion mitigation needs a packet pool whose packets carry RCM flow IDs");
         }
         this.rcm = c.rcm.anyEnabled()
             ? new RegionalCongestion(this, sim, pool, name, numPorts, c.rcm, camKeys, camIngress, camValid, camDepth, ports,
@@ -1120,7 +1124,7 @@ public final class SwitchAsic implements NetDevice {
         final Packet f = pool.acquire();
         f.kind = Packet.KIND_PFC;
         f.pfcClassEnable = 1 << pg;
-        f.pfcQuanta[pg] = quanta;
+        f.setPfcQuanta(pg, quanta);
         f.frameBytes = RoceFraming.PFC_FRAME_BYTES;
         f.priority = pg;
         totalPauseFramesSent++;

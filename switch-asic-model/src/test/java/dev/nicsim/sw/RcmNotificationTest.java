@@ -12,6 +12,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -250,5 +251,13 @@ class RcmNotificationTest {
         assertTrue(counters.all().stream().noneMatch(c -> c.component().startsWith("plain/") && c.name().startsWith("rcm_")));
         sim.runUntil(20 * PROP);
         assertTrue(in0b.frames.isEmpty());
+    }
+
+    @Test
+    void refusesAPoolWhosePacketsCannotCarryFlowIds() {
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> new SwitchAsic(sim, "agg0", 4, config(1_000), counters, new PacketPool(false), 1));
+        assertEquals("agg0: regional congestion mitigation needs a packet pool whose packets carry RCM flow IDs",
+            e.getMessage());
     }
 }

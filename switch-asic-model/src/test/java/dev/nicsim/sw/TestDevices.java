@@ -173,7 +173,7 @@ final class TestDevices {
         p.pfcClassEnable = classMask;
         for (int i = 0; i < 8; i++) {
             if ((classMask & (1 << i)) != 0) {
-                p.pfcQuanta[i] = quanta;
+                p.setPfcQuanta(i, quanta);
             }
         }
         p.frameBytes = RoceFraming.PFC_FRAME_BYTES;

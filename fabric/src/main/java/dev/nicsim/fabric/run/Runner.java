@@ -48,7 +48,7 @@ public final class Runner implements FlowListener, EventHandler {
 
     private final Scenario scenario;
     private final Simulator sim = new Simulator();
-    private final PacketPool pool = new PacketPool();
+    private final PacketPool pool;
     private final CounterRegistry counters = new CounterRegistry();
     private final TopologyGraph graph;
     private final RoceNic[] nics;
@@ -90,6 +90,8 @@ public final class Runner implements FlowListener, EventHandler {
         this.scenario = scenario;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
+        final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
+        this.pool = new PacketPool(swConfig.rcm.anyEnabled()); // RCM flow IDs only where RCM runs
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
@@ -98,7 +100,6 @@ public final class Runner implements FlowListener, EventHandler {
             nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
         }
         switches = new SwitchAsic[graph.switches()];
-        final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
         for (int s = 0; s < switches.length; s++) {
             switches[s] = new SwitchAsic(sim, graph.switchName(s), graph.ports(hosts + s), swConfig, counters, pool,
                 scenario.seed());

@@ -278,10 +278,16 @@ public final class PcapTap implements AutoCloseable {
         writer.close();
     }
 
+    /** Scratch for a PFC frame's eight quanta, filled from the frame for the writer. */
+    private final int[] pfcQuanta = new int[8];
+
     private void write(final Packet f, final long timePs, final long srcMac, final long dstMac) {
         switch (f.kind) {
             case Packet.KIND_PFC -> {
-                writer.writePfc(timePs, srcMac, f.pfcClassEnable, f.pfcQuanta);
+                for (int prio = 0; prio < 8; prio++) {
+                    pfcQuanta[prio] = f.pfcQuanta(prio);
+                }
+                writer.writePfc(timePs, srcMac, f.pfcClassEnable, pfcQuanta);
                 pfcFrames++;
             }
             case Packet.KIND_DATA, Packet.KIND_ACK, Packet.KIND_CNP, Packet.KIND_READ_REQUEST -> {

@@ -87,6 +87,41 @@ class LifecycleTest {
         assertEquals(0L, c.get("ack_events_dropped"));
     }
 
+    /**
+     * Latencies go into the histograms in batches of 256; every read sees all recorded so far.
+     * At 1 GHz, a latency of 1000 i + 1 ps is i + 1 ns rounded up and i cycles rounded down, so
+     * 600 of them (i = 0..599) are the ns values 1..600 and the cycle values 0..599: read after
+     * 100 (inside the first batch) and after 600 (two batches and 88 more), the histograms hold
+     * exactly those values, with the exact maximum below 256 (HdrHistogram, 2 digits).
+     */
+    @Test
+    void latencyHistogramsSeeEveryRecordedValueAcrossBatches() {
+        final UnicEmulator emu = new UnicEmulator(new EmulatorConfig(), () -> new RecordingAlgorithm(1, 1, 1, 1, 1, 1), 0,
+            (q, r, t, y) -> { });
+        for (int i = 0; i < 100; i++) {
+            emu.recordLatency(1000L * i + 1);
+        }
+        assertEquals(100, emu.latencyNsHistogram().getTotalCount());
+        assertEquals(100, emu.latencyNsHistogram().getMaxValue());   // 1..100 ns
+        assertEquals(99, emu.latencyCyclesHistogram().getMaxValue()); // 0..99 cycles
+        assertEquals(50, emu.latencyNsHistogram().getValueAtPercentile(50));
+        final org.HdrHistogram.Histogram ns = new org.HdrHistogram.Histogram(UnicEmulator.LATENCY_HIGHEST, 2);
+        final org.HdrHistogram.Histogram cycles = new org.HdrHistogram.Histogram(UnicEmulator.LATENCY_HIGHEST, 2);
+        for (int i = 0; i < 600; i++) {
+            ns.recordValue(i + 1);
+            cycles.recordValue(i);
+        }
+        for (int i = 100; i < 600; i++) {
+            emu.recordLatency(1000L * i + 1);
+        }
+        assertEquals(ns, emu.latencyNsHistogram());
+        assertEquals(cycles, emu.latencyCyclesHistogram());
+        final Map<String, Long> counters = new LinkedHashMap<>();
+        emu.forEachCounter(counters::put);
+        assertEquals(600, counters.get("latency_samples"));
+        assertEquals(ns.getValueAtPercentile(99), counters.get("latency_p99_ns"));
+    }
+
     @Test
     void eventTypeOutOfRangeIsRejected() {
         final UnicEmulator emu = new UnicEmulator(new EmulatorConfig(), () -> new RecordingAlgorithm(1, 1, 1, 1, 1, 1), 0,

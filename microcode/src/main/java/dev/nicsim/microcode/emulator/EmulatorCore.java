@@ -142,7 +142,6 @@ final class EmulatorCore implements MessageHandler {
     private static final int F_LRU_NEXT = 4;
     private static final int F_WAITING = 8;
     private int[] flows = new int[0];
-    private int flowSlots;
     private int lruHead = NONE;
     private int lruTail = NONE;
     private int lruSize;
@@ -300,8 +299,9 @@ final class EmulatorCore implements MessageHandler {
                         final int baseRttNs) {
         ensureAllocated();
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        if (slot >= flowSlots) {
-            growFlowArrays(Math.max(flowSlots * 2, slot + 1));
+        final int slots = flows.length / FLOW_ROW;
+        if (slot >= slots) {
+            growFlowArrays(Math.max(slots * 2, slot + 1));
         }
         clearWaiting(slot);
         cacheInsert(slot);
@@ -331,9 +331,8 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void growFlowArrays(final int n) {
-        final int old = flowSlots;
+        final int old = flows.length / FLOW_ROW;
         flows = Arrays.copyOf(flows, n * FLOW_ROW);
-        flowSlots = n;
         for (int i = old; i < n; i++) {
             flows[i * FLOW_ROW + F_LRU_PREV] = NONE;
             flows[i * FLOW_ROW + F_LRU_NEXT] = NONE;

@@ -146,10 +146,16 @@ public final class Packet {
     }
 
     /**
+     * PFC pause quanta of one priority (IEEE 802.1Qbb: 512-bit times at the link rate).
+     *
      * @param priority 0..7
-     * @return the PFC pause quanta for that priority, 0..65535
+     * @return the quanta for that priority, 0..65535 (0 = resume)
+     * @throws IllegalArgumentException if the priority is outside 0..7
      */
     public int pfcQuanta(final int priority) {
+        if (priority < 0 || priority > 7) {
+            throw new IllegalArgumentException("PFC priority must be in 0..7, got " + priority);
+        }
         final long word = priority < 4 ? pfcQuanta03 : pfcQuanta47;
         return (int) (word >>> ((priority & 3) * 16)) & 0xFFFF;
     }

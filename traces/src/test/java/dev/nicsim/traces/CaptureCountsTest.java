@@ -20,6 +20,21 @@ class CaptureCountsTest {
         return decoder.decode(TestPaths.capture(file), p -> seen.add(p.toString()));
     }
 
+    /**
+     * The 12 RoCEv2 packets of the soft-RoCE WRITE + READ exchange, by BTH opcode (README:
+     * "100 x5, 10, 17, 12, 13, 14 x2, 15" = 5 + 1 + 1 + 1 + 1 + 2 + 1 = 12), and no other opcode.
+     */
+    private static void assertSoftroceWriteReadOpcodes(final CaptureStats s) {
+        assertEquals(5, s.opcodeCount(100));
+        assertEquals(1, s.opcodeCount(10));
+        assertEquals(1, s.opcodeCount(17));
+        assertEquals(1, s.opcodeCount(12));
+        assertEquals(1, s.opcodeCount(13));
+        assertEquals(2, s.opcodeCount(14));
+        assertEquals(1, s.opcodeCount(15));
+        assertEquals(12, allOpcodes(s));
+    }
+
     /** Sum of the counts of every opcode, to prove no opcode beyond the listed ones was seen. */
     private static long allOpcodes(final CaptureStats s) {
         long n = 0;
@@ -34,14 +49,7 @@ class CaptureCountsTest {
         final List<String> seen = new ArrayList<>();
         final CaptureStats s = decode("softroce-write-read.pcap", seen);
         // README: "100 x5, 10, 17, 12, 13, 14 x2, 15" = 5 + 1 + 1 + 1 + 1 + 2 + 1 = 12 packets, all RoCEv2
-        assertEquals(5, s.opcodeCount(100));
-        assertEquals(1, s.opcodeCount(10));
-        assertEquals(1, s.opcodeCount(17));
-        assertEquals(1, s.opcodeCount(12));
-        assertEquals(1, s.opcodeCount(13));
-        assertEquals(2, s.opcodeCount(14));
-        assertEquals(1, s.opcodeCount(15));
-        assertEquals(12, allOpcodes(s));
+        assertSoftroceWriteReadOpcodes(s);
         assertEquals(12, s.packets());
         assertEquals(12, s.byEncapsulation(RocePacket.ENCAP_ROCE_V2));
         assertEquals(0, s.skippedTotal());
@@ -65,14 +73,7 @@ class CaptureCountsTest {
         final List<String> seen = new ArrayList<>();
         final CaptureStats s = decode("softroce-write-read-with-arp.pcap", seen);
         // README: "as above + ARP" with "4 ARP frames mixed in": 12 RoCEv2 + 4 ARP = 16 frames
-        assertEquals(5, s.opcodeCount(100));
-        assertEquals(1, s.opcodeCount(10));
-        assertEquals(1, s.opcodeCount(17));
-        assertEquals(1, s.opcodeCount(12));
-        assertEquals(1, s.opcodeCount(13));
-        assertEquals(2, s.opcodeCount(14));
-        assertEquals(1, s.opcodeCount(15));
-        assertEquals(12, allOpcodes(s));
+        assertSoftroceWriteReadOpcodes(s);
         assertEquals(16, s.packets());
         assertEquals(4, s.skipped(SkipReasons.NON_ROCE_ETHERTYPE));
         assertEquals(4, s.skippedTotal());

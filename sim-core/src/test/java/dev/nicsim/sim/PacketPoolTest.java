@@ -48,6 +48,8 @@ class PacketPoolTest {
         final IllegalArgumentException big = assertThrows(IllegalArgumentException.class, () -> p.setPfcQuanta(2, 65536));
         assertEquals("PFC priority must be in 0..7 and quanta in 0..65535, got 2 and 65536", big.getMessage());
         assertThrows(IllegalArgumentException.class, () -> p.setPfcQuanta(8, 1));
+        assertThrows(IllegalArgumentException.class, () -> p.pfcQuanta(-1));
+        assertThrows(IllegalArgumentException.class, () -> p.pfcQuanta(8));
     }
 
     @Test

@@ -22,7 +22,8 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * One emulated CC core: its event ring, its pending-event table (where coalescing happens), its
+ * One emulated CC core: its event ring (stepped: the emulator's, shared by its cores and empty
+ * between events; free-running: its own), its pending-event table (where coalescing happens), its
  * off-heap flow contexts, its LRU context cache, its hardware threads and its own algorithm
  * instance. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
  * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
@@ -67,8 +68,12 @@ final class EmulatorCore implements MessageHandler {
     private final int algorithmSlot;
     /** Off-heap context words of the flows this core owns. */
     final FlowContextStore store;
+    /** The ring events enter through now: the emulator's stepped ring, or this core's own while free-running. */
     private OneToOneRingBuffer ring;
     private AtomicBuffer ringBuffer;
+    /** This core's own ring, allocated when the emulator first runs free. */
+    private OneToOneRingBuffer ownRing;
+    private AtomicBuffer ownRingBuffer;
     private final int capacity;
     private final int highWaterMark;
     private final boolean coalescing;
@@ -255,19 +260,51 @@ final class EmulatorCore implements MessageHandler {
     }
 
     /**
-     * Allocates the ring and the pending-event table on first use (a NIC's flows usually occupy few
-     * of its cores): the ring holds {@code ringCapacity} records of {@link #SLOT_LENGTH} bytes plus
-     * room for Agrona's wrap padding, rounded up to a power of two (at least 1 KiB), off-heap.
+     * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
+     * cores) and points the core at the emulator's stepped ring ({@link UnicEmulator#steppedRing}).
      */
     void ensureAllocated() {
         if (ring != null) {
             return;
         }
-        final int ringBytes = Math.max(1024, BitUtil.findNextPositivePowerOfTwo(capacity * SLOT_LENGTH + 2 * SLOT_LENGTH));
-        ringBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(ringBytes + RingBufferDescriptor.TRAILER_LENGTH));
         pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
         pendingMeta = new long[capacity * PENDING_ROW];
-        ring = new OneToOneRingBuffer(ringBuffer);
+        useSteppedRing();
+    }
+
+    /**
+     * Stepped mode: events enter through the emulator's one ring, which is empty between events
+     * (each offer drains its record into the owning core's pending table at once, then rewinds the
+     * ring), so sharing it changes nothing a core does; its few cache lines stay warm instead of
+     * each of a fabric's thousands of cores keeping five lines of a ring of its own.
+     */
+    void useSteppedRing() {
+        ring = owner.steppedRing();
+        ringBuffer = ring.buffer();
+    }
+
+    /**
+     * Free-running mode: this core's own single-producer single-consumer ring, allocated on first
+     * use with room for {@code ringCapacity} records of {@link #SLOT_LENGTH} bytes plus Agrona's
+     * wrap padding, rounded up to a power of two (at least 1 KiB), off-heap.
+     */
+    void useOwnRing() {
+        if (ownRing == null) {
+            ownRingBuffer = newRingBuffer(capacity);
+            ownRing = new OneToOneRingBuffer(ownRingBuffer);
+        }
+        ring = ownRing;
+        ringBuffer = ownRingBuffer;
+    }
+
+    /**
+     * @param capacity records the ring must hold
+     * @return an off-heap buffer for an Agrona ring of that many records (power-of-two data
+     *         section of at least 1 KiB plus the trailer)
+     */
+    static AtomicBuffer newRingBuffer(final int capacity) {
+        final int ringBytes = Math.max(1024, BitUtil.findNextPositivePowerOfTwo(capacity * SLOT_LENGTH + 2 * SLOT_LENGTH));
+        return new UnsafeBuffer(ByteBuffer.allocateDirect(ringBytes + RingBufferDescriptor.TRAILER_LENGTH));
     }
 
     /**
@@ -393,7 +430,7 @@ final class EmulatorCore implements MessageHandler {
         return true;
     }
 
-    /** @return the ring's producer position in bytes, 0 before first use */
+    /** @return the producer position, bytes, of the ring the core uses now (stepped: the emulator's), 0 before first use */
     long ringProducerPosition() {
         return ring == null ? 0 : ring.producerPosition();
     }

@@ -11,6 +11,7 @@ import dev.nicsim.pcc.PccResult;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
 /**
  * The many-core uNIC congestion-control processor (ARCHITECTURE "The uNIC emulator"; the DOCA PCC
  * device model of specs/README.md: per-type drop counts, 16 cores x 16 hardware threads): cores x
- * hardware threads at a clock, one event ring per core, QPs owned by cores, coalescing, overload
+ * hardware threads at a clock, event rings, QPs owned by cores, coalescing, overload
  * drops and cycle-approximate timing, so that an algorithm's results take effect in simulated time
  * only when a NIC of that size could have computed them.
  *
@@ -44,9 +45,13 @@ import java.util.function.Supplier;
  * the ring an ordinary single-producer Agrona ring (a committed record is never modified while
  * another thread may read it) and the same code runs stepped and free-running. When stepped, the
  * core takes each record off the ring as it arrives, so the ring is empty between calls and the
- * waiting events are the pending table's. A core's ring (off-heap, {@code ringCapacity} x 80 bytes
- * rounded up to a power of two) and pending table ({@code ringCapacity} x 64 bytes) are allocated
- * when its first flow starts, as a NIC's flows often occupy few of its cores.
+ * waiting events are the pending table's; the cores then share one ring per emulator (a ring of
+ * its own per core would hold nothing more, and its cache lines would be cold at each of a
+ * fabric's thousands of cores). Free-running, each core has a ring of its own, one producer and
+ * one consumer thread. A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up to a power
+ * of two; a core's pending table ({@code ringCapacity} x 64 bytes) is allocated when its first
+ * flow starts, as a NIC's flows often occupy few of its cores, and its own ring when the
+ * emulator first runs free.
  *
  * <h2>Overload</h2>
  * A core's queue (records on the ring plus pending entries) holds at most
@@ -136,6 +141,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     private final String[][] typeNames = new String[PccEventType.COUNT][3];
     private final String[][] coreNames;
     private long seq;
+    private OneToOneRingBuffer steppedRing;
     private long elapsedPs;
     private boolean delivering;
     /**
@@ -374,6 +380,21 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     }
 
     /**
+     * The ring every core's events enter through in stepped mode, made on first use with room for
+     * one core's {@code ringCapacity} records. It is empty between offers: {@link #offer} drains
+     * the record into its core's pending table at once and rewinds the ring, so a core's ring-full
+     * drops, coalescing and timing are those of a ring of its own (capacity is counted per core).
+     *
+     * @return the stepped ring
+     */
+    OneToOneRingBuffer steppedRing() {
+        if (steppedRing == null) {
+            steppedRing = new OneToOneRingBuffer(EmulatorCore.newRingBuffer(config.ringCapacity()));
+        }
+        return steppedRing;
+    }
+
+    /**
      * Records one event's latency, arrival to result, in ns (rounded up) and cycles (rounded down).
      *
      * @param latencyPs latency, ps
@@ -440,6 +461,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         }
         for (int i = 0; i < cores.length; i++) {
             cores[i].ensureAllocated(); // before any thread can see the core
+            cores[i].useOwnRing(); // the stepped ring is empty: nothing is left on it
             cores[i].publishReleased();
         }
         agentError = null;
@@ -481,6 +503,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             while (cores[i].doWorkFree() > 0) {
                 // drain what the agents left
             }
+            cores[i].useSteppedRing();
             cores[i].publishReleased();
         }
         freeRunning = false;
@@ -560,7 +583,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         return cores[core].busyCycles;
     }
 
-    /** @return the Agrona producer position of a core's ring, bytes (0 before first use); for tests */
+    /** @return the Agrona producer position, bytes, of the ring a core uses now (stepped: the shared one; 0 before first use); for tests */
     long ringProducerPosition(final int core) {
         return cores[core].ringProducerPosition();
     }

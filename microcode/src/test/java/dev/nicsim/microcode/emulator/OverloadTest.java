@@ -101,4 +101,60 @@ class OverloadTest {
         assertEquals(0, emu.coalesced(PccEventType.ACK));
         assertEquals(2, emu.handled(PccEventType.ACK));
     }
+    /**
+     * Stepped cores take their events through one shared ring but each keeps its own queue of
+     * {@code ringCapacity}: two cores, one thread and a queue of 2 each, 100 ns per event. At 0
+     * each core gets three ACKs of three flows it owns (one runs, two wait) and a fourth, dropped;
+     * the drop on one core does not touch the other. The shared ring is back at its first byte
+     * after every offer, also after a spell of free-running (which takes a TX burst on each core
+     * through the core's own ring).
+     */
+    @Test
+    void steppedCoresShareOneRingButEachHoldsItsOwnQueue() {
+        final Stepper s = new Stepper();
+        final EmulatorConfig cfg = new EmulatorConfig().cores(2).threadsPerCore(1).ringCapacity(2)
+            .dispatchCycles(0).contextHitCycles(0).contextMissCycles(0).writeBackCycles(0);
+        final UnicEmulator emu = new UnicEmulator(cfg, () -> new RecordingAlgorithm(100, 100, 100, 100, 100, 100), 0, s);
+        s.processor = emu;
+        final int[][] flowsOf = new int[2][4];
+        final int[] n = new int[2];
+        for (int q = 1; n[0] < 4 || n[1] < 4; q++) {
+            final int c = emu.coreOf(q);
+            if (n[c] < 4) {
+                flowsOf[c][n[c]++] = q;
+                emu.startFlow(q, 0, 100_000_000_000L, 1000, 10_000);
+            }
+        }
+        for (int c = 0; c < 2; c++) {
+            for (int k = 0; k < 4; k++) {
+                s.event.reset(PccEventType.ACK, 0, flowsOf[c][k], 1, 0);
+                assertEquals(k < 3, s.offer(0), "core " + c + " event " + k);
+                assertEquals(0L, emu.ringProducerPosition(0));
+                assertEquals(0L, emu.ringProducerPosition(1));
+            }
+        }
+        s.finish();
+        final Map<String, Long> c = new LinkedHashMap<>();
+        emu.forEachCounter(c::put);
+        assertEquals(1L, c.get("core0_events_dropped"));
+        assertEquals(1L, c.get("core1_events_dropped"));
+        assertEquals(3L, c.get("core0_events_handled"));
+        assertEquals(3L, c.get("core1_events_handled"));
+
+        emu.startFreeRunning(2, org.agrona.concurrent.BackoffIdleStrategy::new);
+        for (int k = 0; k < 2; k++) {
+            s.event.reset(PccEventType.TX_BURST, 0, flowsOf[k][0], 1, 500).tx(1000, 1);
+            while (!emu.offer(s.event, 500 * NS)) {
+                Thread.onSpinWait();
+            }
+        }
+        emu.stopFreeRunning();
+        assertEquals(2, emu.handled(PccEventType.TX_BURST));
+        s.event.reset(PccEventType.ACK, 0, flowsOf[1][3], 2, 1000);
+        assertTrue(s.offer(1000 * NS));
+        assertEquals(0L, emu.ringProducerPosition(1));
+        s.finish();
+        assertEquals(7, emu.handled(PccEventType.ACK));
+        assertEquals(1100 * NS, s.results.get(s.results.size() - 1).effectivePs());
+    }
 }

@@ -22,9 +22,8 @@ public final class FlowContextStore {
     private int[] freeSlots;
     private int freeCount;
     private int capacity;
-    private long[] lineRateBitsPerSec;
-    private int[] mtuBytes;
-    private int[] baseRttNs;
+    /** Per slot, two words: line rate (bits/s), then MTU (bytes) << 32 | base RTT (ns), read together per event. */
+    private long[] attributes;
 
     /**
      * Creates a store.
@@ -44,9 +43,7 @@ public final class FlowContextStore {
         this.capacity = 0;
         this.memory = new UnsafeBuffer(new byte[0]);
         this.freeSlots = new int[0];
-        this.lineRateBitsPerSec = new long[0];
-        this.mtuBytes = new int[0];
-        this.baseRttNs = new int[0];
+        this.attributes = new long[0];
         grow(initialCapacity);
     }
 
@@ -80,9 +77,8 @@ public final class FlowContextStore {
         final int slot = freeSlots[--freeCount];
         slotByQpn.put(qpn, slot);
         memory.setMemory(slot * words * 4, words * 4, (byte) 0);
-        lineRateBitsPerSec[slot] = lineRate;
-        mtuBytes[slot] = mtu;
-        baseRttNs[slot] = baseRtt;
+        attributes[2 * slot] = lineRate;
+        attributes[2 * slot + 1] = ((long) mtu << 32) | (baseRtt & 0xFFFF_FFFFL);
         return slot;
     }
 
@@ -122,7 +118,7 @@ public final class FlowContextStore {
      * @return line rate of the flow, bits/s
      */
     public long lineRateBitsPerSec(final int slot) {
-        return lineRateBitsPerSec[slot];
+        return attributes[2 * slot];
     }
 
     /**
@@ -130,7 +126,7 @@ public final class FlowContextStore {
      * @return MTU of the flow, bytes
      */
     public int mtuBytes(final int slot) {
-        return mtuBytes[slot];
+        return (int) (attributes[2 * slot + 1] >> 32);
     }
 
     /**
@@ -138,7 +134,7 @@ public final class FlowContextStore {
      * @return base RTT of the flow, ns
      */
     public int baseRttNs(final int slot) {
-        return baseRttNs[slot];
+        return (int) attributes[2 * slot + 1];
     }
 
     private void grow(final int newCapacity) {
@@ -151,9 +147,7 @@ public final class FlowContextStore {
             nf[freeCount++] = s;
         }
         freeSlots = nf;
-        lineRateBitsPerSec = Arrays.copyOf(lineRateBitsPerSec, newCapacity);
-        mtuBytes = Arrays.copyOf(mtuBytes, newCapacity);
-        baseRttNs = Arrays.copyOf(baseRttNs, newCapacity);
+        attributes = Arrays.copyOf(attributes, 2 * newCapacity);
         capacity = newCapacity;
     }
 }

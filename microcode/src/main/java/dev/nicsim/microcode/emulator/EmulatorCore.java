@@ -93,12 +93,8 @@ final class EmulatorCore implements MessageHandler {
     private final long[] costs = new long[TYPES * COST_ROW];
 
     // flyweights and per-call holders
-    private final PccEvent ringView = new PccEvent();
-    private final PccEvent pendingView = new PccEvent();
-    private final PccEvent threadView = new PccEvent();
-    private final PccContext context = new PccContext();
-    private final PccAttributes attributes = new PccAttributes();
-    private final PccResult result = new PccResult();
+    /** Flyweights and result, shared with the cores run by the same thread ({@link CoreScratch}). */
+    private CoreScratch scratch;
 
     // producer side
     private long accepted;
@@ -214,6 +210,7 @@ final class EmulatorCore implements MessageHandler {
         this.owner = owner;
         this.algorithm = algorithm;
         this.algorithmSlot = algorithmSlot;
+        this.scratch = owner.steppedScratch();
         this.store = new FlowContextStore(Math.max(1, algorithm.contextWords()), 16);
         this.capacity = config.ringCapacity();
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
@@ -270,6 +267,16 @@ final class EmulatorCore implements MessageHandler {
         pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
         pendingMeta = new long[capacity * PENDING_ROW];
         useSteppedRing();
+    }
+
+    /**
+     * Sets the flyweights and result this core handles events with: the emulator's stepped set, or
+     * the set of the free-running agent that runs this core. Call only while no thread runs the core.
+     *
+     * @param shared the set, used by one thread at a time
+     */
+    void useScratch(final CoreScratch shared) {
+        scratch = shared;
     }
 
     /**
@@ -330,7 +337,7 @@ final class EmulatorCore implements MessageHandler {
      * @param lineRateBitsPerSec line rate, bits/s
      * @param mtuBytes           MTU, bytes
      * @param baseRttNs          base RTT, ns
-     * @return the initial result, valid until the next call on this core
+     * @return the initial result, valid until the next call on any core of the emulator (they share it)
      */
     PccResult startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
                         final int baseRttNs) {
@@ -342,11 +349,11 @@ final class EmulatorCore implements MessageHandler {
         }
         clearWaiting(slot);
         cacheInsert(slot);
-        store.wrap(slot, context);
-        attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs);
-        result.reset();
-        algorithm.initFlow(context, (int) (nowPs / 1000), attributes, result);
-        return result;
+        store.wrap(slot, scratch.context);
+        scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs);
+        scratch.result.reset();
+        algorithm.initFlow(scratch.context, (int) (nowPs / 1000), scratch.attributes, scratch.result);
+        return scratch.result;
     }
 
     /**
@@ -491,9 +498,9 @@ final class EmulatorCore implements MessageHandler {
      */
     @Override
     public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int offset, final int length) {
-        ringView.wrap(buffer, offset);
-        final int qpn = ringView.flowId();
-        final int type = ringView.type();
+        scratch.ringView.wrap(buffer, offset);
+        final int qpn = scratch.ringView.flowId();
+        final int type = scratch.ringView.type();
         final int slot = store.slot(qpn);
         if (slot < 0) {
             unknownFlow++;
@@ -503,7 +510,7 @@ final class EmulatorCore implements MessageHandler {
         if (coalescing) {
             final int waiting = flows[slot * FLOW_ROW + F_WAITING + type];
             if (waiting != 0) {
-                pendingView.wrap(pendingRecords, (waiting - 1) * R).coalesce(ringView);
+                scratch.pendingView.wrap(pendingRecords, (waiting - 1) * R).coalesce(scratch.ringView);
                 coalesced[type]++;
                 released++;
                 return;
@@ -686,8 +693,8 @@ final class EmulatorCore implements MessageHandler {
         final int pos = pendingHead;
         final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
         final int slot = (int) (slotGeneration >>> 32);
-        pendingView.wrap(pendingRecords, pos * R);
-        final int type = pendingView.type();
+        scratch.pendingView.wrap(pendingRecords, pos * R);
+        final int type = scratch.pendingView.type();
         removeHead(pos, slot, type);
         if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++; // the flow ended while its event waited
@@ -766,25 +773,25 @@ final class EmulatorCore implements MessageHandler {
         final int slot = (int) (slotGeneration >>> 32);
         flows[slot * FLOW_ROW + F_BUSY] = 0;
         freeThreads[freeCount++] = th;
-        threadView.wrap(threadRecords, th * R);
-        final int qpn = threadView.flowId();
+        scratch.threadView.wrap(threadRecords, th * R);
+        final int qpn = scratch.threadView.flowId();
         if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++; // the flow ended while its event ran
             return;
         }
         final long typeFlags = threadMeta[row + T_TYPE_FLAGS];
-        runHandler(threadView, slot, (typeFlags & T_OVERLOADED) != 0);
+        runHandler(scratch.threadView, slot, (typeFlags & T_OVERLOADED) != 0);
         handled[(int) (typeFlags & T_TYPE_MASK)]++;
         pushResult(qpn, tn, threadMeta[row + T_CYCLES]);
         owner.recordLatency(tn - threadMeta[row + T_ARRIVAL]);
     }
 
     private void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
-        store.wrap(slot, context);
-        attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot),
+        store.wrap(slot, scratch.context);
+        scratch.attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot),
             store.baseRttNs(slot));
-        result.reset();
-        algorithm.onEvent(context, event, attributes, result);
+        scratch.result.reset();
+        algorithm.onEvent(scratch.context, event, scratch.attributes, scratch.result);
     }
 
     private void pushResult(final int qpn, final long effectivePs, final long cycles) {
@@ -795,7 +802,7 @@ final class EmulatorCore implements MessageHandler {
         if (pos >= results.length) {
             pos -= results.length;
         }
-        results[pos].copyFrom(result);
+        results[pos].copyFrom(scratch.result);
         final int row = pos * RESULT_ROW;
         resultMeta[row] = qpn;
         resultMeta[row + 1] = effectivePs;
@@ -880,9 +887,9 @@ final class EmulatorCore implements MessageHandler {
         final int pos = pendingHead;
         final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
         final int slot = (int) (slotGeneration >>> 32);
-        pendingView.wrap(pendingRecords, pos * R);
-        final int type = pendingView.type();
-        final int qpn = pendingView.flowId();
+        scratch.pendingView.wrap(pendingRecords, pos * R);
+        final int type = scratch.pendingView.type();
+        final int qpn = scratch.pendingView.flowId();
         removeHead(pos, slot, type);
         if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
             unknownFlow++;
@@ -891,9 +898,9 @@ final class EmulatorCore implements MessageHandler {
         final boolean hit = cacheAccess(slot);
         final int cost = type * COST_ROW;
         busyCycles += hit ? costs[cost + COST_HIT_BUSY_CYCLES] : s1Cycles + costs[cost + COST_S2_CYCLES];
-        runHandler(pendingView, slot, pendingCount > highWaterMark);
+        runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
         handled[type]++;
-        owner.deliverNow(qpn, result, pendingMeta[pos * PENDING_ROW],
+        owner.deliverNow(qpn, scratch.result, pendingMeta[pos * PENDING_ROW],
             costs[cost + (hit ? COST_HIT_TOTAL_CYCLES : COST_MISS_TOTAL_CYCLES)]);
     }
 

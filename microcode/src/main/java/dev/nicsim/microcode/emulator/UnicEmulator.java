@@ -142,6 +142,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     private final String[][] coreNames;
     private long seq;
     private OneToOneRingBuffer steppedRing;
+    private final CoreScratch steppedScratch = new CoreScratch();
+    private final PccResult startResult = new PccResult();
     private long elapsedPs;
     private boolean delivering;
     /**
@@ -247,8 +249,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         final int q = qpn & PccEventLayout.MASK_24;
         final EmulatorCore core = cores[coreOf(q)];
         core.runUntil(nowPs);
-        final PccResult r = core.startFlow(q, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        sink.onResult(q, r, nowPs, 0);
+        startResult.copyFrom(core.startFlow(q, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs));
+        sink.onResult(q, startResult, nowPs, 0); // a copy: the sink may step cores, which reuse the shared result
     }
 
     /**
@@ -387,6 +389,11 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      *
      * @return the stepped ring
      */
+    /** @return the flyweights and result the stepped cores share (one thread steps them all) */
+    CoreScratch steppedScratch() {
+        return steppedScratch;
+    }
+
     OneToOneRingBuffer steppedRing() {
         if (steppedRing == null) {
             steppedRing = new OneToOneRingBuffer(EmulatorCore.newRingBuffer(config.ringCapacity()));
@@ -473,6 +480,10 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             final int to = Math.min(cores.length, from + coresPerAgent);
             final EmulatorCore[] group = new EmulatorCore[to - from];
             System.arraycopy(cores, from, group, 0, group.length);
+            final CoreScratch groupScratch = new CoreScratch(); // one set per agent thread
+            for (final EmulatorCore c : group) {
+                c.useScratch(groupScratch);
+            }
             runners[g] = new AgentRunner(idleStrategies.get(), this::onAgentError, null, new CoreGroupAgent(group));
             AgentRunner.startOnThread(runners[g]);
         }
@@ -504,6 +515,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
                 // drain what the agents left
             }
             cores[i].useSteppedRing();
+            cores[i].useScratch(steppedScratch);
             cores[i].publishReleased();
         }
         freeRunning = false;

@@ -2,8 +2,6 @@ package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.microcode.FlowContextStore;
 import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAttributes;
-import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.acceptance;
 
+import dev.nicsim.fabric.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.Cli;
 import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.CaptureException;
 import dev.nicsim.traces.CaptureStats;
@@ -110,7 +111,7 @@ class PcapCaptureTest {
         }
         final Path out = dir.resolve("run-" + name);
         final Path pcap = out.resolve(name + ".pcap");
-        final TraceCli.Outcome o = TraceCli.run("run", scenario.toString(), "--out", out.toString(), "--no-progress",
+        final Cli.Outcome o = Cli.run("run", scenario.toString(), "--out", out.toString(), "--no-progress",
             "--pcap", pcap.toString(), "--pcap-at", at);
         assertEquals(0, o.exitCode(), o.err());
         assertEquals("", o.err());

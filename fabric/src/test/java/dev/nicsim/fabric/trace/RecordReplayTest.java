@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.cli.NicsimCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,7 +91,7 @@ class RecordReplayTest {
         final Path scenario = Files.writeString(dir.resolve(name + ".yaml"), yaml);
         final Path run = dir.resolve(name + "-run");
         final Path trace = dir.resolve(name + "-trace");
-        final TraceCli.Outcome o = TraceCli.run("run", scenario.toString(), "--out", run.toString(), "--no-progress",
+        final Cli.Outcome o = Cli.run("run", scenario.toString(), "--out", run.toString(), "--no-progress",
             "--record", trace.toString());
         assertEquals(0, o.exitCode(), o.err());
         assertEquals("", o.err());
@@ -125,7 +126,7 @@ class RecordReplayTest {
     /** Replays with --verify and checks the exact reproduction and the output files. */
     private void replaysExactly(final String algorithm, final Recorded r) {
         final Path out = dir.resolve(algorithm + "-replay");
-        final TraceCli.Outcome o = TraceCli.run("replay", r.trace().toString(), "--algorithm", algorithm, "--out",
+        final Cli.Outcome o = Cli.run("replay", r.trace().toString(), "--algorithm", algorithm, "--out",
             out.toString(), "--verify");
         assertEquals(0, o.exitCode(), o.out() + o.err());
         assertEquals("", o.err());
@@ -142,7 +143,7 @@ class RecordReplayTest {
     }
 
     private static List<String> dump(final Path trace) {
-        final TraceCli.Outcome o = TraceCli.run("trace", "dump", trace.toString());
+        final Cli.Outcome o = Cli.run("trace", "dump", trace.toString());
         assertEquals(0, o.exitCode(), o.err());
         return o.outLines();
     }
@@ -205,7 +206,7 @@ class RecordReplayTest {
     @Test
     void verifyFailsWithExitCode3WhenAParameterIsChanged() throws IOException {
         final Recorded r = record("dctcp-changed", DCTCP.replace("rr-dctcp", "rr-dctcp-changed"));
-        final TraceCli.Outcome o = TraceCli.run("replay", r.trace().toString(), "--algorithm", "dctcp", "--out",
+        final Cli.Outcome o = Cli.run("replay", r.trace().toString(), "--algorithm", "dctcp", "--out",
             dir.resolve("changed-replay").toString(), "--verify", "--set", "init_window_bytes=50000");
         assertEquals(NicsimCommand.EXIT_VERIFY_FAILED, o.exitCode(), o.out() + o.err());
         // DCTCP's initial cwnd is the path BDP (init_window_bytes 0): base RTT per link = 2 x 1 us
@@ -216,7 +217,7 @@ class RecordReplayTest {
         assertEquals(List.of("nicsim: replay differs from the recording: time_ns=0 src=0 qpn=1 result #1 of the QP:"
             + " window_bytes recorded 52400 vs replayed 50000"), o.errLines());
         // without the change the same trace verifies
-        final TraceCli.Outcome same = TraceCli.run("replay", r.trace().toString(), "--algorithm", "dctcp", "--out",
+        final Cli.Outcome same = Cli.run("replay", r.trace().toString(), "--algorithm", "dctcp", "--out",
             dir.resolve("same-replay").toString(), "--verify");
         assertEquals(0, same.exitCode(), same.err());
     }

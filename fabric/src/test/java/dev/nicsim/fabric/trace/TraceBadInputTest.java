@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.cli.NicsimCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,7 @@ class TraceBadInputTest {
 
     /** Runs the command line and checks the bad-input contract; returns the one line. */
     private static String badInput(final String... args) {
-        final TraceCli.Outcome o = TraceCli.run(args);
+        final Cli.Outcome o = Cli.run(args);
         assertEquals(NicsimCommand.EXIT_BAD_INPUT, o.exitCode(), Arrays.toString(args) + ": " + o.out() + o.err());
         final List<String> lines = o.errLines();
         assertEquals(1, lines.size(), "stderr: " + o.err());
@@ -114,7 +115,7 @@ class TraceBadInputTest {
         assertTrue(badInput("replay", capture, "--algorithm", "dcqcn", "--verify", "--out", dir.resolve("o").toString())
             .startsWith("nicsim: --verify: " + capture + " is a capture, which has no recorded results"));
         final Path imported = dir.resolve("imported");
-        assertEquals(0, TraceCli.run("trace", "import", capture, "--to", imported.toString()).exitCode());
+        assertEquals(0, Cli.run("trace", "import", capture, "--to", imported.toString()).exitCode());
         assertTrue(badInput("replay", imported.toString(), "--algorithm", "dcqcn", "--verify", "--out",
             dir.resolve("o").toString()).startsWith("nicsim: --verify: " + imported + " has no recorded results (origin capture)"));
     }

@@ -1,11 +1,8 @@
 package dev.nicsim.fabric.trace;
 
 import dev.nicsim.fabric.TestPaths;
-import dev.nicsim.fabric.cli.NicsimCommand;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,54 +12,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs the {@code nicsim} command line in-process ({@link NicsimCommand#execute}) with standard
- * output and error captured, and reads what the trace commands write.
- *
- * <p>Thread-safety: swaps the process-wide streams; calls are serialised on the class.
+ * Reads what the trace commands write and where the shared captures are; the commands themselves
+ * run through {@link dev.nicsim.fabric.Cli}.
  */
 final class TraceCli {
     private TraceCli() {
-    }
-
-    /**
-     * What a command printed and returned.
-     *
-     * @param exitCode exit code
-     * @param out      standard output
-     * @param err      standard error
-     */
-    record Outcome(int exitCode, String out, String err) {
-        List<String> outLines() {
-            return out.lines().toList();
-        }
-
-        List<String> errLines() {
-            return err.lines().toList();
-        }
-    }
-
-    /**
-     * Runs the command line.
-     *
-     * @param args arguments
-     * @return exit code and output
-     */
-    static synchronized Outcome run(final String... args) {
-        final PrintStream oldOut = System.out;
-        final PrintStream oldErr = System.err;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            code = NicsimCommand.execute(args);
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /**

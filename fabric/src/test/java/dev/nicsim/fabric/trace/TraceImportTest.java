@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.Cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +34,13 @@ class TraceImportTest {
 
     private List<String> importAndDump(final String capture, final String expectedEventsLine) {
         final Path trace = dir.resolve(capture + ".trace");
-        final TraceCli.Outcome imp = TraceCli.run("trace", "import", TraceCli.capture(capture).toString(), "--to",
+        final Cli.Outcome imp = Cli.run("trace", "import", TraceCli.capture(capture).toString(), "--to",
             trace.toString());
         assertEquals(0, imp.exitCode(), imp.err());
         assertEquals("", imp.err());
         assertTrue(imp.out().contains(expectedEventsLine), imp.out());
         assertTrue(imp.out().contains("trace written to " + trace), imp.out());
-        final TraceCli.Outcome dump = TraceCli.run("trace", "dump", trace.toString());
+        final Cli.Outcome dump = Cli.run("trace", "dump", trace.toString());
         assertEquals(0, dump.exitCode(), dump.err());
         final List<String> lines = dump.outLines();
         assertEquals("# nicsim-pcc-trace v1 origin=capture input=" + TraceCli.capture(capture), lines.get(0));
@@ -109,7 +110,7 @@ class TraceImportTest {
         // the same two files
         final Path capture = TraceCli.capture("softroce-write-read.pcap");
         final Path direct = dir.resolve("direct");
-        final TraceCli.Outcome a = TraceCli.run("replay", capture.toString(), "--algorithm", "dcqcn", "--processor", "ideal",
+        final Cli.Outcome a = Cli.run("replay", capture.toString(), "--algorithm", "dcqcn", "--processor", "ideal",
             "--out", direct.toString());
         assertEquals(0, a.exitCode(), a.err());
         assertEquals(1 + 5, TraceCli.lines(direct.resolve("events.csv")).size());
@@ -120,9 +121,9 @@ class TraceImportTest {
         assertEquals("4686000,17,100000000000,0,0", TraceCli.lines(direct.resolve("results.csv")).get(1));
 
         final Path trace = dir.resolve("imported");
-        assertEquals(0, TraceCli.run("trace", "import", capture.toString(), "--to", trace.toString()).exitCode());
+        assertEquals(0, Cli.run("trace", "import", capture.toString(), "--to", trace.toString()).exitCode());
         final Path viaTrace = dir.resolve("via-trace");
-        final TraceCli.Outcome b = TraceCli.run("replay", trace.toString(), "--algorithm", "dcqcn", "--processor", "ideal",
+        final Cli.Outcome b = Cli.run("replay", trace.toString(), "--algorithm", "dcqcn", "--processor", "ideal",
             "--out", viaTrace.toString());
         assertEquals(0, b.exitCode(), b.err());
         assertArrayEquals(Files.readAllBytes(direct.resolve("events.csv")), Files.readAllBytes(viaTrace.resolve("events.csv")));
@@ -134,7 +135,7 @@ class TraceImportTest {
         // default processor for a capture: the uNIC emulator; each of the 5 events costs cycles
         // (dispatch + context fetch + handler + write-back > 0), the flow start costs none
         final Path out = dir.resolve("emu");
-        final TraceCli.Outcome o = TraceCli.run("replay", TraceCli.capture("softroce-write-read.pcap").toString(),
+        final Cli.Outcome o = Cli.run("replay", TraceCli.capture("softroce-write-read.pcap").toString(),
             "--algorithm", "dcqcn", "--out", out.toString());
         assertEquals(0, o.exitCode(), o.err());
         assertTrue(o.out().contains("on the emulator processor: 6 results"), o.out());

@@ -1,4 +1,4 @@
-package dev.nicsim.fabric.acceptance;
+package dev.nicsim.fabric;
 
 import dev.nicsim.fabric.cli.NicsimCommand;
 
@@ -8,13 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Runs the {@code nicsim} command line in-process ({@link NicsimCommand#execute}) with
+ * For the acceptance and trace tests: runs the {@code nicsim} command line in-process ({@link NicsimCommand#execute}) with
  * {@code System.out} and {@code System.err} captured.
  *
  * <p>Thread-safety: swaps the process-wide streams; calls are serialised on the class, and tests
  * using it must not run in parallel with tests that print.
  */
-final class Cli {
+public final class Cli {
     private Cli() {
     }
 
@@ -25,9 +25,14 @@ final class Cli {
      * @param out      standard output text
      * @param err      standard error text
      */
-    record Outcome(int exitCode, String out, String err) {
+    public record Outcome(int exitCode, String out, String err) {
+        /** @return standard output as lines (line terminators removed, no empty line after the last) */
+        public List<String> outLines() {
+            return out.lines().toList();
+        }
+
         /** @return standard error as lines (line terminators removed, no empty line after the last) */
-        List<String> errLines() {
+        public List<String> errLines() {
             return err.lines().toList();
         }
     }
@@ -38,7 +43,7 @@ final class Cli {
      * @param args arguments, e.g. {@code "run", "scenarios/incast-dcqcn.yaml", "--no-progress"}
      * @return exit code and captured output
      */
-    static synchronized Outcome run(final String... args) {
+    public static synchronized Outcome run(final String... args) {
         final PrintStream oldOut = System.out;
         final PrintStream oldErr = System.err;
         final ByteArrayOutputStream out = new ByteArrayOutputStream();

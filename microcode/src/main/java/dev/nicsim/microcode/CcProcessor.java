@@ -31,9 +31,28 @@ public interface CcProcessor {
      * @param lineRateBitsPerSec line rate of the NIC port, bits/s
      * @param mtuBytes           payload bytes per full packet
      * @param baseRttNs          unloaded path RTT, ns
+     * @param initialPsn         PSN of the flow's first packet, 0..2^24 - 1 (the algorithm sees it as
+     *                           {@link dev.nicsim.pcc.PccAttributes#initialPsn()} in its initFlow)
+     * @throws IllegalStateException    if the flow is already running or no context slot is free
+     * @throws IllegalArgumentException if {@code initialPsn} is outside 0..2^24 - 1
+     */
+    void startFlow(int qpn, long nowPs, long lineRateBitsPerSec, int mtuBytes, int baseRttNs, int initialPsn);
+
+    /**
+     * Starts a flow whose first PSN is 0: {@code startFlow(qpn, nowPs, lineRateBitsPerSec, mtuBytes,
+     * baseRttNs, 0)}.
+     *
+     * @param qpn                flow id (requester QPN, 24 bits)
+     * @param nowPs              current simulated time, ps
+     * @param lineRateBitsPerSec line rate of the NIC port, bits/s
+     * @param mtuBytes           payload bytes per full packet
+     * @param baseRttNs          unloaded path RTT, ns
      * @throws IllegalStateException if the flow is already running or no context slot is free
      */
-    void startFlow(int qpn, long nowPs, long lineRateBitsPerSec, int mtuBytes, int baseRttNs);
+    default void startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
+                           final int baseRttNs) {
+        startFlow(qpn, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs, 0);
+    }
 
     /**
      * Ends a flow and frees its context; later events for it are dropped and counted as

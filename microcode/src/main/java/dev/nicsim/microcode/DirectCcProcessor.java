@@ -62,10 +62,11 @@ public final class DirectCcProcessor implements CcProcessor {
 
     @Override
     public void startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
-                          final int baseRttNs) {
+                          final int baseRttNs, final int initialPsn) {
+        attributes.initialPsn(initialPsn); // checks the range before anything is allocated
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
         store.wrap(slot, context);
-        attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs);
+        attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         result.reset();
         algorithm.initFlow(context, (int) (nowPs / 1000), attributes, result);
         sink.onResult(qpn, result, nowPs, 0);

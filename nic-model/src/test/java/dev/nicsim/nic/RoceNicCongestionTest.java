@@ -331,8 +331,9 @@ class RoceNicCongestionTest {
         }
 
         @Override
-        public void startFlow(final int qpn, final long nowPs, final long lineRate, final int mtu, final int baseRttNs) {
-            attributes.set(lineRate, 0, false, mtu, baseRttNs);
+        public void startFlow(final int qpn, final long nowPs, final long lineRate, final int mtu, final int baseRttNs,
+                              final int initialPsn) {
+            attributes.set(lineRate, 0, false, mtu, baseRttNs).initialPsn(initialPsn);
             alg.initFlow(context, (int) (nowPs / 1000), attributes, result.reset());
             sink.onResult(qpn, result, nowPs + delayPs, 0);
         }

@@ -12,13 +12,14 @@ public final class PccAttributes {
     private boolean overloaded;
     private int mtuBytes;
     private int baseRttNs;
+    private int initialPsn;
 
     /** Creates attributes with zero values. */
     public PccAttributes() {
     }
 
     /**
-     * Sets all attributes at once.
+     * Sets all attributes at once; {@link #initialPsn()} becomes 0 (see there).
      *
      * @param lineRateBitsPerSec port line rate, bits/s, positive
      * @param algorithmSlot      slot of the algorithm in the processor, 0..15
@@ -34,7 +35,40 @@ public final class PccAttributes {
         this.overloaded = overloaded;
         this.mtuBytes = mtuBytes;
         this.baseRttNs = baseRttNs;
+        this.initialPsn = 0;
         return this;
+    }
+
+    /**
+     * Sets the flow's first PSN; processors call it after {@link #set} and before
+     * {@link PccAlgorithm#initFlow}.
+     *
+     * @param initialPsn the PSN of the flow's first packet, 0..2^24 - 1
+     * @return this
+     * @throws IllegalArgumentException if {@code initialPsn} is outside 0..2^24 - 1
+     */
+    public PccAttributes initialPsn(final int initialPsn) {
+        if ((initialPsn & ~PccEventLayout.MASK_24) != 0) {
+            throw new IllegalArgumentException("initialPsn: expected 0..16777215, got " + initialPsn);
+        }
+        this.initialPsn = initialPsn;
+        return this;
+    }
+
+    /**
+     * The PSN of the flow's first packet. A real NIC starts each QP's send queue at a PSN chosen
+     * when the connection is set up (IBTA vol. 1 §9.7.1: any 24-bit value, usually random; it is
+     * exchanged in the CM REQ/REP), so a flow's PSNs start anywhere and wrap at 2^24; compare them
+     * with {@link FixedPoint#psnDelta} (serial-number arithmetic, RFC 1982).
+     *
+     * <p>Valid in {@link PccAlgorithm#initFlow} only; in {@link PccAlgorithm#onEvent} it reads 0.
+     * An algorithm that needs it later keeps it in its flow context, as firmware keeps its own
+     * state: the flow attributes a processor holds per flow are the line rate, MTU and base RTT.
+     *
+     * @return 0..2^24 - 1
+     */
+    public int initialPsn() {
+        return initialPsn;
     }
 
     /** @return line rate of the port in bits per second */

@@ -159,7 +159,7 @@ public final class ChronicleTraceWriter implements AutoCloseable {
 
         @Override
         public void onFlowStart(final int qpn, final long timePs, final long lineRateBitsPerSec, final int mtuBytes,
-                                final int baseRttNs) {
+                                final int baseRttNs, final int initialPsn) {
             final TraceFlowStart f = flowStart;
             f.source = source;
             f.qpn = qpn;
@@ -167,6 +167,7 @@ public final class ChronicleTraceWriter implements AutoCloseable {
             f.lineRateBitsPerSec = lineRateBitsPerSec;
             f.mtuBytes = mtuBytes;
             f.baseRttNs = baseRttNs;
+            f.initialPsn = initialPsn;
             out.flowStart(f);
             flowStarts++;
         }

@@ -7,6 +7,7 @@ import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
@@ -193,7 +194,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     @Override
     public void flowStart(final TraceFlowStart f) {
         final long t = clock(f.timePs);
-        startFlow(source(f.source), f.qpn, t, f.lineRateBitsPerSec, f.mtuBytes, f.baseRttNs);
+        startFlow(source(f.source), f.qpn, t, f.lineRateBitsPerSec, f.mtuBytes, f.baseRttNs, f.initialPsn);
     }
 
     /** Ends the flow on its source's processor. */
@@ -247,7 +248,8 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         final int qpn = e.flowId();
         final Qp q = qp(sourceId, qpn);
         if (!q.started) {
-            startFlow(s, qpn, t, settings.lineRateBitsPerSec(), settings.mtuBytes(), settings.baseRttNs());
+            startFlow(s, qpn, t, settings.lineRateBitsPerSec(), settings.mtuBytes(), settings.baseRttNs(),
+                firstPsnCovered(e));
         } else {
             advanceDue(t);
         }
@@ -271,8 +273,19 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         s.nextPs = s.processor.advance(t);
     }
 
+    /**
+     * A capture holds no QP setup, so a flow derived from it starts at the first PSN its first event
+     * covers: a TX_BURST's or ACK's first sequence number (the first packet sent or acknowledged),
+     * any other event's sequence number.
+     */
+    private static int firstPsnCovered(final PccEvent e) {
+        final int type = e.type();
+        final int psn = type == PccEventType.TX_BURST || type == PccEventType.ACK ? e.firstSn() : e.sn();
+        return psn & PccEventLayout.MASK_24;
+    }
+
     private void startFlow(final Source s, final int qpn, final long t, final long lineRateBitsPerSec,
-                           final int mtuBytes, final int baseRttNs) {
+                           final int mtuBytes, final int baseRttNs, final int initialPsn) {
         advanceDue(t);
         final Qp q = qp(s.id, qpn);
         q.started = true;
@@ -281,7 +294,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         q.minRateBitsPerSec = lineRateBitsPerSec;
         q.windowBytes = PccResult.WINDOW_UNLIMITED;
         try {
-            s.processor.startFlow(qpn, t, lineRateBitsPerSec, mtuBytes, baseRttNs);
+            s.processor.startFlow(qpn, t, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
         } catch (final IllegalStateException e) {
             throw new TraceException("cannot start qpn " + qpn + " of source " + s.id + " at time_ns=" + TraceText.ns(t)
                 + ": " + e.getMessage());

@@ -9,7 +9,8 @@ import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
  * {@link dev.nicsim.microcode.CcProcessor#startFlow}).
  *
  * <p>Binary form: {@code source, qpn (int32), timePs, lineRateBitsPerSec (int64), mtuBytes,
- * baseRttNs (int32)}, 32 bytes. Thread-safety: not thread-safe; a reused holder.
+ * baseRttNs, initialPsn (int32)}, 36 bytes; format version 1 had no {@code initialPsn} (32 bytes),
+ * which reads as 0. Thread-safety: not thread-safe; a reused holder.
  */
 public final class TraceFlowStart extends BytesInBinaryMarshallable {
     /** The NIC (simulation: host index) or requester address index (captures) whose processor this is. */
@@ -24,6 +25,8 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
     public int mtuBytes;
     /** Unloaded path RTT, ns. */
     public int baseRttNs;
+    /** PSN of the flow's first packet, 0..2^24 - 1 (0 in traces of format version 1). */
+    public int initialPsn;
 
     /** Creates a zeroed record. */
     public TraceFlowStart() {
@@ -37,6 +40,7 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
         bytes.writeLong(lineRateBitsPerSec);
         bytes.writeInt(mtuBytes);
         bytes.writeInt(baseRttNs);
+        bytes.writeInt(initialPsn);
     }
 
     @Override
@@ -47,6 +51,7 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
         lineRateBitsPerSec = bytes.readLong();
         mtuBytes = bytes.readInt();
         baseRttNs = bytes.readInt();
+        initialPsn = bytes.readRemaining() >= Integer.BYTES ? bytes.readInt() : 0; // absent in version 1
     }
 
     /** Zeroes every field. */
@@ -58,18 +63,21 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
         lineRateBitsPerSec = 0;
         mtuBytes = 0;
         baseRttNs = 0;
+        initialPsn = 0;
     }
 
     @Override
     public String toString() {
         return "flow_start time_ns=" + TraceText.ns(timePs) + " src=" + source + " qpn=" + qpn
-            + " line_rate_bits_per_sec=" + lineRateBitsPerSec + " mtu_bytes=" + mtuBytes + " base_rtt_ns=" + baseRttNs;
+            + " line_rate_bits_per_sec=" + lineRateBitsPerSec + " mtu_bytes=" + mtuBytes + " base_rtt_ns=" + baseRttNs
+            + " initial_psn=" + initialPsn;
     }
 
     @Override
     public boolean equals(final Object o) {
         return o instanceof TraceFlowStart f && f.source == source && f.qpn == qpn && f.timePs == timePs
-            && f.lineRateBitsPerSec == lineRateBitsPerSec && f.mtuBytes == mtuBytes && f.baseRttNs == baseRttNs;
+            && f.lineRateBitsPerSec == lineRateBitsPerSec && f.mtuBytes == mtuBytes && f.baseRttNs == baseRttNs
+            && f.initialPsn == initialPsn;
     }
 
     @Override

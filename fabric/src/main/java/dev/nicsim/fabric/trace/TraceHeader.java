@@ -19,7 +19,7 @@ public final class TraceHeader extends BytesInBinaryMarshallable {
     /** Format name written by this version of nicsim. */
     public static final String FORMAT = "nicsim-pcc-trace";
     /** Format version written by this version of nicsim; readers accept this and older. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** {@link #origin} of a trace recorded by {@code nicsim run --record}. */
     public static final String ORIGIN_SIMULATION = "simulation";
     /** {@link #origin} of a trace imported from a capture by {@code nicsim trace import}. */

@@ -45,7 +45,7 @@ class TraceAllocationTest {
         final PccResult r = new PccResult();
         try (ChronicleTraceWriter w = ChronicleTraceWriter.create(dir.resolve("t"), new TraceHeader())) {
             final PccTraceListener l = w.listener(0);
-            l.onFlowStart(1, 0, 100_000_000_000L, 1024, 8_000);
+            l.onFlowStart(1, 0, 100_000_000_000L, 1024, 8_000, 0);
             long before = 0;
             for (int i = 0; i < RECORDING_WARM_UP + N; i++) {
                 if (i == RECORDING_WARM_UP) {

@@ -85,7 +85,7 @@ class TraceRoundTripTest {
         try (ChronicleTraceWriter w = ChronicleTraceWriter.create(t, header(),
             new SetTimeProvider(Instant.parse("2024-01-01T00:00:00Z")))) {
             final PccTraceListener l = w.listener(3);
-            l.onFlowStart(17, 1_000, 100_000_000_000L, 1024, 8_064);
+            l.onFlowStart(17, 1_000, 100_000_000_000L, 1024, 8_064, 16_777_200);
             l.onResult(17, r.reset().rate(1 << 20).fastStartPackets(12), 1_000, 0);
             e.reset(PccEventType.TX_BURST, PccEventType.SUBTYPE_NONE, 17, 15, 2).firstSn(0).tx(16_384, 16)
                 .flags(PccEventLayout.FLAG_FIRST_IN_FLOW);
@@ -106,8 +106,8 @@ class TraceRoundTripTest {
             assertEquals(7, rd.read(lines));
         }
         assertEquals(List.of(
-            "# nicsim-pcc-trace v1 origin=simulation input=s.yaml algorithm=dcqcn processor=direct seed=7 parameters=g=0.0625",
-            "flow_start time_ns=1 src=3 qpn=17 line_rate_bits_per_sec=100000000000 mtu_bytes=1024 base_rtt_ns=8064",
+            "# nicsim-pcc-trace v2 origin=simulation input=s.yaml algorithm=dcqcn processor=direct seed=7 parameters=g=0.0625",
+            "flow_start time_ns=1 src=3 qpn=17 line_rate_bits_per_sec=100000000000 mtu_bytes=1024 base_rtt_ns=8064 initial_psn=16777200",
             "result time_ns=1 src=3 qpn=17 rate=1048576 window_bytes=-1 cycles=0 rtt_probe=0 timer_ns=0 fast_start_packets=12",
             "event time_ns=2.500 src=3 qpn=17 type=TX_BURST subtype=0 sn=15 first_sn=0 num_coalesced=1 flags=0x02 port=0"
                 + " ts_ns=2 first_ts_ns=2 tx_bytes=16384 tx_packets=16 rtt_request_send_ns=0 rtt_request_receive_ns=0"
@@ -129,7 +129,7 @@ class TraceRoundTripTest {
         for (final Path t : List.of(a, b, a)) { // a is written twice: the second run replaces the first
             try (ChronicleTraceWriter w = ChronicleTraceWriter.create(t, header())) {
                 final PccTraceListener l = w.listener(0);
-                l.onFlowStart(1, 0, 25_000_000_000L, 4096, 2_000);
+                l.onFlowStart(1, 0, 25_000_000_000L, 4096, 2_000, 0);
                 l.onResult(1, new PccResult().rate(1 << 19), 0, 0);
             }
         }

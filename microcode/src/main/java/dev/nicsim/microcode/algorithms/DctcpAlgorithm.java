@@ -28,7 +28,9 @@ import dev.nicsim.pcc.PccResult;
  *       step 4 compares one byte later): M = marked / acked,
  *       {@code alpha = ((1 - g) alpha + g M)} (16.16, floored), windowEnd = the last PSN sent so far
  *       (from TX_BURST, the RoCE {@code snd_nxt - 1}), counts reset. WindowEnd starts one before
- *       PSN 0 (SND.UNA), so the first ACK closes the first window.</li>
+ *       the flow's first PSN (SND.UNA; {@link PccAttributes#initialPsn()}), so the first ACK closes
+ *       the first window; PSNs are compared with 24-bit serial arithmetic (RFC 1982), so any first
+ *       PSN and the wrap at 2^24 work.</li>
  *   <li>Reaction, at most once per window of data (§3.3 last paragraph, RFC 3168): an ECE ACK
  *       outside CWR sets {@code cwnd = cwnd (1 - alpha / 2)} (not below min_window_packets x MTU),
  *       ssthresh = cwnd, and opens CWR until the last PSN sent so far is acknowledged.</li>
@@ -143,8 +145,9 @@ public final class DctcpAlgorithm implements PccAlgorithm {
 
     /**
      * Sets cwnd = init_window_bytes (default BDP) within [min window, max window], ssthresh,
-     * alpha = initial_alpha, WindowEnd = PSN -1 (SND.UNA before PSN 0); result: line rate and
-     * window cwnd.
+     * alpha = initial_alpha, WindowEnd = the PSN before the flow's first one
+     * ({@code initialPsn - 1} modulo 2^24: SND.UNA before the first packet, so the first ACK closes
+     * the first observation window whatever PSN the flow starts at); result: line rate and window cwnd.
      */
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes,
@@ -159,7 +162,7 @@ public final class DctcpAlgorithm implements PccAlgorithm {
         context.set(W_ALPHA, initialAlpha);
         context.set(W_ACKED_PACKETS, 0);
         context.set(W_MARKED_PACKETS, 0);
-        context.set(W_WINDOW_END_PSN, PccEventLayout.MASK_24); // PSN -1
+        context.set(W_WINDOW_END_PSN, (attributes.initialPsn() - 1) & PccEventLayout.MASK_24);
         context.set(W_LAST_SENT_PSN, 0);
         context.set(W_CWR_END_PSN, 0);
         context.set(W_FLAGS, 0);

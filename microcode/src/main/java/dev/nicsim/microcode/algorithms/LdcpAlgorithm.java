@@ -22,11 +22,14 @@ import dev.nicsim.pcc.PccResult;
  *       packets (the NIC sends them Not-ECT except the IW-th and a message's last packet). ACKs
  *       during fast start do not change cw. It ends
  *       <ol>
- *         <li>on loss: NACK OUT_OF_SEQUENCE with expected PSN {@code sn}. PSNs start at 0, so
- *             {@code sn} packets were acknowledged in order before the loss; cw = sn packets (at
- *             least 1, the smallest window of Eq. (1); the draft gives no rule for 0), fast-start
- *             budget 0; the NIC goes back N from sn;</li>
- *         <li>when a full IW has been acknowledged (ACK with {@code sn + 1 >= IW packets}):
+ *         <li>on loss: NACK OUT_OF_SEQUENCE with expected PSN {@code sn}: the flow's packets from
+ *             its first PSN (kept in the context at {@link #initFlow}) up to {@code sn} were
+ *             acknowledged in order before the loss, {@code acked = psnDelta(firstPsn, sn)}
+ *             (24-bit serial arithmetic, RFC 1982, so any first PSN and the wrap at 2^24 work);
+ *             cw = acked packets (at least 1, the smallest window of Eq. (1); the draft gives no
+ *             rule for 0), fast-start budget 0; the NIC goes back N from sn;</li>
+ *         <li>when a full IW has been acknowledged (ACK with
+ *             {@code acked = psnDelta(firstPsn, sn) + 1 >= IW packets}):
  *             cw = BDP in packets (bdpBytes / MTU, 16.16). Packets the same ACK covers beyond the
  *             IW are applied with Eq. (2).</li>
  *       </ol></li>
@@ -52,13 +55,14 @@ import dev.nicsim.pcc.PccResult;
  *
  * <h2>Context words</h2>
  * <table>
- *   <caption>ldcp context layout (4 of 12 words)</caption>
+ *   <caption>ldcp context layout (5 of 12 words)</caption>
  *   <tr><th>word</th><th>content</th></tr>
  *   <tr><td>0 {@link #W_FLAGS}</td><td>bit 0 {@link #FLAG_STABLE}: fast start over; bit 1
  *       {@link #FLAG_RTT_SAMPLED}: an RTT sample was taken</td></tr>
  *   <tr><td>1 {@link #W_CW}</td><td>cw, packets, 16.16 (IW during fast start)</td></tr>
  *   <tr><td>2 {@link #W_SRTT_NS}</td><td>smoothed RTT, ns (base RTT before the first sample)</td></tr>
  *   <tr><td>3 {@link #W_IW_PACKETS}</td><td>IW in packets</td></tr>
+ *   <tr><td>4 {@link #W_FIRST_PSN}</td><td>the flow's first PSN ({@link PccAttributes#initialPsn()}), 24 bits</td></tr>
  * </table>
  *
  * <p>Counters: {@code ldcp_acks_unmarked}, {@code ldcp_acks_marked}, {@code ldcp_acks_below_one}
@@ -77,8 +81,10 @@ public final class LdcpAlgorithm implements PccAlgorithm {
     public static final int W_SRTT_NS = 2;
     /** Context word: initial window in packets. */
     public static final int W_IW_PACKETS = 3;
+    /** Context word: the flow's first PSN, 24 bits. */
+    public static final int W_FIRST_PSN = 4;
     /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 4;
+    public static final int CONTEXT_WORDS = 5;
     /** Flag bit: the flow is in the stable stage. */
     public static final int FLAG_STABLE = 1;
     /** Flag bit: at least one RTT sample was taken. */
@@ -154,6 +160,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         context.set(W_CW, iwPackets << 16);
         context.set(W_SRTT_NS, attributes.baseRttNs());
         context.set(W_IW_PACKETS, iwPackets);
+        context.set(W_FIRST_PSN, attributes.initialPsn());
         result.rate(FixedPoint.RATE_ONE).windowBytes((long) iwPackets * mtu).fastStartPackets(iwPackets);
     }
 
@@ -190,7 +197,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         int cw;
         if ((flags & FLAG_STABLE) == 0) {
             final int iwPackets = context.get(W_IW_PACKETS);
-            final int acked = (sn & PccEventLayout.MASK_24) + 1; // PSNs start at 0
+            final int acked = FixedPoint.psnDelta(context.get(W_FIRST_PSN), sn) + 1;
             if (acked < iwPackets) {
                 return; // still in fast start: the window stays IW
             }
@@ -218,9 +225,10 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         final int flags = context.get(W_FLAGS);
         final int cw;
         if ((flags & FLAG_STABLE) == 0) {
-            // §3.1 transition 1): cw = packets acknowledged in order before the loss = expected PSN
-            final int acked = event.sn() & PccEventLayout.MASK_24;
-            cw = Math.min(CcMath.MAX_WINDOW_PACKETS_FIXED, Math.max(1, acked) << 16);
+            // §3.1 transition 1): cw = packets acknowledged in order before the loss, from the
+            // flow's first PSN up to the expected PSN (clamped before the shift cannot overflow)
+            final int acked = FixedPoint.psnDelta(context.get(W_FIRST_PSN), event.sn());
+            cw = (int) Math.min(CcMath.MAX_WINDOW_PACKETS_FIXED, (long) Math.max(1, acked) << 16);
             context.set(W_FLAGS, flags | FLAG_STABLE);
             counters.increment(cExitLoss);
             result.fastStartPackets(0);

@@ -335,10 +335,11 @@ final class EmulatorCore implements MessageHandler {
      * @param lineRateBitsPerSec line rate, bits/s
      * @param mtuBytes           MTU, bytes
      * @param baseRttNs          base RTT, ns
+     * @param initialPsn         the flow's first PSN, 24 bits (checked by the caller)
      * @return the initial result, valid until the next call on any core of the emulator (they share it)
      */
     PccResult startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
-                        final int baseRttNs) {
+                        final int baseRttNs, final int initialPsn) {
         ensureAllocated();
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
         final int slots = flows.length / FLOW_ROW;
@@ -348,7 +349,7 @@ final class EmulatorCore implements MessageHandler {
         clearWaiting(slot);
         cacheInsert(slot);
         store.wrap(slot, scratch.context);
-        scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs);
+        scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         scratch.result.reset();
         algorithm.initFlow(scratch.context, (int) (nowPs / 1000), scratch.attributes, scratch.result);
         return scratch.result;

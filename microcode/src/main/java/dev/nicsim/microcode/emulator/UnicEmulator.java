@@ -243,13 +243,16 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      */
     @Override
     public void startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
-                          final int baseRttNs) {
+                          final int baseRttNs, final int initialPsn) {
         checkStepped("startFlow");
+        if ((initialPsn & ~PccEventLayout.MASK_24) != 0) {
+            throw new IllegalArgumentException("initialPsn: expected 0..16777215, got " + initialPsn);
+        }
         observe(nowPs);
         final int q = qpn & PccEventLayout.MASK_24;
         final EmulatorCore core = cores[coreOf(q)];
         core.runUntil(nowPs);
-        startResult.copyFrom(core.startFlow(q, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs));
+        startResult.copyFrom(core.startFlow(q, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn));
         sink.onResult(q, startResult, nowPs, 0); // a copy: the sink may step cores, which reuse the shared result
     }
 

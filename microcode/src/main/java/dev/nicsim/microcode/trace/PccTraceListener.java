@@ -36,9 +36,10 @@ public interface PccTraceListener {
      * @param lineRateBitsPerSec line rate of the NIC port, bits/s (PCC rates are 20-bit fractions of it)
      * @param mtuBytes           payload bytes per full packet
      * @param baseRttNs          unloaded path RTT, ns
+     * @param initialPsn         PSN of the flow's first packet, 0..2^24 - 1
      */
     default void onFlowStart(final int qpn, final long timePs, final long lineRateBitsPerSec, final int mtuBytes,
-                             final int baseRttNs) {
+                             final int baseRttNs, final int initialPsn) {
     }
 
     /**

@@ -72,10 +72,10 @@ public final class RecordingCcProcessor implements CcProcessor, CcResultSink {
     /** Reports the start to the listener, then starts the flow on the wrapped processor. */
     @Override
     public void startFlow(final int qpn, final long nowPs, final long lineRateBitsPerSec, final int mtuBytes,
-                          final int baseRttNs) {
+                          final int baseRttNs, final int initialPsn) {
         observe(nowPs);
-        listener.onFlowStart(qpn, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        delegate.startFlow(qpn, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs);
+        listener.onFlowStart(qpn, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
+        delegate.startFlow(qpn, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
     }
 
     /** Reports the end (at the latest time seen) to the listener, then ends the flow on the wrapped processor. */

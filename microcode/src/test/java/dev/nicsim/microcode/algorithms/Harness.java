@@ -48,8 +48,15 @@ final class Harness {
     }
 
     PccResult init(final int nowNs) {
+        return init(nowNs, 0);
+    }
+
+    /** Starts the flow with its first PSN {@code initialPsn}; later events see the attribute as 0. */
+    PccResult init(final int nowNs, final int initialPsn) {
         result.reset();
+        attributes.initialPsn(initialPsn);
         algorithm.initFlow(context, nowNs, attributes, result);
+        attributes.initialPsn(0);
         return result;
     }
 

@@ -62,8 +62,9 @@ class RecordingCcProcessorTest {
 
         @Override
         public void onFlowStart(final int qpn, final long timePs, final long lineRateBitsPerSec, final int mtuBytes,
-                                final int baseRttNs) {
-            lines.add("start " + qpn + " @" + timePs + " " + lineRateBitsPerSec + " " + mtuBytes + " " + baseRttNs);
+                                final int baseRttNs, final int initialPsn) {
+            lines.add("start " + qpn + " @" + timePs + " " + lineRateBitsPerSec + " " + mtuBytes + " " + baseRttNs
+                + (initialPsn != 0 ? " psn " + initialPsn : ""));
         }
 
         @Override

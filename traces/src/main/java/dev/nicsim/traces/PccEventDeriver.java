@@ -12,11 +12,11 @@ import java.util.Arrays;
 /**
  * Turns the decoded packets of a capture into the PCC event stream the requester NICs in it would
  * have seen, written to a {@link PccEventSink} as {@link PccEvent} records in time order. The event
- * set is ARCHITECTURE.md "PCC contract" and specs/README.md "NVIDIA DOCA PCC device model" (TX at
+ * set is the PCC contract of {@link dev.nicsim.pcc} (the events of NVIDIA's DOCA PCC device model: TX at
  * the end of a burst with bytes and packets sent; ACK; NACK with subtype; CNP; RTT response with
  * request-send, request-receive and response-send timestamps); the field semantics follow the
  * simulator's {@code RoceNic} so that imported and simulated traces mean the same; CNPs name the
- * reaction point's QP as spec 003 §4 and §5 (steps 8-10) describe.
+ * reaction point's QP as the RoCE ECN/DCQCN article §4 and §5 (steps 8-10) describe.
  *
  * <h2>Who is the requester</h2>
  * Inferred from the opcodes ({@link IbOpcodes}): connected-service requests (SEND, RDMA WRITE,

@@ -52,6 +52,28 @@ class CaptureCountsTest {
         return copy;
     }
 
+    /**
+     * Counts of a native IB capture of RC SEND Only (4), ACK (17) and UD SEND Only (100) packets, each
+     * whole in its ERF record: all of them IB, none skipped, the ACKs the only AETHs, ICRC and VCRC good
+     * on every packet, no IP ECN counted.
+     */
+    private static void assertInfinibandCounts(final CaptureStats s, final int sends, final int acks, final int ud) {
+        final int all = sends + acks + ud;
+        assertEquals(sends, s.opcodeCount(4));
+        assertEquals(acks, s.opcodeCount(17));
+        assertEquals(ud, s.opcodeCount(100));
+        assertEquals(all, allOpcodes(s));
+        assertEquals(all, s.packets());
+        assertEquals(all, s.byEncapsulation(RocePacket.ENCAP_IB));
+        assertEquals(0, s.skippedTotal());
+        assertEquals(acks, s.aethAcks());
+        assertEquals(all, s.icrcOk());
+        assertEquals(0, s.icrcBad());
+        assertEquals(all, s.vcrcOk());
+        assertEquals(0, s.vcrcBad());
+        assertEquals(0, s.ecnCount(0) + s.ecnCount(1) + s.ecnCount(2) + s.ecnCount(3));
+    }
+
     @Test
     void softroceFixture() throws CaptureException, IOException {
         final List<RocePacket> seen = new ArrayList<>();
@@ -105,20 +127,8 @@ class CaptureCountsTest {
         final List<RocePacket> seen = new ArrayList<>();
         final CaptureStats s = decodeFixture("ib.pcap", Fixtures.infinibandErf(), seen);
         // built as 4 x4, 17 x3, 100 x3 = 10 native IB packets in ERF type 21 records
-        assertEquals(4, s.opcodeCount(4));
-        assertEquals(3, s.opcodeCount(17));
-        assertEquals(3, s.opcodeCount(100));
-        assertEquals(10, allOpcodes(s));
-        assertEquals(10, s.packets());
-        assertEquals(10, s.byEncapsulation(RocePacket.ENCAP_IB));
-        assertEquals(0, s.skippedTotal());
-        assertEquals(3, s.aethAcks());
         // whole packets: ICRC (VL-masked LRH for LNH 2, ones + masked GRH for LNH 3) and VCRC on all 10
-        assertEquals(10, s.icrcOk());
-        assertEquals(0, s.icrcBad());
-        assertEquals(10, s.vcrcOk());
-        assertEquals(0, s.vcrcBad());
-        assertEquals(0, s.ecnCount(0) + s.ecnCount(1) + s.ecnCount(2) + s.ecnCount(3));
+        assertInfinibandCounts(s, 4, 3, 3);
         // payload: 256 + 100 + 4 x 82 + 256 = 940 bytes (pads and ICRC not counted)
         assertEquals(940, s.payloadBytes());
         // #1: VL15, LID 0xffff both ways, at S + 1/8 s (the ERF time, 125,000,000 ns)
@@ -237,22 +247,9 @@ class CaptureCountsTest {
         final List<String> seen = new ArrayList<>();
         final CaptureStats s = decode("infiniband-erf.pcap", seen);
         // README: "4 x10, 17 x9, 100 x24" = 43 native IB packets in ERF type 21 records
-        assertEquals(10, s.opcodeCount(4));
-        assertEquals(9, s.opcodeCount(17));
-        assertEquals(24, s.opcodeCount(100));
-        assertEquals(43, allOpcodes(s));
-        assertEquals(43, s.packets());
-        assertEquals(43, s.byEncapsulation(RocePacket.ENCAP_IB));
-        assertEquals(0, s.skippedTotal());
-        // the 9 ACKs are the only AETHs
-        assertEquals(9, s.aethAcks());
-        // each record holds the whole packet (wlen = captured - 16): ICRC and VCRC checked on all 43
-        assertEquals(43, s.icrcOk());
-        assertEquals(0, s.icrcBad());
-        assertEquals(43, s.vcrcOk());
-        assertEquals(0, s.vcrcBad());
-        // native IB has no IP ECN: none counted
-        assertEquals(0, s.ecnCount(0) + s.ecnCount(1) + s.ecnCount(2) + s.ecnCount(3));
+        // the 9 ACKs are the only AETHs; each record holds the whole packet (wlen = captured - 16): ICRC
+        // and VCRC checked on all 43
+        assertInfinibandCounts(s, 10, 9, 24);
     }
 
     @Test

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Acceptance 3: LDCP 16-to-1 incast without PFC, {@code scenarios/incast-ldcp.yaml} as shipped
- * (spec 000). The zero-RTT fast start sends the first-RTT packets Not-ECT and the switch
+ * (the LDCP draft). The zero-RTT fast start sends the first-RTT packets Not-ECT and the switch
  * WRED-drops them at or above K = 40,000 B (Eq. 3); those must be the only drops (no tail drop,
  * no headroom drop), every flow must complete (go-back-N recovers them), and the queue must stay
  * below buf_max = 1,000,000 B (the static egress queue limit of the scenario).

@@ -110,9 +110,7 @@ final class RegionalCongestion implements EventHandler {
     private final int fbMaxQuantised;
     private final boolean latch;
 
-    private final int[] camKeys;
-    private final int[] camIngress;
-    private final int[] camValid;
+    private final CongestionCam cam;
     private final int camDepth;
     private final SwitchPort[] ports;
 
@@ -153,16 +151,13 @@ final class RegionalCongestion implements EventHandler {
      * @param name       switch name (counter components)
      * @param numPorts   ports of the switch
      * @param c          validated RCM configuration (read now; later changes have no effect)
-     * @param camKeys    the switch's CAM keys, {@code [queue x camDepth + entry]} (shared, read only)
-     * @param camIngress the ingress port of each CAM entry (shared, read only)
-     * @param camValid   valid entries per queue (shared, read only)
-     * @param camDepth   CAM entries per queue
+     * @param cam        the switch's CAM (read only)
      * @param ports      the switch's ports array (shared; filled as ports connect)
      * @param counters   registry for the RCM counters
      */
     RegionalCongestion(final SwitchAsic owner, final Simulator sim, final PacketPool pool, final String name,
-                       final int numPorts, final RcmConfig c, final int[] camKeys, final int[] camIngress,
-                       final int[] camValid, final int camDepth, final SwitchPort[] ports, final CounterRegistry counters) {
+                       final int numPorts, final RcmConfig c, final CongestionCam cam,
+                       final SwitchPort[] ports, final CounterRegistry counters) {
         this.owner = owner;
         this.sim = sim;
         this.pool = pool;
@@ -181,10 +176,8 @@ final class RegionalCongestion implements EventHandler {
         this.harmfulMin = c.harmfulMinEntries;
         this.fbMaxQuantised = c.fbMaxQuantised();
         this.latch = c.latchHarmfulSet && cfr && rcc;
-        this.camKeys = camKeys;
-        this.camIngress = camIngress;
-        this.camValid = camValid;
-        this.camDepth = camDepth;
+        this.cam = cam;
+        this.camDepth = cam.depth();
         this.ports = ports;
         final int queues = numPorts * PRIORITIES;
         this.input = new CongestionDetector(queues, c);
@@ -463,7 +456,7 @@ final class RegionalCongestion implements EventHandler {
             }
             return false;
         }
-        return camCount(q, key) >= harmfulMin;
+        return cam.count(q, key) >= harmfulMin;
     }
 
     /**
@@ -473,11 +466,11 @@ final class RegionalCongestion implements EventHandler {
      */
     private void latchHarmfulSet(final int q) {
         final int base = q * camDepth;
-        final int n = camValid[q];
+        final int n = cam.validEntries(q);
         int count = 0;
         for (int i = 0; i < n; i++) {
-            final int key = camKeys[base + i];
-            if (camCount(q, key) < harmfulMin) {
+            final int key = cam.key(q, i);
+            if (cam.count(q, key) < harmfulMin) {
                 continue;
             }
             int j = 0;
@@ -486,29 +479,13 @@ final class RegionalCongestion implements EventHandler {
             }
             if (j == count) {
                 latchedKeys[base + count] = key;
-                latchedIngress[base + count] = camIngress[base + newestEntry(q, key)];
+                latchedIngress[base + count] = cam.ingress(q, cam.newestEntry(q, key));
                 count++;
             }
         }
         if (count > 0) {
             latchedCount[q] = count;
         }
-    }
-
-    /** The CAM entry of queue {@code q} holding {@code key} that was written last (the key must be present). */
-    private int newestEntry(final int q, final int key) {
-        final int base = q * camDepth;
-        final int n = camValid[q];
-        // entries are written cyclically at the next-write index (equal to n while the CAM fills up):
-        // the newest is just before it
-        final int next = owner.camNextEntry(q);
-        for (int k = 1; k <= n; k++) {
-            final int i = Math.floorMod(next - k, camDepth);
-            if (camKeys[base + i] == key) {
-                return i;
-            }
-        }
-        return 0;
     }
 
     /** RCC of queue {@code q} quits: the window goes idle and the latched harmful set is released. */
@@ -534,18 +511,6 @@ final class RegionalCongestion implements EventHandler {
      */
     int latchedFlowKey(final int q, final int i) {
         return latchedKeys[q * camDepth + i];
-    }
-
-    private int camCount(final int q, final int key) {
-        final int base = q * camDepth;
-        final int n = camValid[q];
-        int hits = 0;
-        for (int i = 0; i < n; i++) {
-            if (camKeys[base + i] == key) {
-                hits++;
-            }
-        }
-        return hits;
     }
 
     // ---------------------------------------------------------------- CN sending
@@ -585,11 +550,10 @@ final class RegionalCongestion implements EventHandler {
                     }
                 }
             } else if (cfr && output.congested(q)) {
-                final int base = q * camDepth;
-                final int n = camValid[q];
+                final int n = cam.validEntries(q);
                 for (int i = 0; i < n; i++) {
-                    if (camIngress[base + i] == inPort && camCount(q, camKeys[base + i]) >= harmfulMin) {
-                        ids = addId(f, ids, camKeys[base + i]);
+                    if (cam.ingress(q, i) == inPort && cam.count(q, cam.key(q, i)) >= harmfulMin) {
+                        ids = addId(f, ids, cam.key(q, i));
                     }
                 }
             }

@@ -332,7 +332,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * CAM query (spec 001 §3.3): is a flow among the sampled congesting flows of an egress queue.
+     * CAM query (the RCM paper §3.3): is a flow among the sampled congesting flows of an egress queue.
      * Scans the queue's valid CAM entries; allocation-free.
      *
      * @param port     egress port
@@ -361,13 +361,13 @@ public final class SwitchAsic implements NetDevice {
         return voq != null ? voq.voqBytes(inPort, outPort, priority) : 0;
     }
 
-    /** @return whether any RCM mechanism (spec 001 §3) is on in this switch */
+    /** @return whether any RCM mechanism (the RCM paper §3) is on in this switch */
     public boolean rcmEnabled() {
         return rcm != null;
     }
 
     /**
-     * Chooses whether congestion notifications (spec 001 §3.2) go out on a port. Set at
+     * Chooses whether congestion notifications (the RCM paper §3.2) go out on a port. Set at
      * {@link #connectPort} to "the peer is a {@link SwitchAsic}" (hosts are not part of a congestion
      * region); a fabric or test may override it. Set-up only; no effect with RCM off.
      *
@@ -386,7 +386,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * The role of a port at a priority in a congestion region (spec 001 §3.2).
+     * The role of a port at a priority in a congestion region (the RCM paper §3.2).
      *
      * @param port     port number
      * @param priority 0..7
@@ -399,7 +399,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * Regional congestion degree of an output queue (spec 001 §3.4 SAR, Eq. (2)): its own
+     * Regional congestion degree of an output queue (the RCM paper §3.4 SAR, Eq. (2)): its own
      * quantised {@code F_b} while congested, combined with a valid received {@code F_br} as
      * {@code (1 - w) F_b + w F_br}.
      *
@@ -414,7 +414,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * Is a flow harmful at an output queue now (spec 001 §3.3: in the queue's CAM at a root point,
+     * Is a flow harmful at an output queue now (the RCM paper §3.3: in the queue's CAM at a root point,
      * among a valid received CN's IDs at an edge or inner point; every flow with CFR off)?
      *
      * @param port     output port

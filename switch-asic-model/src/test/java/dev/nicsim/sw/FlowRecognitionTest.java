@@ -42,13 +42,9 @@ class FlowRecognitionTest {
         cam.onEnqueue(Q, 0, p);
     }
 
-    private static int key(final int udpSrcPort) {
-        final Packet p = new Packet();
-        p.srcHost = 0;
-        p.dstHost = 1;
-        p.udpSrcPort = udpSrcPort;
-        p.dstQpn = 1;
-        return SwitchAsic.flowKey(p);
+    /** The flow key of a packet of flow {@code udpSrcPort} (host 0 to host 1, QPN 1). */
+    private int key(final int udpSrcPort) {
+        return SwitchAsic.flowKey(TestDevices.data(pool, 0, 1, 24, Packet.ECN_ECT0, 1000, udpSrcPort));
     }
 
     @Test

@@ -9,7 +9,10 @@ import dev.nicsim.pcc.PccResult;
  * point, and for READ streams the READ RESPONSE packets).
  *
  * <p>Packet indexes ({@code sndUna}, {@code sndNxt}, ...) count packets of the message from 0 and
- * do not wrap; the PSN on the wire is the index modulo 2^24 (the flow's first PSN is 0). Objects
+ * do not wrap; the PSN on the wire is {@link #psn(int) (initialPsn + index) modulo 2^24}, where the
+ * first PSN is chosen at connection setup (IBTA vol. 1 §9.7.1: any 24-bit value; both ends of the
+ * pair agree on it, as the CM exchange makes them), and a PSN on the wire maps back to an index by
+ * 24-bit serial arithmetic (RFC 1982) against a nearby index. Objects
  * are pooled by their NIC and reused for later flows; {@link #incarnation} changes on every release
  * so events scheduled for an earlier flow are recognised and ignored.
  *
@@ -125,6 +128,8 @@ final class Qp {
     // ---- responder
     /** Expected PSN (24 bits). */
     int ePsn;
+    /** PSN of the flow's first packet (24 bits): the requester's first PSN and the responder's first expected one. */
+    int initialPsn;
     /** Message sequence number (24 bits): messages completed. */
     int msn;
     /** Whether a NAK was sent for the current gap (one NAK per gap). */
@@ -172,8 +177,9 @@ final class Qp {
      */
     void init(final int role, final int qpn, final int peerQpn, final int peerHost, final int flowId,
               final MessageOp op, final int sizeBytes, final int mtuBytes, final int udpSrcPort,
-              final long lineRateBitsPerSec) {
+              final long lineRateBitsPerSec, final int initialPsn) {
         this.role = role;
+        this.initialPsn = initialPsn;
         this.qpn = qpn;
         this.peerQpn = peerQpn;
         this.peerHost = peerHost;
@@ -214,7 +220,7 @@ final class Qp {
         readGapReissued = false;
         pendingHead = 0;
         pendingCount = 0;
-        ePsn = 0;
+        ePsn = initialPsn;
         msn = 0;
         nakSent = false;
         ceState = false;
@@ -227,6 +233,16 @@ final class Qp {
         respPackets = 0;
         respBytesLeft = 0;
         lastCnpPs = Long.MIN_VALUE / 4;
+    }
+
+    /**
+     * The PSN on the wire of a packet index of this flow.
+     *
+     * @param index packet index from the flow's start (may be -1: "before the first packet")
+     * @return {@code (initialPsn + index) mod 2^24}
+     */
+    int psn(final int index) {
+        return (initialPsn + index) & 0xFF_FFFF;
     }
 
     /** Forgets references to other objects and bumps the incarnation (on release to the pool). */

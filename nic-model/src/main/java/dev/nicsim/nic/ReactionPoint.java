@@ -138,7 +138,7 @@ final class ReactionPoint {
     void startFlow(final Qp q, final long nowPs, final int mtuBytes, final int baseRttNs) {
         if (processor != null) {
             q.awaitingInit = true;
-            processor.startFlow(q.qpn, nowPs, port.rateBitsPerSec(), mtuBytes, baseRttNs);
+            processor.startFlow(q.qpn, nowPs, port.rateBitsPerSec(), mtuBytes, baseRttNs, q.initialPsn);
             runProcessor();
         }
     }
@@ -217,7 +217,7 @@ final class ReactionPoint {
     void onAck(final Qp q, final Packet p, final int first) {
         if (processor != null) {
             event.reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, q.qpn, p.psn, sim.nowNs32());
-            event.firstSn(first);
+            event.firstSn(q.psn(first));
             event.rtt(p.txTimestampNs, 0, 0);
             offer(q, p.ece ? PccEventLayout.FLAG_ECE : 0);
         }

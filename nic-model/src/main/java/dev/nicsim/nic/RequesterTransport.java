@@ -1,7 +1,6 @@
 package dev.nicsim.nic;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
@@ -41,7 +40,6 @@ import dev.nicsim.sim.Simulator;
  * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
  */
 final class RequesterTransport {
-    private static final int MASK = PccEventLayout.MASK_24;
     private static final long NEVER = Long.MAX_VALUE;
 
     private final Simulator sim;
@@ -101,13 +99,13 @@ final class RequesterTransport {
      *
      * @param q a requester QP
      * @return the PSN (24 bits): of the pending READ request for READ, else of packet
-     *         {@code sndMax - 1} (0 before the first packet)
+     *         {@code sndMax - 1} (the first PSN before the first packet)
      */
     static int lastSentPsn(final Qp q) {
         if (q.op == MessageOp.READ) {
-            return q.readRequestIndex & MASK;
+            return q.psn(q.readRequestIndex);
         }
-        return q.sndMax == 0 ? 0 : (q.sndMax - 1) & MASK;
+        return q.psn(q.sndMax == 0 ? 0 : q.sndMax - 1);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -125,7 +123,7 @@ final class RequesterTransport {
         if (q.op == MessageOp.READ) {
             p.kind = Packet.KIND_READ_REQUEST;
             p.opcode = RoceOpcodes.READ_REQUEST;
-            p.psn = q.readRequestIndex & MASK;
+            p.psn = q.psn(q.readRequestIndex);
             p.payloadBytes = (int) (q.sizeBytes - q.byteOffset(q.readRequestIndex));
             p.frameBytes = RoceNic.READ_REQUEST_FRAME_BYTES;
             p.ackReq = true;
@@ -146,7 +144,7 @@ final class RequesterTransport {
         final int payload = q.payloadBytes(index);
         p.kind = Packet.KIND_DATA;
         p.opcode = RoceOpcodes.dataOpcode(q.op, index, q.totalPackets);
-        p.psn = index & MASK;
+        p.psn = q.psn(index);
         p.payloadBytes = payload;
         p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode));
         p.ackReq = last;
@@ -206,7 +204,7 @@ final class RequesterTransport {
         if (q.op == MessageOp.READ) {
             return;
         }
-        final int ackIndex = q.sndUna + FixedPoint.psnDelta(q.sndUna & MASK, p.psn);
+        final int ackIndex = q.sndUna + FixedPoint.psnDelta(q.psn(q.sndUna), p.psn);
         if (ackIndex < q.sndUna || ackIndex >= q.sndMax) {
             return; // acknowledges nothing new (re-ACK of a duplicate) or nothing sent
         }
@@ -234,7 +232,7 @@ final class RequesterTransport {
         if (q.op == MessageOp.READ) {
             reissueRead(q);
         } else {
-            final int nakIndex = q.sndUna + FixedPoint.psnDelta(q.sndUna & MASK, p.psn);
+            final int nakIndex = q.sndUna + FixedPoint.psnDelta(q.psn(q.sndUna), p.psn);
             if (nakIndex < q.sndUna || nakIndex >= q.sndMax) {
                 return; // stale
             }
@@ -255,7 +253,7 @@ final class RequesterTransport {
      * @param p the response (not kept)
      */
     void onReadResponse(final Qp q, final Packet p) {
-        final int d = FixedPoint.psnDelta(q.readExpectedIndex & MASK, p.psn);
+        final int d = FixedPoint.psnDelta(q.psn(q.readExpectedIndex), p.psn);
         if (d == 0) {
             q.readExpectedIndex++;
             q.readGapReissued = false;

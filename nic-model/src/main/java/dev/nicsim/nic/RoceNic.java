@@ -190,6 +190,31 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     public void startFlow(final int flowId, final int requesterQpn, final RoceNic responder, final int responderQpn,
                           final MessageOp op, final long sizeBytes, final int baseRttNs, final FlowListener listener) {
+        startFlow(flowId, requesterQpn, responder, responderQpn, op, sizeBytes, baseRttNs, 0, listener);
+    }
+
+    /**
+     * Starts a flow now whose PSNs start at {@code initialPsn}, as agreed at connection setup
+     * (IBTA vol. 1 §9.7.1: the requester's first PSN is the responder's first expected PSN); PSNs
+     * wrap at 2^24. Otherwise as {@link #startFlow(int, int, RoceNic, int, MessageOp, long, int,
+     * FlowListener)}; the CC processor learns the first PSN in
+     * {@link CcProcessor#startFlow(int, long, long, int, int, int)}.
+     *
+     * @param flowId       simulation flow id, reported to the listener and carried by packets
+     * @param requesterQpn requester QPN on this NIC, {@code 0 .. 2^24-1}, not in use here
+     * @param responder    NIC of the responder (may be this NIC)
+     * @param responderQpn responder QPN on {@code responder}, {@code 0 .. 2^24-1}, not in use there
+     * @param op           WRITE, SEND or READ
+     * @param sizeBytes    message size, {@code 1 .. 2^31-1} bytes
+     * @param baseRttNs    unloaded RTT of the path, ns, non-negative (passed to the algorithm)
+     * @param initialPsn   PSN of the flow's first packet, {@code 0 .. 2^24-1}
+     * @param listener     told when the flow completes, or null
+     * @throws IllegalArgumentException if an argument is out of range
+     * @throws IllegalStateException    if the port is not connected or a QPN is in use
+     */
+    public void startFlow(final int flowId, final int requesterQpn, final RoceNic responder, final int responderQpn,
+                          final MessageOp op, final long sizeBytes, final int baseRttNs, final int initialPsn,
+                          final FlowListener listener) {
         if (port == null) {
             throw new IllegalStateException(name + ": port not connected");
         }
@@ -205,6 +230,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
         if (baseRttNs < 0) {
             throw new IllegalArgumentException("baseRttNs must be >= 0, got " + baseRttNs);
         }
+        if ((initialPsn & ~MASK) != 0) {
+            throw new IllegalArgumentException("initialPsn must be in 0..16777215, got " + initialPsn);
+        }
         if (qps.contains(requesterQpn)) {
             throw new IllegalStateException(name + ": QPN " + requesterQpn + " is in use");
         }
@@ -216,12 +244,12 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
         final Qp rq = responder.qps.acquire();
         rq.init(Qp.RESPONDER, responderQpn, requesterQpn, hostId, flowId, op, size, mtuBytes,
-            entropy(responder.hostId, responderQpn), responder.lineRateOrZero());
+            entropy(responder.hostId, responderQpn), responder.lineRateOrZero(), initialPsn);
         responder.qps.put(rq);
 
         final Qp q = qps.acquire();
         q.init(Qp.REQUESTER, requesterQpn, responderQpn, responder.hostId, flowId, op, size, mtuBytes,
-            entropy(hostId, requesterQpn), port.rateBitsPerSec());
+            entropy(hostId, requesterQpn), port.rateBitsPerSec(), initialPsn);
         q.listener = listener;
         q.peerNic = responder;
         q.peerQp = rq;

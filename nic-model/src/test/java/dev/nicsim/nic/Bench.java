@@ -58,7 +58,12 @@ final class Bench {
     }
 
     void start(final int flowId, final MessageOp op, final long sizeBytes) {
-        a.startFlow(flowId, QPN_A, b, QPN_B, op, sizeBytes, 2_000, (id, ps) -> completions.add(new long[] {id, ps}));
+        start(flowId, op, sizeBytes, 0);
+    }
+
+    void start(final int flowId, final MessageOp op, final long sizeBytes, final int initialPsn) {
+        a.startFlow(flowId, QPN_A, b, QPN_B, op, sizeBytes, 2_000, initialPsn,
+            (id, ps) -> completions.add(new long[] {id, ps}));
     }
 
     void run() {

@@ -21,6 +21,7 @@ import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.NetDevice;
 import dev.nicsim.sim.PacketPool;
+import dev.nicsim.sim.RngStreams;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sim.Simulator;
 import dev.nicsim.sw.SwitchAsic;
@@ -30,6 +31,7 @@ import dev.nicsim.sw.WredProfile;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
 
@@ -58,6 +60,8 @@ public final class Runner implements FlowListener, EventHandler {
     private final long[] fctPs;
     private final long[] idealPs;
     private final int[] baseRttNs;
+    /** Per host, the stream its QPs' first PSNs are drawn from ({@code nic.initial_psn: random}); else null. */
+    private final SplittableRandom[] psnStreams;
     private final TimeSeriesWriter series;
     private final UnicEmulator[] emulators;
     private final long[][][] lastDepth;
@@ -96,8 +100,12 @@ public final class Runner implements FlowListener, EventHandler {
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
         final NicConfig nicConfig = nicConfig(scenario.nic());
+        psnStreams = scenario.nic().initialPsn() == Scenario.NicSpec.RANDOM_PSN ? new SplittableRandom[hosts] : null;
         for (int h = 0; h < hosts; h++) {
             nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
+            if (psnStreams != null) {
+                psnStreams[h] = RngStreams.stream(scenario.seed(), "host" + h + "/initial_psn");
+            }
         }
         switches = new SwitchAsic[graph.switches()];
         for (int s = 0; s < switches.length; s++) {
@@ -263,6 +271,11 @@ public final class Runner implements FlowListener, EventHandler {
         return c;
     }
 
+    /** The first PSN of a QP that host {@code src} sets up now: fixed, or the next draw of its stream. */
+    private int initialPsn(final int src) {
+        return psnStreams == null ? scenario.nic().initialPsn() : psnStreams[src].nextInt(1 << 24);
+    }
+
     @Override
     public void onEvent(final int kind, final long arg, final Object ref) {
         switch (kind) {
@@ -270,7 +283,7 @@ public final class Runner implements FlowListener, EventHandler {
                 final FlowSpec f = flows.get((int) arg);
                 final int qpn = f.flowId() + 1;
                 nics[f.src()].startFlow(f.flowId(), qpn, nics[f.dst()], qpn, op(scenario.workload().op()), f.sizeBytes(),
-                    baseRttNs[f.flowId()], this);
+                    baseRttNs[f.flowId()], initialPsn(f.src()), this);
             }
             case EV_SAMPLE_QUEUES -> {
                 if (completed < flows.size()) {

@@ -138,11 +138,15 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param dataDscp        DSCP of data and ACKs
      * @param cnpPriority     priority of CNPs
      * @param cnpDscp         DSCP of CNPs
+     * @param initialPsn      first PSN of every QP's send queue, 0..2^24 - 1, or {@link #RANDOM_PSN}
+     *                        (drawn per QP, as real NICs do; IBTA vol. 1 §9.7.1)
      * @param emulator        the uNIC CC processor every PCC event goes through
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
                           int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
-                          Emulator emulator) {
+                          int initialPsn, Emulator emulator) {
+        /** {@link #initialPsn} value meaning: drawn per QP from the requester NIC's seeded stream. */
+        public static final int RANDOM_PSN = -1;
     }
 
     /**

@@ -241,6 +241,7 @@ public final class ScenarioLoader {
             (int) n.integer("data_dscp", 26, 0, 63),
             (int) n.integer("cnp_priority", 6, 0, 7),
             (int) n.integer("cnp_dscp", 48, 0, 63),
+            initialPsn(n),
             emulator(n.childOrEmpty("emulator")));
         if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
             throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
@@ -248,6 +249,26 @@ public final class ScenarioLoader {
         }
         n.finish();
         return spec;
+    }
+
+    /** {@code nic.initial_psn}: {@code random} ({@link Scenario.NicSpec#RANDOM_PSN}) or a PSN 0..2^24 - 1; default 0. */
+    private static int initialPsn(final YamlFields n) {
+        if (!n.has("initial_psn")) {
+            return (int) n.integer("initial_psn", 0, 0, 0);
+        }
+        final String v = n.string("initial_psn");
+        if ("random".equals(v)) {
+            return Scenario.NicSpec.RANDOM_PSN;
+        }
+        try {
+            final long psn = Long.parseLong(v.replace("_", ""));
+            if (psn >= 0 && psn <= 0xFF_FFFF) {
+                return (int) psn;
+            }
+        } catch (final NumberFormatException e) {
+            // reported below
+        }
+        throw n.fieldError("initial_psn", "expected random or an integer in [0, 16777215], got '" + v + "'");
     }
 
     private static Scenario.Emulator emulator(final YamlFields e) {

@@ -24,7 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * After a warm-up (recording: 100,000 events and results, past the classes Chronicle loads when
  * its first index blocks fill; replaying: 20,000 events), 20,000 more are measured: any per-event
  * allocation (at least 16 bytes each) would exceed 320,000 bytes; the bound is 8,192 bytes (JIT
- * deoptimisation may allocate a little once).
+ * deoptimisation may allocate a little once). Recording is measured over three such windows and
+ * the smallest counts: Chronicle allocates a few kilobytes once in a while for its own
+ * housekeeping (an index block, a newly mapped chunk; seen as 9,008 bytes in one window of one
+ * run out of many), which is not per event.
  */
 class TraceAllocationTest {
     private static final int N = 20_000;
@@ -47,17 +50,21 @@ class TraceAllocationTest {
             final PccTraceListener l = w.listener(0);
             l.onFlowStart(1, 0, 100_000_000_000L, 1024, 8_000, 0);
             long before = 0;
-            for (int i = 0; i < RECORDING_WARM_UP + N; i++) {
-                if (i == RECORDING_WARM_UP) {
+            long fewest = Long.MAX_VALUE;
+            for (int i = 0; i < RECORDING_WARM_UP + 3 * N; i++) {
+                if (i >= RECORDING_WARM_UP && (i - RECORDING_WARM_UP) % N == 0) {
+                    if (i > RECORDING_WARM_UP) {
+                        fewest = Math.min(fewest, allocated() - before);
+                    }
                     before = allocated();
                 }
                 e.reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, 1, i, i);
                 l.onEvent(e, i * 1_000L);
                 l.onResult(1, r.reset().rate(1 << 19), i * 1_000L, 40);
             }
-            final long bytes = allocated() - before;
-            assertTrue(bytes < BOUND_BYTES, "recording allocated " + bytes + " bytes for " + N + " events and results");
-            assertEquals(RECORDING_WARM_UP + N, w.events());
+            fewest = Math.min(fewest, allocated() - before);
+            assertTrue(fewest < BOUND_BYTES, "recording allocated " + fewest + " bytes for " + N + " events and results");
+            assertEquals(RECORDING_WARM_UP + 3 * N, w.events());
         }
     }
 

@@ -110,6 +110,17 @@ final class TxArbiter {
     /**
      * A pooled frame from this host with the header fields every control frame sets.
      *
+     * @param kind       {@link Packet} kind (ACK, CNP, RTT probe or response)
+     * @param opcode     BTH opcode ({@link RoceOpcodes})
+     * @param dstHost    destination host id
+     * @param srcQpn     source QPN, 24 bits
+     * @param dstQpn     destination QPN, 24 bits
+     * @param dscp       DSCP, 0..63
+     * @param priority   802.1p priority, 0..7
+     * @param ecn        ECN codepoint, 0..3
+     * @param frameBytes frame bytes on the wire
+     * @param udpSrcPort UDP source port (flow entropy)
+     * @param flowId     simulation flow id
      * @return the frame; the caller sets the kind-specific fields and {@link #enqueueControl}s it
      */
     Packet controlFrame(final int kind, final int opcode, final int dstHost, final int srcQpn, final int dstQpn,

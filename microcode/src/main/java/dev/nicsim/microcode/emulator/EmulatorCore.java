@@ -25,11 +25,13 @@ import java.nio.ByteOrder;
  * instance. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
  * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
  *
- * <p>Its state is in small tables, each over one array with one row per entry (layouts in their
- * javadoc): {@link PendingTable} (waiting events), {@link FlowTable} (per flow slot) with the
- * {@link ContextCache} threaded through it, {@link ThreadTable} (hardware threads) with the ready
- * and stall {@link ThreadQueue}s, {@link ResultQueue} (results waiting for delivery) and the
- * read-only {@link CostTable}.
+ * <p>Its tables are plain arrays with one row per entry, named and drawn by their layout classes
+ * (Agrona descriptor style): {@link PendingTable} (waiting events), {@link FlowTable} (per flow
+ * slot, with the LRU context cache threaded through it), {@link ThreadTable} (hardware threads),
+ * {@link ResultQueue} (results waiting for delivery) and {@link CostTable} (stage timings). The
+ * core holds the arrays and the FIFO heads and counts itself: with thousands of cores in a
+ * fabric, each event finds its core's state cold, and an object per table would add a cold
+ * cache line each (measured: 5 to 13 % more per event in {@code SteppedEmulatorBenchmark}).
  *
  * <h2>Ring record (Agrona {@link OneToOneRingBuffer}, message type {@link #MSG_EVENT})</h2>
  * <pre>
@@ -61,7 +63,7 @@ final class EmulatorCore implements MessageHandler {
     private static final int TYPES = PccEventType.COUNT;
     private static final int RELEASED_OFFSET = 64;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
-    private static final int NONE = -1;
+    private static final int NONE = FlowTable.NONE;
 
     /** Core number, 0..cores-1. */
     final int index;
@@ -80,9 +82,13 @@ final class EmulatorCore implements MessageHandler {
     private final int capacity;
     private final int highWaterMark;
     private final boolean coalescing;
+    private final int cacheEntries;
 
-    /** What each event type costs (stage timings). */
-    private final CostTable costs;
+    /** Stage timings per event type, {@link CostTable}. */
+    private final long[] costs;
+    private final long s1Ps;
+    private final long missPs;
+    private final long s1Cycles;
 
     // flyweights and per-call holders
     /** Flyweights and result, shared with the cores run by the same thread ({@link CoreScratch}). */
@@ -107,32 +113,56 @@ final class EmulatorCore implements MessageHandler {
     final long[] coalesced = new long[TYPES];
     /** Events for a flow not running (never started, or ended while the event waited or ran). */
     long unknownFlow;
+    /** Context fetches that hit the cache. */
+    long cacheHits;
+    /** Context fetches that missed the cache. */
+    long cacheMisses;
     /** Cycles the core's issue slot was held (stretches started). */
     long busyCycles;
 
-    // Tables: each a small structure over one array (or a record buffer and one array) with one
-    // row per entry, so that an event touches few cache lines: with thousands of cores in a
-    // fabric, each event finds its core's state cold.
+    // Layout: a core's state is in few arrays with one row per entry, so that an event touches few
+    // cache lines: with thousands of cores in a fabric, each event finds its core's state cold.
 
-    /** FIFO of waiting events, one per (flow, type) when coalescing. */
-    private final PendingTable pending;
-    /** Per flow slot: generation, busy, LRU links, waiting-event positions. */
-    private final FlowTable flows = new FlowTable(16);
-    /** LRU context cache over the flow slots. */
-    final ContextCache cache;
-    /** Hardware threads: held events and the free stack. */
-    private final ThreadTable threads;
-    /** Threads waiting for the issue slot. */
-    private final ThreadQueue ready;
-    /** Threads waiting out a context miss, each until its time. */
-    private final ThreadQueue stalled;
+    // pending-event table, PendingTable: FIFO of waiting events, one per (flow, type) when coalescing
+    private UnsafeBuffer pendingRecords;
+    private long[] pendingMeta;
+    private int pendingHead;
+    private int pendingCount;
+
+    // flow table, FlowTable: per flow slot generation, busy, LRU links, waiting events;
+    // the context cache is an LRU list through its rows
+    private int[] flows = new int[0];
+    private int lruHead = NONE;
+    private int lruTail = NONE;
+    private int lruSize;
+
+    // hardware threads, ThreadTable; free stack; ready FIFO; stall FIFO with each thread's end of wait
+    private final UnsafeBuffer threadRecords;
+    private final long[] threadMeta;
+    private final int[] freeThreads;
+    private int freeCount;
+    private final int[] readyQueue;
+    private int readyHead;
+    private int readyCount;
+    private final int[] stallQueue;
+    private final long[] stallEndPs;
+    private int stallHead;
+    private int stallCount;
     private int running = NONE;
     private long runningEndPs;
     private boolean runningFinal;
     private long nowPs;
 
-    /** Results waiting for delivery (stepped mode). */
-    final ResultQueue results = new ResultQueue(16);
+    // results waiting for delivery (stepped mode), ResultQueue
+    private PccResult[] results = new PccResult[0];
+    private long[] resultMeta = new long[0];
+    private int resultHead;
+    /** Results waiting for delivery. */
+    int resultCount;
+    /** Effective time of the result last taken by {@link #popResult}, ps. */
+    long poppedEffectivePs;
+    /** Cycles of the result last taken by {@link #popResult}. */
+    long poppedCycles;
 
     /**
      * Creates a core.
@@ -156,13 +186,26 @@ final class EmulatorCore implements MessageHandler {
         this.capacity = config.ringCapacity();
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
         this.coalescing = config.coalescing();
-        this.cache = new ContextCache(flows, config.contextCacheEntries());
-        this.costs = new CostTable(config, algorithm);
-        this.pending = new PendingTable(capacity);
-        final int threadCount = config.threadsPerCore();
-        threads = new ThreadTable(threadCount);
-        ready = new ThreadQueue(threadCount, false);
-        stalled = new ThreadQueue(threadCount, true);
+        this.cacheEntries = config.contextCacheEntries();
+
+        costs = CostTable.create(config, algorithm);
+        s1Ps = CostTable.s1Ps(costs);
+        missPs = CostTable.missPs(costs);
+        s1Cycles = CostTable.s1Cycles(costs);
+
+        final int threads = config.threadsPerCore();
+        threadRecords = new UnsafeBuffer(new byte[threads * R]);
+        threadMeta = new long[threads * ThreadTable.ROW];
+        freeThreads = new int[threads];
+        for (int t = 0; t < threads; t++) {
+            freeThreads[t] = threads - 1 - t; // thread 0 is taken first
+        }
+        freeCount = threads;
+        readyQueue = new int[threads];
+        stallQueue = new int[threads];
+        stallEndPs = new long[threads];
+        growFlowArrays(16);
+        growResults(16);
     }
 
     /**
@@ -173,7 +216,8 @@ final class EmulatorCore implements MessageHandler {
         if (ring != null) {
             return;
         }
-        pending.allocate();
+        pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
+        pendingMeta = new long[capacity * PendingTable.ROW];
         useSteppedRing();
     }
 
@@ -252,12 +296,12 @@ final class EmulatorCore implements MessageHandler {
                         final int baseRttNs, final int initialPsn) {
         ensureAllocated();
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        final int slots = flows.slots();
+        final int slots = FlowTable.slots(flows);
         if (slot >= slots) {
-            flows.grow(Math.max(slots * 2, slot + 1));
+            growFlowArrays(Math.max(slots * 2, slot + 1));
         }
         clearWaiting(slot);
-        cache.insert(slot);
+        cacheInsert(slot);
         store.wrap(slot, scratch.context);
         scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         scratch.result.reset();
@@ -277,16 +321,20 @@ final class EmulatorCore implements MessageHandler {
         if (slot < 0) {
             return;
         }
-        flows.bumpGeneration(slot);
+        FlowTable.bumpGeneration(flows, slot);
         clearWaiting(slot);
-        cache.remove(slot);
+        cacheRemove(slot);
         store.free(qpn);
+    }
+
+    private void growFlowArrays(final int n) {
+        flows = FlowTable.grow(flows, n);
     }
 
     /** Forgets a slot's waiting events of every type (their merge index). */
     private void clearWaiting(final int slot) {
         if (coalescing) {
-            flows.clearWaiting(slot);
+            FlowTable.clearWaiting(flows, slot);
         }
     }
 
@@ -405,37 +453,117 @@ final class EmulatorCore implements MessageHandler {
             return;
         }
         if (coalescing) {
-            final int waiting = flows.waiting(slot, type);
+            final int waiting = FlowTable.waiting(flows, slot, type);
             if (waiting != 0) {
-                scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(waiting - 1))
-                    .coalesce(scratch.ringView);
+                scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(waiting - 1)).coalesce(scratch.ringView);
                 coalesced[type]++;
                 released++;
                 return;
             }
         }
-        final int pos = pending.append(buffer, offset, buffer.getLong(offset + ARRIVAL_OFFSET, ORDER),
-            PendingTable.slotGeneration(slot, flows.generation(slot)));
+        int pos = pendingHead + pendingCount;
+        if (pos >= capacity) {
+            pos -= capacity;
+        }
+        pendingRecords.putBytes(PendingTable.recordOffset(pos), buffer, offset, R);
+        PendingTable.set(pendingMeta, pos, buffer.getLong(offset + ARRIVAL_OFFSET, ORDER),
+            PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
+        pendingCount++;
         if (coalescing) {
-            flows.waiting(slot, type, pos + 1);
+            FlowTable.waiting(flows, slot, type, pos + 1);
         }
     }
 
     /**
-     * Takes the head of the pending table off ({@link PendingTable#removeHead}); it no longer
-     * accepts merges.
+     * Takes the head of the pending table off; it no longer accepts merges. When that empties the
+     * table, the next event goes to its first entry again rather than on round the table: a core
+     * usually has at most an event or two waiting, so its events reuse the same few (cached) lines
+     * of the table instead of walking all {@code ringCapacity} entries. No merge index points into
+     * an empty table, so where the table restarts is not observable.
      */
     private void removeHead(final int pos, final int slot, final int type) {
-        if (coalescing && flows.waiting(slot, type) == pos + 1) {
-            flows.waiting(slot, type, 0);
+        if (coalescing && FlowTable.waiting(flows, slot, type) == pos + 1) {
+            FlowTable.waiting(flows, slot, type, 0);
         }
-        pending.removeHead();
+        pendingCount--;
+        pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
         released++;
     }
 
     /** @return events waiting in the pending table */
     int pendingCount() {
-        return pending.count();
+        return pendingCount;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // context cache (LRU over flow slots)
+
+    private boolean cacheAccess(final int slot) {
+        if (cacheEntries == 0) {
+            cacheMisses++;
+            return false;
+        }
+        if (FlowTable.cached(flows, slot)) {
+            if (lruHead != slot) {
+                unlink(slot);
+                linkFront(slot);
+            }
+            cacheHits++;
+            return true;
+        }
+        cacheInsert(slot);
+        cacheMisses++;
+        return false;
+    }
+
+    private void cacheInsert(final int slot) {
+        if (cacheEntries == 0 || FlowTable.cached(flows, slot)) {
+            return;
+        }
+        if (lruSize == cacheEntries) {
+            cacheRemove(lruTail);
+        }
+        FlowTable.cached(flows, slot, true);
+        lruSize++;
+        linkFront(slot);
+    }
+
+    private void cacheRemove(final int slot) {
+        if (!FlowTable.cached(flows, slot)) {
+            return;
+        }
+        unlink(slot);
+        FlowTable.cached(flows, slot, false);
+        lruSize--;
+    }
+
+    private void linkFront(final int slot) {
+        FlowTable.lruPrev(flows, slot, NONE);
+        FlowTable.lruNext(flows, slot, lruHead);
+        if (lruHead != NONE) {
+            FlowTable.lruPrev(flows, lruHead, slot);
+        }
+        lruHead = slot;
+        if (lruTail == NONE) {
+            lruTail = slot;
+        }
+    }
+
+    private void unlink(final int slot) {
+        final int p = FlowTable.lruPrev(flows, slot);
+        final int n = FlowTable.lruNext(flows, slot);
+        if (p != NONE) {
+            FlowTable.lruNext(flows, p, n);
+        } else {
+            lruHead = n;
+        }
+        if (n != NONE) {
+            FlowTable.lruPrev(flows, n, p);
+        } else {
+            lruTail = p;
+        }
+        FlowTable.lruPrev(flows, slot, NONE);
+        FlowTable.lruNext(flows, slot, NONE);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -459,14 +587,17 @@ final class EmulatorCore implements MessageHandler {
             if (running != NONE && runningEndPs <= tn) {
                 finishSegment(tn);
             }
-            while (stalled.count() > 0 && stalled.headPs() <= tn) {
-                ready.push(stalled.pop());
+            while (stallCount > 0 && stallEndPs[stallHead] <= tn) {
+                final int th = stallQueue[stallHead];
+                stallHead = stallHead + 1 == stallQueue.length ? 0 : stallHead + 1;
+                stallCount--;
+                pushReady(th);
             }
-            while (threads.freeCount() > 0 && pending.count() > 0 && pending.arrivalPs(pending.head()) <= tn
+            while (freeCount > 0 && pendingCount > 0 && PendingTable.arrivalPs(pendingMeta, pendingHead) <= tn
                 && !headFlowBusy()) {
                 dispatch();
             }
-            if (running == NONE && ready.count() > 0) {
+            if (running == NONE && readyCount > 0) {
                 startSegment(tn);
             }
         }
@@ -484,14 +615,14 @@ final class EmulatorCore implements MessageHandler {
         if (running != NONE) {
             next = runningEndPs;
         }
-        if (stalled.count() > 0 && stalled.headPs() < next) {
-            next = stalled.headPs();
+        if (stallCount > 0 && stallEndPs[stallHead] < next) {
+            next = stallEndPs[stallHead];
         }
-        if (running == NONE && ready.count() > 0 && nowPs < next) {
+        if (running == NONE && readyCount > 0 && nowPs < next) {
             next = nowPs;
         }
-        if (threads.freeCount() > 0 && pending.count() > 0 && !headFlowBusy()) {
-            final long at = Math.max(nowPs, pending.arrivalPs(pending.head()));
+        if (freeCount > 0 && pendingCount > 0 && !headFlowBusy()) {
+            final long at = Math.max(nowPs, PendingTable.arrivalPs(pendingMeta, pendingHead));
             if (at < next) {
                 next = at;
             }
@@ -501,46 +632,58 @@ final class EmulatorCore implements MessageHandler {
 
     /** Head of the pending table to a free hardware thread (the head's flow is not in flight). */
     private void dispatch() {
-        final int pos = pending.head();
-        final long slotGeneration = pending.slotGeneration(pos);
+        final int pos = pendingHead;
+        final long slotGeneration = PendingTable.slotGeneration(pendingMeta, pos);
         final int slot = PendingTable.slotOf(slotGeneration);
-        scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(pos));
+        scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(pos));
         final int type = scratch.pendingView.type();
         removeHead(pos, slot, type);
-        if ((int) slotGeneration != flows.generation(slot)) {
+        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
             unknownFlow++; // the flow ended while its event waited
             return;
         }
-        final int th = threads.take();
-        threads.records().putBytes(ThreadTable.recordOffset(th), pending.records(), PendingTable.recordOffset(pos), R);
-        flows.busy(slot, true);
-        final boolean hit = cache.access(slot);
-        threads.set(th, pending.arrivalPs(pos), costs.totalCycles(type, hit), slotGeneration,
-            type | (pending.count() > highWaterMark ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
-        ready.push(th);
+        final int th = freeThreads[--freeCount];
+        threadRecords.putBytes(ThreadTable.recordOffset(th), pendingRecords, PendingTable.recordOffset(pos), R);
+        FlowTable.busy(flows, slot, true);
+        final boolean hit = cacheAccess(slot);
+        ThreadTable.set(threadMeta, th, PendingTable.arrivalPs(pendingMeta, pos), CostTable.totalCycles(costs, type, hit),
+            slotGeneration,
+            type | (pendingCount > highWaterMark ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
+        pushReady(th);
     }
 
     /** @return whether the flow of the pending table's head has an event running on a thread */
     private boolean headFlowBusy() {
-        return flows.busy(PendingTable.slotOf(pending.slotGeneration(pending.head())));
+        return FlowTable.busy(flows, PendingTable.slotOf(PendingTable.slotGeneration(pendingMeta, pendingHead)));
+    }
+
+    private void pushReady(final int th) {
+        int pos = readyHead + readyCount;
+        if (pos >= readyQueue.length) {
+            pos -= readyQueue.length;
+        }
+        readyQueue[pos] = th;
+        readyCount++;
     }
 
     private void startSegment(final long tn) {
-        final int th = ready.pop();
-        final long typeFlags = threads.typeFlags(th);
-        final int type = (int) (typeFlags & ThreadTable.TYPE_MASK);
+        final int th = readyQueue[readyHead];
+        readyHead = readyHead + 1 == readyQueue.length ? 0 : readyHead + 1;
+        readyCount--;
+        final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
+        final int type = ThreadTable.typeOf(typeFlags);
         final long durationPs;
         if ((typeFlags & ThreadTable.SECOND_STAGE) != 0) {
-            durationPs = costs.s2Ps(type);
-            busyCycles += costs.s2Cycles(type);
+            durationPs = CostTable.s2Ps(costs, type);
+            busyCycles += CostTable.s2Cycles(costs, type);
             runningFinal = true;
         } else if ((typeFlags & ThreadTable.MISS) != 0) {
-            durationPs = costs.s1Ps;
-            busyCycles += costs.s1Cycles;
+            durationPs = s1Ps;
+            busyCycles += s1Cycles;
             runningFinal = false;
         } else {
-            durationPs = costs.hitPs(type);
-            busyCycles += costs.hitBusyCycles(type);
+            durationPs = CostTable.hitPs(costs, type);
+            busyCycles += CostTable.hitBusyCycles(costs, type);
             runningFinal = true;
         }
         running = th;
@@ -551,25 +694,31 @@ final class EmulatorCore implements MessageHandler {
         final int th = running;
         running = NONE;
         if (!runningFinal) {
-            threads.markSecondStage(th);
-            stalled.push(th, tn + costs.missPs);
+            ThreadTable.markSecondStage(threadMeta, th);
+            int pos = stallHead + stallCount;
+            if (pos >= stallQueue.length) {
+                pos -= stallQueue.length;
+            }
+            stallQueue[pos] = th;
+            stallEndPs[pos] = tn + missPs;
+            stallCount++;
             return;
         }
-        final long slotGeneration = threads.slotGeneration(th);
+        final long slotGeneration = ThreadTable.slotGeneration(threadMeta, th);
         final int slot = PendingTable.slotOf(slotGeneration);
-        flows.busy(slot, false);
-        threads.release(th);
-        scratch.threadView.wrap(threads.records(), ThreadTable.recordOffset(th));
+        FlowTable.busy(flows, slot, false);
+        freeThreads[freeCount++] = th;
+        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
         final int qpn = scratch.threadView.flowId();
-        if ((int) slotGeneration != flows.generation(slot)) {
+        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
             unknownFlow++; // the flow ended while its event ran
             return;
         }
-        final long typeFlags = threads.typeFlags(th);
+        final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
         runHandler(scratch.threadView, slot, (typeFlags & ThreadTable.OVERLOADED) != 0);
-        handled[(int) (typeFlags & ThreadTable.TYPE_MASK)]++;
-        results.push(qpn, scratch.result, tn, threads.cycles(th), owner.nextSeq());
-        owner.recordLatency(tn - threads.arrivalPs(th));
+        handled[ThreadTable.typeOf(typeFlags)]++;
+        pushResult(qpn, tn, ThreadTable.cycles(threadMeta, th));
+        owner.recordLatency(tn - ThreadTable.arrivalPs(threadMeta, th));
     }
 
     private void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
@@ -578,6 +727,66 @@ final class EmulatorCore implements MessageHandler {
             store.baseRttNs(slot));
         scratch.result.reset();
         algorithm.onEvent(scratch.context, event, scratch.attributes, scratch.result);
+    }
+
+    private void pushResult(final int qpn, final long effectivePs, final long cycles) {
+        if (resultCount == results.length) {
+            growResults(results.length * 2);
+        }
+        int pos = resultHead + resultCount;
+        if (pos >= results.length) {
+            pos -= results.length;
+        }
+        results[pos].copyFrom(scratch.result);
+        ResultQueue.set(resultMeta, pos, qpn, effectivePs, cycles, owner.nextSeq());
+        resultCount++;
+    }
+
+    private void growResults(final int n) {
+        final PccResult[] r = new PccResult[n];
+        final long[] meta = new long[n * ResultQueue.ROW];
+        for (int i = 0; i < resultCount; i++) {
+            int from = resultHead + i;
+            if (from >= results.length) {
+                from -= results.length;
+            }
+            r[i] = results[from];
+            System.arraycopy(resultMeta, from * ResultQueue.ROW, meta, i * ResultQueue.ROW, ResultQueue.ROW);
+        }
+        for (int i = resultCount; i < n; i++) {
+            r[i] = new PccResult();
+        }
+        results = r;
+        resultMeta = meta;
+        resultHead = 0;
+    }
+
+    /** @return effective time of the oldest undelivered result (call only when {@link #resultCount} > 0) */
+    long headEffectivePs() {
+        return ResultQueue.effectivePs(resultMeta, resultHead);
+    }
+
+    /** @return sequence number of the oldest undelivered result */
+    long headSeq() {
+        return ResultQueue.seq(resultMeta, resultHead);
+    }
+
+    /**
+     * Takes the oldest undelivered result; its effective time and cycles are left in
+     * {@link #poppedEffectivePs} and {@link #poppedCycles}.
+     *
+     * @param into result to copy it into
+     * @return its QPN
+     */
+    int popResult(final PccResult into) {
+        final int pos = resultHead;
+        into.copyFrom(results[pos]);
+        poppedEffectivePs = ResultQueue.effectivePs(resultMeta, pos);
+        poppedCycles = ResultQueue.cycles(resultMeta, pos);
+        resultCount--;
+        // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
+        resultHead = resultCount == 0 || resultHead + 1 == results.length ? 0 : resultHead + 1;
+        return ResultQueue.qpn(resultMeta, pos);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -592,7 +801,7 @@ final class EmulatorCore implements MessageHandler {
      */
     int doWorkFree() {
         int work = drain();
-        while (pending.count() > 0) {
+        while (pendingCount > 0) {
             handleHeadNow();
             if ((++work & 63) == 0) {
                 shared.putLongOrdered(RELEASED_OFFSET, released); // let the producer refill during long batches
@@ -605,22 +814,23 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void handleHeadNow() {
-        final int pos = pending.head();
-        final long slotGeneration = pending.slotGeneration(pos);
+        final int pos = pendingHead;
+        final long slotGeneration = PendingTable.slotGeneration(pendingMeta, pos);
         final int slot = PendingTable.slotOf(slotGeneration);
-        scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(pos));
+        scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(pos));
         final int type = scratch.pendingView.type();
         final int qpn = scratch.pendingView.flowId();
         removeHead(pos, slot, type);
-        if ((int) slotGeneration != flows.generation(slot)) {
+        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
             unknownFlow++;
             return;
         }
-        final boolean hit = cache.access(slot);
-        busyCycles += hit ? costs.hitBusyCycles(type) : costs.s1Cycles + costs.s2Cycles(type);
-        runHandler(scratch.pendingView, slot, pending.count() > highWaterMark);
+        final boolean hit = cacheAccess(slot);
+        busyCycles += hit ? CostTable.hitBusyCycles(costs, type) : s1Cycles + CostTable.s2Cycles(costs, type);
+        runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
         handled[type]++;
-        owner.deliverNow(qpn, scratch.result, pending.arrivalPs(pos), costs.totalCycles(type, hit));
+        owner.deliverNow(qpn, scratch.result, PendingTable.arrivalPs(pendingMeta, pos),
+            CostTable.totalCycles(costs, type, hit));
     }
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */

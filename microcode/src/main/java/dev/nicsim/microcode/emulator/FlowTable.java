@@ -5,21 +5,22 @@ import dev.nicsim.pcc.PccEventType;
 import java.util.Arrays;
 
 /**
- * A core's per-flow-slot state (slots of its {@link dev.nicsim.microcode.FlowContextStore}): the
+ * Layout of a core's flow table (Agrona descriptor style: the core holds the {@code int[]}; this
+ * class names its cells): per flow slot (of its {@link dev.nicsim.microcode.FlowContextStore}) the
  * slot's generation, whether an event of the flow is on a hardware thread, its place in the
- * context cache's LRU list ({@link ContextCache}), and per event type where the flow's waiting
- * event is in the {@link PendingTable} (for coalescing). Grows by doubling as slots are allocated.
+ * context cache's LRU list, and per event type where the flow's waiting event is in the
+ * {@link PendingTable} (for coalescing). Grows by doubling as slots are allocated.
  *
  * <h2>Layout: one {@code int[]}, one row of {@link #ROW} ints (a 64-byte line) per slot</h2>
  * <pre>
  *   0            1      2        3          4          5..7   8 .. 8+COUNT-1
- *  +------------+------+--------+----------+----------+------+----------------------------------+
- *  | generation | busy | cached | LRU prev | LRU next | pad  | waiting[type]: pending pos + 1   |
- *  +------------+------+--------+----------+----------+------+----------------------------------+
+ *  +------------+------+--------+----------+----------+------+--------------------------------+
+ *  | generation | busy | cached | LRU prev | LRU next | pad  | waiting[type]: pending pos + 1 |
+ *  +------------+------+--------+----------+----------+------+--------------------------------+
  * </pre>
- * busy and cached are 0/1; LRU neighbours are slots or -1; a waiting entry of 0 means none.
+ * busy and cached are 0/1; LRU neighbours are slots or {@link #NONE}; a waiting cell of 0 means none.
  *
- * <p>Thread-safety: not thread-safe; used by the core's consumer thread only.
+ * <p>Thread-safety: stateless; a table belongs to its core's consumer thread.
  */
 final class FlowTable {
     /** Ints per slot. */
@@ -40,93 +41,104 @@ final class FlowTable {
         }
     }
 
-    private int[] rows = new int[0];
-
-    /** @param slots initial slots */
-    FlowTable(final int slots) {
-        grow(slots);
+    private FlowTable() {
     }
 
-    /** @return slots the table has rows for */
-    int slots() {
-        return rows.length / ROW;
+    /** @param flows table @return slots it has rows for */
+    static int slots(final int[] flows) {
+        return flows.length / ROW;
     }
 
-    /** @param n slots to have rows for, more than now; new rows are unlinked and free */
-    void grow(final int n) {
-        final int old = rows.length / ROW;
-        rows = Arrays.copyOf(rows, n * ROW);
+    /**
+     * @param flows table
+     * @param n     slots to have rows for, at least as many as now
+     * @return a copy with rows for {@code n} slots; the new rows are unlinked and free
+     */
+    static int[] grow(final int[] flows, final int n) {
+        final int old = flows.length / ROW;
+        final int[] rows = Arrays.copyOf(flows, n * ROW);
         for (int i = old; i < n; i++) {
             rows[i * ROW + LRU_PREV] = NONE;
             rows[i * ROW + LRU_NEXT] = NONE;
         }
+        return rows;
     }
 
-    /** @param slot slot @return its generation (bumped when its flow ends) */
-    int generation(final int slot) {
-        return rows[slot * ROW + GENERATION];
+    /** @param flows table @param slot slot @return its generation (bumped when its flow ends) */
+    static int generation(final int[] flows, final int slot) {
+        return flows[slot * ROW + GENERATION];
     }
 
-    /** @param slot a slot whose flow ended */
-    void bumpGeneration(final int slot) {
-        rows[slot * ROW + GENERATION]++;
+    /** @param flows table @param slot a slot whose flow ended */
+    static void bumpGeneration(final int[] flows, final int slot) {
+        flows[slot * ROW + GENERATION]++;
     }
 
-    /** @param slot slot @return whether an event of its flow is on a hardware thread */
-    boolean busy(final int slot) {
-        return rows[slot * ROW + BUSY] != 0;
+    /** @param flows table @param slot slot @return whether an event of its flow is on a hardware thread */
+    static boolean busy(final int[] flows, final int slot) {
+        return flows[slot * ROW + BUSY] != 0;
     }
 
-    /** @param slot slot @param busy whether an event of its flow is on a hardware thread */
-    void busy(final int slot, final boolean busy) {
-        rows[slot * ROW + BUSY] = busy ? 1 : 0;
+    /** @param flows table @param slot slot @param busy whether an event of its flow is on a hardware thread */
+    static void busy(final int[] flows, final int slot, final boolean busy) {
+        flows[slot * ROW + BUSY] = busy ? 1 : 0;
     }
 
-    /** @param slot slot @return whether its context is in the cache */
-    boolean cached(final int slot) {
-        return rows[slot * ROW + CACHED] != 0;
+    /** @param flows table @param slot slot @return whether its context is in the cache */
+    static boolean cached(final int[] flows, final int slot) {
+        return flows[slot * ROW + CACHED] != 0;
     }
 
-    /** @param slot slot @param cached whether its context is in the cache */
-    void cached(final int slot, final boolean cached) {
-        rows[slot * ROW + CACHED] = cached ? 1 : 0;
+    /** @param flows table @param slot slot @param cached whether its context is in the cache */
+    static void cached(final int[] flows, final int slot, final boolean cached) {
+        flows[slot * ROW + CACHED] = cached ? 1 : 0;
     }
 
-    /** @param slot slot @return its LRU predecessor (more recent), or {@link #NONE} */
-    int lruPrev(final int slot) {
-        return rows[slot * ROW + LRU_PREV];
+    /** @param flows table @param slot slot @return its LRU predecessor (more recent), or {@link #NONE} */
+    static int lruPrev(final int[] flows, final int slot) {
+        return flows[slot * ROW + LRU_PREV];
     }
 
-    /** @param slot slot @return its LRU successor (less recent), or {@link #NONE} */
-    int lruNext(final int slot) {
-        return rows[slot * ROW + LRU_NEXT];
+    /** @param flows table @param slot slot @return its LRU successor (less recent), or {@link #NONE} */
+    static int lruNext(final int[] flows, final int slot) {
+        return flows[slot * ROW + LRU_NEXT];
     }
 
-    /** @param slot slot @param prev its LRU predecessor, or {@link #NONE} */
-    void lruPrev(final int slot, final int prev) {
-        rows[slot * ROW + LRU_PREV] = prev;
+    /** @param flows table @param slot slot @param prev its LRU predecessor, or {@link #NONE} */
+    static void lruPrev(final int[] flows, final int slot, final int prev) {
+        flows[slot * ROW + LRU_PREV] = prev;
     }
 
-    /** @param slot slot @param next its LRU successor, or {@link #NONE} */
-    void lruNext(final int slot, final int next) {
-        rows[slot * ROW + LRU_NEXT] = next;
+    /** @param flows table @param slot slot @param next its LRU successor, or {@link #NONE} */
+    static void lruNext(final int[] flows, final int slot, final int next) {
+        flows[slot * ROW + LRU_NEXT] = next;
     }
 
-    /** @param slot slot @param type event type @return pending position + 1 of its waiting event, 0 = none */
-    int waiting(final int slot, final int type) {
-        return rows[slot * ROW + WAITING + type];
+    /**
+     * @param flows table
+     * @param slot  slot
+     * @param type  event type
+     * @return pending position + 1 of the flow's waiting event of that type, 0 = none
+     */
+    static int waiting(final int[] flows, final int slot, final int type) {
+        return flows[slot * ROW + WAITING + type];
     }
 
-    /** @param slot slot @param type event type @param posPlusOne pending position + 1, 0 = none */
-    void waiting(final int slot, final int type, final int posPlusOne) {
-        rows[slot * ROW + WAITING + type] = posPlusOne;
+    /**
+     * @param flows      table
+     * @param slot       slot
+     * @param type       event type
+     * @param posPlusOne pending position + 1 of the flow's waiting event of that type, 0 = none
+     */
+    static void waiting(final int[] flows, final int slot, final int type, final int posPlusOne) {
+        flows[slot * ROW + WAITING + type] = posPlusOne;
     }
 
-    /** @param slot slot whose waiting events of every type to forget */
-    void clearWaiting(final int slot) {
+    /** @param flows table @param slot slot whose waiting events of every type to forget */
+    static void clearWaiting(final int[] flows, final int slot) {
         final int row = slot * ROW + WAITING;
         for (int t = 0; t < TYPES; t++) {
-            rows[row + t] = 0;
+            flows[row + t] = 0;
         }
     }
 }

@@ -2,13 +2,13 @@ package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * A core's hardware threads: the event each one holds, what it costs, and the stack of free
- * threads (thread 0 is taken first).
+ * Layout of a core's hardware-thread table (Agrona descriptor style: the core holds the record
+ * buffer and the {@code long[]}; this class names the cells): the event each thread holds and
+ * what it costs.
  *
- * <h2>Layout: the records and one {@code long[]} of {@link #ROW} longs per thread</h2>
+ * <h2>Layout: a record buffer and one {@code long[]} of {@link #ROW} longs per thread</h2>
  * <pre>
  *  records (thread th at byte th * 64)
  *  +----------------------------------------------------------------+
@@ -16,15 +16,15 @@ import org.agrona.concurrent.UnsafeBuffer;
  *  +----------------------------------------------------------------+
  *
  *  meta (thread th at index th * 4)
- *  +----------------+----------------+---------------------------+-------------------------------+
- *  | arrival ps     | total cycles   | slot (hi 32) | generation | flags (bits 8..10) | type (0..7) |
- *  +----------------+----------------+---------------------------+-------------------------------+
- *     0                1                2                           3
+ *  +------------+--------------+---------------------------+------------------------------------+
+ *  | arrival ps | total cycles | slot (hi 32) | generation | flags (bits 8..10) | type (bits 0..7) |
+ *  +------------+--------------+---------------------------+------------------------------------+
+ *     0            1              2                           3
  * </pre>
  * Flags: {@link #OVERLOADED} (the pending table was above its high-water mark at dispatch),
  * {@link #MISS} (context miss: two stages), {@link #SECOND_STAGE} (stage 1 and the miss wait done).
  *
- * <p>Thread-safety: not thread-safe; used by the core's consumer thread only.
+ * <p>Thread-safety: stateless; a table belongs to its core's consumer thread.
  */
 final class ThreadTable {
     /** Longs per thread in the meta array. */
@@ -49,47 +49,10 @@ final class ThreadTable {
         }
     }
 
-    private final UnsafeBuffer records;
-    private final long[] meta;
-    private final int[] free;
-    private int freeCount;
-
-    /**
-     * Creates the table with every thread free.
-     *
-     * @param threads hardware threads of the core, positive
-     */
-    ThreadTable(final int threads) {
-        records = new UnsafeBuffer(new byte[threads * R]);
-        meta = new long[threads * ROW];
-        free = new int[threads];
-        for (int t = 0; t < threads; t++) {
-            free[t] = threads - 1 - t; // thread 0 is taken first
-        }
-        freeCount = threads;
+    private ThreadTable() {
     }
 
-    /** @return free threads */
-    int freeCount() {
-        return freeCount;
-    }
-
-    /** @return a free thread, taken (call only when {@link #freeCount()} > 0) */
-    int take() {
-        return free[--freeCount];
-    }
-
-    /** @param th a thread whose event is done */
-    void release(final int th) {
-        free[freeCount++] = th;
-    }
-
-    /** @return the records buffer; thread th's record starts at {@link #recordOffset}(th) */
-    UnsafeBuffer records() {
-        return records;
-    }
-
-    /** @param th thread @return byte offset of its record */
+    /** @param th thread @return byte offset of its record in the record buffer */
     static int recordOffset(final int th) {
         return th * R;
     }
@@ -97,13 +60,15 @@ final class ThreadTable {
     /**
      * Sets what a thread holds (its record is copied by the caller).
      *
+     * @param meta           table
      * @param th             thread
      * @param arrivalPs      the event's arrival time, ps
      * @param cycles         its total cycles
-     * @param slotGeneration packed flow slot and generation ({@link PendingTable#slotGeneration})
+     * @param slotGeneration packed flow slot and generation ({@link PendingTable#slotGeneration(int, int)})
      * @param typeFlags      event type or'ed with flags
      */
-    void set(final int th, final long arrivalPs, final long cycles, final long slotGeneration, final long typeFlags) {
+    static void set(final long[] meta, final int th, final long arrivalPs, final long cycles,
+                    final long slotGeneration, final long typeFlags) {
         final int row = th * ROW;
         meta[row + ARRIVAL] = arrivalPs;
         meta[row + CYCLES] = cycles;
@@ -111,28 +76,33 @@ final class ThreadTable {
         meta[row + TYPE_FLAGS] = typeFlags;
     }
 
-    /** @param th thread @return its event's arrival time, ps */
-    long arrivalPs(final int th) {
+    /** @param meta table @param th thread @return its event's arrival time, ps */
+    static long arrivalPs(final long[] meta, final int th) {
         return meta[th * ROW + ARRIVAL];
     }
 
-    /** @param th thread @return its event's total cycles */
-    long cycles(final int th) {
+    /** @param meta table @param th thread @return its event's total cycles */
+    static long cycles(final long[] meta, final int th) {
         return meta[th * ROW + CYCLES];
     }
 
-    /** @param th thread @return its event's packed flow slot and generation */
-    long slotGeneration(final int th) {
+    /** @param meta table @param th thread @return its event's packed flow slot and generation */
+    static long slotGeneration(final long[] meta, final int th) {
         return meta[th * ROW + SLOT_GENERATION];
     }
 
-    /** @param th thread @return its event type or'ed with the flags */
-    long typeFlags(final int th) {
+    /** @param meta table @param th thread @return its event type or'ed with the flags */
+    static long typeFlags(final long[] meta, final int th) {
         return meta[th * ROW + TYPE_FLAGS];
     }
 
-    /** @param th a thread whose stage 1 and miss wait are done */
-    void markSecondStage(final int th) {
+    /** @param typeFlags a type-and-flags word @return the event type */
+    static int typeOf(final long typeFlags) {
+        return (int) (typeFlags & TYPE_MASK);
+    }
+
+    /** @param meta table @param th a thread whose stage 1 and miss wait are done */
+    static void markSecondStage(final long[] meta, final int th) {
         meta[th * ROW + TYPE_FLAGS] |= SECOND_STAGE;
     }
 }

@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Handler cost of the DCQCN reaction point (spec 003 §7, Mellanox defaults),
+ * Handler cost of the DCQCN reaction point (the RoCE ECN/DCQCN article §7, Mellanox defaults),
  * per event type it handles: average ns per event, from states the flow really was in
  * ({@link HandlerFixture}); each call includes restoring the flow's 48-byte context.
  * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).

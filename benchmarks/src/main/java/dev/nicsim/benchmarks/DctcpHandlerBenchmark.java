@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Handler cost of DCTCP (spec 002 §3.3),
+ * Handler cost of DCTCP (the DCTCP draft §3.3),
  * per event type it handles: average ns per event, from states the flow really was in
  * ({@link HandlerFixture}); each call includes restoring the flow's 48-byte context.
  * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).

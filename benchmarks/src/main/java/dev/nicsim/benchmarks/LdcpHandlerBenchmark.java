@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Handler cost of LDCP, uNIC window form (spec 000 §2.2, §2.3, §3.1),
+ * Handler cost of LDCP, uNIC window form (the LDCP draft §2.2, §2.3, §3.1),
  * per event type it handles: average ns per event, from states the flow really was in
  * ({@link HandlerFixture}); each call includes restoring the flow's 48-byte context.
  * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).

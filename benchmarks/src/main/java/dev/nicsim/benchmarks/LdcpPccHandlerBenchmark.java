@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Handler cost of LDCP, PCC rate form (spec 000 §3.2),
+ * Handler cost of LDCP, PCC rate form (the LDCP draft §3.2),
  * per event type it handles: average ns per event, from states the flow really was in
  * ({@link HandlerFixture}); each call includes restoring the flow's 48-byte context.
  * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).

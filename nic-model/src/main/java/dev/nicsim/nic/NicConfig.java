@@ -20,8 +20,8 @@ public final class NicConfig {
 
     /**
      * Responder ACK coalescing, in data packets, {@code >= 1}. 1 (default) = one ACK per data
-     * packet (LDCP per-packet ACK, spec 000 §2.2 and §3.1). m &gt; 1 = delayed ACK covering up to m
-     * in-order packets, with the DCTCP CE state machine of spec 002 §3.2: when a packet's CE bit
+     * packet (LDCP per-packet ACK, the LDCP draft §2.2 and §3.1). m &gt; 1 = delayed ACK covering up to m
+     * in-order packets, with the DCTCP CE state machine of the DCTCP draft §3.2: when a packet's CE bit
      * differs from the QP's DCTCP.CE state, the packets not yet acknowledged are acknowledged at
      * once (ECE = the old state) before the state flips. A packet with AckReq set is acknowledged
      * at once.
@@ -38,18 +38,18 @@ public final class NicConfig {
 
     /**
      * NP: minimum time between two CNPs for the same QP, ns, {@code >= 0} (mlx5
-     * {@code min_time_between_cnps}, default 4 us; spec 003 §4: one CNP for several CE-marked
+     * {@code min_time_between_cnps}, default 4 us; the RoCE ECN/DCQCN article §4: one CNP for several CE-marked
      * packets of a QP). 0 = a CNP for every CE-marked packet.
      */
     public long cnpIntervalNs = 4_000;
 
-    /** Whether the notification point sends CNPs for CE-marked packets (spec 003 §4). Default true. */
+    /** Whether the notification point sends CNPs for CE-marked packets (the RoCE ECN/DCQCN article §4). Default true. */
     public boolean npEnabled = true;
 
     /**
      * Local ACK timeout (retransmission timeout), ns, {@code > 0}: when no ACK has advanced the
      * oldest unacknowledged PSN for this long, the requester goes back to that PSN (go-back-N,
-     * spec 000 §3.1) and counts {@code local_ack_timeout_err}. Default 1 ms.
+     * the LDCP draft §3.1) and counts {@code local_ack_timeout_err}. Default 1 ms.
      */
     public long rtoNs = 1_000_000;
 
@@ -77,16 +77,16 @@ public final class NicConfig {
 
     /**
      * IP ECN codepoint of data packets and READ requests outside fast start, {@link Packet#ECN_NOT_ECT}
-     * .. {@link Packet#ECN_ECT0}. Default ECT(0) ('10', spec 003 §5 step 1). First-RTT packets of
-     * the fast-start budget go Not-ECT regardless (spec 000 §2.3, §3.1).
+     * .. {@link Packet#ECN_ECT0}. Default ECT(0) ('10', the RoCE ECN/DCQCN article §5 step 1). First-RTT packets of
+     * the fast-start budget go Not-ECT regardless (the LDCP draft §2.3, §3.1).
      */
     public int ecnCodepoint = Packet.ECN_ECT0;
     /**
      * IP ECN codepoint of ACK/NAK and RTT frames, 0..2. Default ECT(0), so a switch WRED profile
-     * that drops Not-ECT first-RTT packets above K (spec 000 Eq. 3) never drops ACKs.
+     * that drops Not-ECT first-RTT packets above K (the LDCP draft Eq. 3) never drops ACKs.
      */
     public int ackEcnCodepoint = Packet.ECN_ECT0;
-    /** IP ECN codepoint of CNPs, 0..2. Default ECT(1) ('01', spec 003 §5 steps 6-7). */
+    /** IP ECN codepoint of CNPs, 0..2. Default ECT(1) ('01', the RoCE ECN/DCQCN article §5 steps 6-7). */
     public int cnpEcnCodepoint = Packet.ECN_ECT1;
 
     /** Creates a configuration holding every default. */

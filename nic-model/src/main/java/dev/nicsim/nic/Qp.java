@@ -134,7 +134,7 @@ final class Qp {
     int msn;
     /** Whether a NAK was sent for the current gap (one NAK per gap). */
     boolean nakSent;
-    /** DCTCP.CE state, spec 002 §3.2. */
+    /** DCTCP.CE state, the DCTCP draft §3.2. */
     boolean ceState;
     /** In-order packets accepted and not yet acknowledged. */
     int unacked;

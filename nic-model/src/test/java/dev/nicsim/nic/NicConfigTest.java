@@ -16,7 +16,7 @@ class NicConfigTest {
     void defaultsFollowTheSpecsAndMlx5() {
         final NicConfig c = new NicConfig().validate();
         assertEquals(1024, c.mtuBytes);
-        assertEquals(1, c.ackEveryPackets);            // per-packet ACK, spec 000 §3.1
+        assertEquals(1, c.ackEveryPackets);            // per-packet ACK, the LDCP draft §3.1
         assertEquals(4_000, c.cnpIntervalNs);          // mlx5 min_time_between_cnps = 4 us
         assertTrue(c.npEnabled);
         assertEquals(1_000_000, c.rtoNs);
@@ -25,8 +25,8 @@ class NicConfigTest {
         assertEquals(3, c.dataPriority);
         assertEquals(48, c.cnpDscp);                   // mlx5 CNP_DSCP
         assertEquals(6, c.cnpPriority);                // mlx5 CNP_802P_PRIO
-        assertEquals(Packet.ECN_ECT0, c.ecnCodepoint); // spec 003 §5 step 1: ECT(0) = '10'
-        assertEquals(Packet.ECN_ECT1, c.cnpEcnCodepoint); // spec 003 §5 steps 6-7: CNP ECN '01'
+        assertEquals(Packet.ECN_ECT0, c.ecnCodepoint); // the RoCE ECN/DCQCN article §5 step 1: ECT(0) = '10'
+        assertEquals(Packet.ECN_ECT1, c.cnpEcnCodepoint); // the RoCE ECN/DCQCN article §5 steps 6-7: CNP ECN '01'
         assertEquals(c.toString(), c.copy().toString());
     }
 

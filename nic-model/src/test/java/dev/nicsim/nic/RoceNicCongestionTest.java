@@ -130,7 +130,7 @@ class RoceNicCongestionTest {
         t.ab.rule = (p, n) -> p.kind == Packet.KIND_DATA && marked.contains(p.psn) ? Tap.MARK_CE : Tap.FORWARD;
         t.start(1, MessageOp.WRITE, 10 * 1024);
         t.run();
-        // spec 002 §3.2, m = 4, CE on PSN 2, 3, 4:
+        // the DCTCP draft §3.2, m = 4, CE on PSN 2, 3, 4:
         //  p0, p1 unmarked: 2 unacked (CE state false)
         //  p2 CE, state false -> ACK PSN 1 (ECE 0, 2 packets), state true
         //  p3, p4 CE: 3 unacked; p5 unmarked, state true -> ACK PSN 4 (ECE 1, 3 packets), state false
@@ -182,7 +182,7 @@ class RoceNicCongestionTest {
         final Bench t = new Bench(alg);
         t.start(1, MessageOp.WRITE, 10 * 1024);
         t.run();
-        // spec 000 §3.1: budget 4 -> packets 0..2 Not-ECT, packet 3 (the IW-th) ECT(0), then ECT(0)
+        // the LDCP draft §3.1: budget 4 -> packets 0..2 Not-ECT, packet 3 (the IW-th) ECT(0), then ECT(0)
         final int n = Packet.ECN_NOT_ECT;
         final int e = Packet.ECN_ECT0;
         assertEquals(List.of(n, n, n, e, e, e, e, e, e, e), t.dataAtB().stream().map(Tap.Seen::ecn).toList());

@@ -117,7 +117,7 @@ public final class PccResult {
     }
 
     /**
-     * Sets the first-RTT (fast start) packet budget, LDCP spec 000 §2.3 and §3.1: the NIC sends the
+     * Sets the first-RTT (fast start) packet budget, LDCP the LDCP draft §2.3 and §3.1: the NIC sends the
      * next {@code packets} data packets Not-ECT, except the {@code packets}-th one and the last
      * packet of a message, which go ECT(0) so the receiver can detect loss; after the budget all
      * packets are ECT(0). Zero ends fast start at once.

@@ -14,7 +14,7 @@
  * {@link dev.nicsim.pcc.PccParameter.Kind#FIXED_16_16} are 16.16 fixed point.
  *
  * <p>This package depends on nothing of nicsim's: an algorithm written against it runs unchanged in
- * the simulator, in trace replay and in JMH. Modelled on what programmable NICs expose (NVIDIA
- * DOCA PCC device model, see {@code specs/README.md}); names and layout are nicsim's own.
+ * the simulator, in trace replay and in JMH. Modelled on what programmable NICs expose (the NVIDIA
+ * DOCA PCC device model; docs/architecture.md "PCC contract"); names and layout are nicsim's own.
  */
 package dev.nicsim.pcc;

@@ -25,7 +25,7 @@ public final class Packet {
     /** Kind: PCC RTT probe response. */
     public static final int KIND_RTT_RESPONSE = 6;
     /**
-     * Kind: regional congestion notification (RCM CN, spec 001 §3.2), a link-local frame a switch
+     * Kind: regional congestion notification (RCM CN, the RCM paper §3.2), a link-local frame a switch
      * sends to its upstream neighbour switch carrying the quantised congestion degree
      * {@link #rcmFb}, the congested priority {@link #rcmPriority} and up to
      * {@link #RCM_MAX_FLOW_IDS} harmful flow IDs ({@link #rcmFlowIds}). Wire layout and size:
@@ -117,7 +117,7 @@ public final class Packet {
     public int ackedPackets;
     /** Whether the packet sits in its pool (guards against a second release). */
     boolean inPool;
-    /** RCM CN: quantised congestion degree F_b' (spec 001 §3.2 Eq. (2)), 0..2^bits - 1. */
+    /** RCM CN: quantised congestion degree F_b' (the RCM paper §3.2 Eq. (2)), 0..2^bits - 1. */
     public int rcmFb;
     /** RCM CN: the data priority (queue) the congestion was found on, 0..7. */
     public int rcmPriority;

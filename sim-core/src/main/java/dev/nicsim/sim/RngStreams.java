@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 
 /**
  * One seeded random stream per component, derived from the scenario seed and a stable component
- * id, so adding a component never changes another's numbers (see ARCHITECTURE "Determinism").
+ * id, so adding a component never changes another's numbers (see docs/architecture.md "Determinism").
  *
  * <p>Thread-safety: stateless factory; each returned stream is not thread-safe.
  */

@@ -30,7 +30,7 @@ final class CcMath {
     }
 
     /**
-     * The pacing rate that sends a window of {@code windowFixed} packets per RTT, spec 000 §2.2
+     * The pacing rate that sends a window of {@code windowFixed} packets per RTT, the LDCP draft §2.2
      * (cw &lt; 1 ticked out at RTT/cw) and §3.2 (rate = window / RTT): {@code window x MTU x 8 / RTT}
      * as a 20-bit fraction of line rate.
      *

@@ -11,7 +11,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 
 /**
- * DCQCN reaction point (spec 003 §7; Mellanox knobs in {@code specs/README.md}; event timing as the
+ * DCQCN reaction point (the RoCE ECN/DCQCN article §7; Mellanox knobs in the DOCA PCC device model in docs/architecture.md; event timing as the
  * HPCC ns-3 {@code RdmaHw} Mellanox model): current rate Rc, target rate Rt and alpha per QP.
  * Rates are kept in kb/s so that the Mb/s-granular knobs are exact; the result is Rc as a 20-bit
  * fraction of line rate. Line rates up to 2^31 - 1 kb/s (2.1 Tb/s).
@@ -268,7 +268,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         }
     }
 
-    /** Rate decrease at boundary time {@code at}, spec 003 §7.2. */
+    /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
     private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
         counters.increment(cDecreases);
         catchUpAlpha(context, at);
@@ -295,7 +295,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
     }
 
-    /** One rate-increase event, spec 003 §7.3; {@code timer} tells whether the timer or the byte counter fired. */
+    /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
     private void increase(final PccContext context, final boolean timer, final PccAttributes attributes) {
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
@@ -338,7 +338,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         context.set(W_BYTE_COUNTER, (int) (bytes % byteResetBytes));
     }
 
-    /** Applies the alpha ticks at or before {@code now}, spec 003 §7.1. */
+    /** Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1. */
     private void catchUpAlpha(final PccContext context, final int now) {
         final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);

@@ -9,9 +9,9 @@ import dev.nicsim.pcc.PccParameterValues;
 import java.util.List;
 
 /**
- * Provider of {@code "dcqcn"}: the DCQCN reaction point (RP), spec 003 §7 (alpha update, rate
+ * Provider of {@code "dcqcn"}: the DCQCN reaction point (RP), the RoCE ECN/DCQCN article §7 (alpha update, rate
  * decrease, rate increase in fast recovery, additive and hyper increase with timer and byte
- * counter) with the Mellanox/NVIDIA firmware knobs and defaults listed in {@code specs/README.md}.
+ * counter) with the Mellanox/NVIDIA firmware knobs and defaults listed in the DOCA PCC device model in docs/architecture.md.
  * The notification point (CNP generation) is in the NIC. See {@link DcqcnAlgorithm}.
  *
  * <table>
@@ -19,7 +19,7 @@ import java.util.List;
  *   <tr><th>id</th><th>name</th><th>default</th><th>range</th><th>unit</th><th>meaning</th></tr>
  *   <tr><td>0</td><td>g</td><td>5/1024</td><td>[2^-16, 1]</td><td>fraction</td>
  *       <td>alpha gain, alpha = (1-g) alpha + g [CNP]; = 1 - DCE_TCP_G/1024 with DCE_TCP_G = 1019, the
- *       weight spec 003 §7.1 puts on the old alpha</td></tr>
+ *       weight the RoCE ECN/DCQCN article §7.1 puts on the old alpha</td></tr>
  *   <tr><td>1</td><td>initial_alpha</td><td>1023/1024</td><td>[0, 1]</td><td>fraction</td>
  *       <td>alpha set on the first CNP [INITIAL_ALPHA_VALUE = 1023 of 1024]</td></tr>
  *   <tr><td>2</td><td>alpha_update_period_ns</td><td>1000</td><td>[1, 2^30]</td><td>ns</td>
@@ -125,31 +125,31 @@ public final class DcqcnProvider implements PccAlgorithmProvider {
     private static final double MIN_FRACTION = 1.0 / 65536;
     private static final List<PccParameter> PARAMETERS = List.of(
         new PccParameter(G, "g", Kind.FIXED_16_16, 5.0 / 1024, MIN_FRACTION, 1.0, "fraction",
-            "alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, spec 003 §7.1"),
+            "alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, the RoCE ECN/DCQCN article §7.1"),
         new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1023.0 / 1024, 0.0, 1.0, "fraction",
-            "alpha set on the first CNP (INITIAL_ALPHA_VALUE), spec 003 §7.1"),
+            "alpha set on the first CNP (INITIAL_ALPHA_VALUE), the RoCE ECN/DCQCN article §7.1"),
         new PccParameter(ALPHA_UPDATE_PERIOD_NS, "alpha_update_period_ns", Kind.INTEGER, 1000, 1, 1 << 30, "ns",
-            "alpha update period (DCE_TCP_RTT), spec 003 §7.1"),
+            "alpha update period (DCE_TCP_RTT), the RoCE ECN/DCQCN article §7.1"),
         new PccParameter(RATE_REDUCE_MONITOR_PERIOD_NS, "rate_reduce_monitor_period_ns", Kind.INTEGER, 4000, 1,
-            1 << 30, "ns", "at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), spec 003 §7.2"),
+            1 << 30, "ns", "at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), the RoCE ECN/DCQCN article §7.2"),
         new PccParameter(RATE_ON_FIRST_CNP, "rate_on_first_cnp", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0,
             "fraction of line rate", "current and target rate set on the first CNP (RATE_TO_SET_ON_FIRST_CNP)"),
         new PccParameter(RPG_GD, "rpg_gd", Kind.INTEGER, 11, 0, 15, "log2",
-            "decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), spec 003 §7.2"),
+            "decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), the RoCE ECN/DCQCN article §7.2"),
         new PccParameter(RPG_MIN_DEC_FAC, "rpg_min_dec_fac", Kind.INTEGER, 50, 0, 100, "%",
             "a decrease keeps at least this percentage of Rc (RPG_MIN_DEC_FAC)"),
         new PccParameter(RPG_MIN_RATE_MBPS, "rpg_min_rate_mbps", Kind.INTEGER, 1, 1, 2_000_000, "Mb/s",
             "floor of the current rate (RPG_MIN_RATE)"),
         new PccParameter(RPG_TIME_RESET_NS, "rpg_time_reset_ns", Kind.INTEGER, 300_000, 1, 1 << 30, "ns",
-            "rate-increase timer period (RPG_TIME_RESET), spec 003 §7.3"),
+            "rate-increase timer period (RPG_TIME_RESET), the RoCE ECN/DCQCN article §7.3"),
         new PccParameter(RPG_BYTE_RESET_BYTES, "rpg_byte_reset_bytes", Kind.INTEGER, 32767, 0, 1 << 30, "bytes",
-            "rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), spec 003 §7.3"),
+            "rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), the RoCE ECN/DCQCN article §7.3"),
         new PccParameter(RPG_THRESHOLD, "rpg_threshold", Kind.INTEGER, 1, 0, 1024, "stages",
-            "F: fast-recovery stages before additive increase (RPG_THRESHOLD), spec 003 §7.3"),
+            "F: fast-recovery stages before additive increase (RPG_THRESHOLD), the RoCE ECN/DCQCN article §7.3"),
         new PccParameter(RPG_AI_RATE_MBPS, "rpg_ai_rate_mbps", Kind.INTEGER, 5, 0, 1_000_000, "Mb/s",
-            "additive increase of the target rate (RPG_AI_RATE), spec 003 §7.3"),
+            "additive increase of the target rate (RPG_AI_RATE), the RoCE ECN/DCQCN article §7.3"),
         new PccParameter(RPG_HAI_RATE_MBPS, "rpg_hai_rate_mbps", Kind.INTEGER, 50, 0, 1_000_000, "Mb/s",
-            "hyper increase of the target rate (RPG_HAI_RATE), spec 003 §7.3"),
+            "hyper increase of the target rate (RPG_HAI_RATE), the RoCE ECN/DCQCN article §7.3"),
         new PccParameter(CLAMP_TGT_RATE, "clamp_tgt_rate", Kind.INTEGER, 0, 0, 1, "flag",
             "1: target rate = current rate on every decrease (CLAMP_TGT_RATE)"),
         new PccParameter(CLAMP_TGT_RATE_AFTER_TIME_INC, "clamp_tgt_rate_after_time_inc", Kind.INTEGER, 1, 0, 1,
@@ -168,7 +168,7 @@ public final class DcqcnProvider implements PccAlgorithmProvider {
 
     @Override
     public String description() {
-        return "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (spec 003 §7)";
+        return "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (the RoCE ECN/DCQCN article §7)";
     }
 
     @Override

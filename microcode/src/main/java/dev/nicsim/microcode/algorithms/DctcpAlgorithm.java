@@ -12,7 +12,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 
 /**
- * The DCTCP sender (spec 002 §3.3) on a RoCE QP: a byte window cwnd driven by ECN echoes on ACKs,
+ * The DCTCP sender (the DCTCP draft §3.3) on a RoCE QP: a byte window cwnd driven by ECN echoes on ACKs,
  * with the alpha estimate over observation windows. The receiver side (CE state machine with
  * delayed ACKs of up to m packets, §3.2) is the NIC responder's job; here every ACK covers
  * n = psnDelta(firstSn, sn) + 1 packets that share one ECE state.
@@ -248,7 +248,7 @@ public final class DctcpAlgorithm implements PccAlgorithm {
 
     /**
      * Steps 1-2 of the per-ACK procedure: closes CWR when its end is acknowledged and runs the
-     * alpha estimator (spec 002 §3.3 steps 1-8).
+     * alpha estimator (the DCTCP draft §3.3 steps 1-8).
      *
      * @return the updated flags (not yet stored)
      */

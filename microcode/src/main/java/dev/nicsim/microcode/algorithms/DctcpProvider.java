@@ -9,7 +9,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import java.util.List;
 
 /**
- * Provider of {@code "dctcp"}: the DCTCP sender, spec 002 (draft-bensley-tcpm-dctcp-03) §3.3 and
+ * Provider of {@code "dctcp"}: the DCTCP sender, the DCTCP draft (draft-bensley-tcpm-dctcp-03) §3.3 and
  * §4, on a RoCE QP's window. See {@link DctcpAlgorithm}.
  *
  * <table>
@@ -56,11 +56,11 @@ public final class DctcpProvider implements PccAlgorithmProvider {
 
     private static final List<PccParameter> PARAMETERS = List.of(
         new PccParameter(G, "g", Kind.FIXED_16_16, 1.0 / 16, 1.0 / 65536, 1.0, "fraction",
-            "alpha estimation gain, alpha = (1-g) alpha + g M, spec 002 §3.3, §4"),
+            "alpha estimation gain, alpha = (1-g) alpha + g M, the DCTCP draft §3.3, §4"),
         new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1.0, 0.0, 1.0, "fraction",
-            "DCTCP.Alpha at flow start, spec 002 §3.3"),
+            "DCTCP.Alpha at flow start, the DCTCP draft §3.3"),
         new PccParameter(INIT_WINDOW_BYTES, "init_window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "initial cwnd; 0 = path BDP (spec 002 is silent; a RoCE QP starts at line rate)"),
+            "initial cwnd; 0 = path BDP (the DCTCP draft is silent; a RoCE QP starts at line rate)"),
         new PccParameter(INIT_SSTHRESH_BYTES, "init_ssthresh_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
             "initial ssthresh; 0 = initial cwnd (congestion avoidance from the start), RFC 5681 §3.1"),
         new PccParameter(MIN_WINDOW_PACKETS, "min_window_packets", Kind.INTEGER, 2, 1, 1024, "packets",
@@ -79,7 +79,7 @@ public final class DctcpProvider implements PccAlgorithmProvider {
 
     @Override
     public String description() {
-        return "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (spec 002 §3.3)";
+        return "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (the DCTCP draft §3.3)";
     }
 
     @Override

@@ -12,7 +12,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 
 /**
- * LDCP, uNIC window form (spec 000 §2.2, §2.3, §3.1): a congestion window cw in packets (16.16)
+ * LDCP, uNIC window form (the LDCP draft §2.2, §2.3, §3.1): a congestion window cw in packets (16.16)
  * updated on every ACK by the ECN echo (PAWA), with a zero-RTT fast start.
  *
  * <h2>Stages</h2>
@@ -147,7 +147,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
     }
 
     /**
-     * Starts fast start (spec 000 §2.3, §3.1): window = IW packets x MTU, rate = line rate,
+     * Starts fast start (the LDCP draft §2.3, §3.1): window = IW packets x MTU, rate = line rate,
      * fast-start budget = IW packets, where IW packets = ceil(IW bytes / MTU), at least 1.
      */
     @Override
@@ -240,7 +240,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
     }
 
     /**
-     * PAWA, spec 000 §2.2 Eq. (1), (2) and the rule for cw below one packet.
+     * PAWA, the LDCP draft §2.2 Eq. (1), (2) and the rule for cw below one packet.
      *
      * @param cw  window, packets 16.16
      * @param n   packets the ACK covers, positive

@@ -11,7 +11,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 
 /**
- * LDCP rate form for commodity PCC NICs (spec 000 §3.2): a window W in packets (16.16) that grows
+ * LDCP rate form for commodity PCC NICs (the LDCP draft §3.2): a window W in packets (16.16) that grows
  * by alpha per RTT and shrinks by beta per CNP, turned into a pacing rate.
  *
  * <ul>
@@ -106,7 +106,7 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
 
     /**
      * Sets W = initial window (at least min_window), rate = W / base RTT, window unlimited, asks
-     * for the first RTT probe and arms the probe timeout (spec 000 §3.2 "at the beginning of a
+     * for the first RTT probe and arms the probe timeout (the LDCP draft §3.2 "at the beginning of a
      * flow, an RTT request is sent out").
      */
     @Override

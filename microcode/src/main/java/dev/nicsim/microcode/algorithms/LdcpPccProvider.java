@@ -9,7 +9,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import java.util.List;
 
 /**
- * Provider of {@code "ldcp-pcc"}: LDCP in its rate form for commodity PCC NICs, spec 000 §3.2
+ * Provider of {@code "ldcp-pcc"}: LDCP in its rate form for commodity PCC NICs, the LDCP draft §3.2
  * (ConnectX-6 Dx): back-to-back RTT probes, window += alpha per RTT response (AI), window -= beta
  * per CNP (MD), rate = window / RTT, no window limit. See {@link LdcpPccAlgorithm}.
  *
@@ -54,17 +54,17 @@ public final class LdcpPccProvider implements PccAlgorithmProvider {
     private static final double MIN_FRACTION = 1.0 / 65536;
     private static final List<PccParameter> PARAMETERS = List.of(
         new PccParameter(ALPHA, "alpha", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 16.0, "packets",
-            "window increase per RTT response (AI), spec 000 §3.2"),
+            "window increase per RTT response (AI), the LDCP draft §3.2"),
         new PccParameter(BETA, "beta", Kind.FIXED_16_16, 0.5, MIN_FRACTION, 16.0, "packets",
-            "window decrease per CNP (MD), spec 000 §3.2"),
+            "window decrease per CNP (MD), the LDCP draft §3.2"),
         new PccParameter(MIN_WINDOW, "min_window", Kind.FIXED_16_16, 0.125, 1.0 / 1024, 1024.0, "packets",
-            "smallest window, spec 000 §2.2 (gamma) applied to §3.2"),
+            "smallest window, the LDCP draft §2.2 (gamma) applied to §3.2"),
         new PccParameter(INIT_WINDOW_BYTES, "init_window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "initial window; 0 = path BDP (start at line rate), spec 000 §2.3"),
+            "initial window; 0 = path BDP (start at line rate), the LDCP draft §2.3"),
         new PccParameter(RTT_GAIN, "rtt_gain", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0, "fraction",
-            "EWMA gain of probe RTT samples; 1 = latest sample, spec 000 §3.2"),
+            "EWMA gain of probe RTT samples; 1 = latest sample, the LDCP draft §3.2"),
         new PccParameter(PROBE_TIMEOUT_NS, "probe_timeout_ns", Kind.INTEGER, 1_000_000, 0, 1 << 30, "ns",
-            "send the next RTT probe after this long without a response; 0 = never, spec 000 §3.2"));
+            "send the next RTT probe after this long without a response; 0 = never, the LDCP draft §3.2"));
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public LdcpPccProvider() {
@@ -77,7 +77,7 @@ public final class LdcpPccProvider implements PccAlgorithmProvider {
 
     @Override
     public String description() {
-        return "LDCP rate form for PCC NICs: AI per RTT probe response, MD per CNP, rate = window/RTT (spec 000 §3.2)";
+        return "LDCP rate form for PCC NICs: AI per RTT probe response, MD per CNP, rate = window/RTT (the LDCP draft §3.2)";
     }
 
     @Override

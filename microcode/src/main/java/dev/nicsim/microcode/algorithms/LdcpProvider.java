@@ -9,7 +9,7 @@ import dev.nicsim.pcc.PccParameterValues;
 import java.util.List;
 
 /**
- * Provider of {@code "ldcp"}: LDCP in its uNIC window form, spec 000 (draft-dai-tsvwg-pfc-free-
+ * Provider of {@code "ldcp"}: LDCP in its uNIC window form, the LDCP draft (draft-dai-tsvwg-pfc-free-
  * congestion-control-01) §2.2 (PAWA per-ACK window update, Eq. (1) and (2), window below one
  * packet), §2.3 (zero-RTT fast start) and §3.1 (the programmable-NIC implementation). See
  * {@link LdcpAlgorithm} for the state machine and the context layout.
@@ -60,17 +60,17 @@ public final class LdcpProvider implements PccAlgorithmProvider {
     private static final double MIN_FRACTION = 1.0 / 65536;
     private static final List<PccParameter> PARAMETERS = List.of(
         new PccParameter(ALPHA, "alpha", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0, "packets",
-            "additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, spec 000 §2.2 Eq. (1), (2)"),
+            "additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, the LDCP draft §2.2 Eq. (1), (2)"),
         new PccParameter(BETA, "beta", Kind.FIXED_16_16, 0.5, MIN_FRACTION, 1.0, "packets",
-            "decrease per marked packet: marked ACK for n packets removes n*beta, spec 000 §2.2 Eq. (1), (2)"),
+            "decrease per marked packet: marked ACK for n packets removes n*beta, the LDCP draft §2.2 Eq. (1), (2)"),
         new PccParameter(GAMMA, "gamma", Kind.FIXED_16_16, 0.125, 1.0 / 1024, 0.5, "packets",
-            "below one packet: increase per unmarked ACK and minimum window, spec 000 §2.2"),
+            "below one packet: increase per unmarked ACK and minimum window, the LDCP draft §2.2"),
         new PccParameter(ETA, "eta", Kind.FIXED_16_16, 0.5, 1.0 / 16, 15.0 / 16, "fraction",
-            "below one packet: cw = max(gamma, eta*cw) per marked packet, spec 000 §2.2"),
+            "below one packet: cw = max(gamma, eta*cw) per marked packet, the LDCP draft §2.2"),
         new PccParameter(IW_BYTES, "iw_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "fast-start initial window; 0 = path BDP, spec 000 §2.3, §3.1"),
+            "fast-start initial window; 0 = path BDP, the LDCP draft §2.3, §3.1"),
         new PccParameter(RTT_GAIN, "rtt_gain", Kind.FIXED_16_16, 0.125, MIN_FRACTION, 1.0, "fraction",
-            "EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the RTT/cw tick, spec 000 §2.2"));
+            "EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the RTT/cw tick, the LDCP draft §2.2"));
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public LdcpProvider() {
@@ -83,7 +83,7 @@ public final class LdcpProvider implements PccAlgorithmProvider {
 
     @Override
     public String description() {
-        return "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (spec 000 §2.2, §2.3, §3.1)";
+        return "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (the LDCP draft §2.2, §2.3, §3.1)";
     }
 
     @Override

@@ -7,13 +7,13 @@ import java.util.Arrays;
 /**
  * Configuration of the many-core uNIC emulator ({@link UnicEmulator}): how many cores and hardware
  * threads, how fast they are, how deep each core's event ring is, how large its context cache is,
- * and what each stage of handling an event costs in cycles (ARCHITECTURE "The uNIC emulator").
+ * and what each stage of handling an event costs in cycles (docs/architecture.md "The uNIC emulator").
  *
  * <table>
  *   <caption>fields, defaults and ranges</caption>
  *   <tr><th>field</th><th>default</th><th>range</th><th>meaning</th></tr>
  *   <tr><td>{@code cores}</td><td>16</td><td>1..1024</td><td>emulated CC cores; each QP belongs to one
- *       (BlueField-3 class: 16 cores x 16 threads, specs/README.md "DOCA PCC device model")</td></tr>
+ *       (BlueField-3 class: 16 cores x 16 threads, the DOCA PCC device model, docs/architecture.md)</td></tr>
  *   <tr><td>{@code threadsPerCore}</td><td>16</td><td>1..1024</td><td>hardware threads per core</td></tr>
  *   <tr><td>{@code clockHz}</td><td>1,000,000,000</td><td>10^3..10^12</td><td>core clock, Hz</td></tr>
  *   <tr><td>{@code ringCapacity}</td><td>256</td><td>1..65,536</td><td>events a core's queue holds

@@ -17,8 +17,8 @@ import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
 
 /**
- * The many-core uNIC congestion-control processor (ARCHITECTURE "The uNIC emulator"; the DOCA PCC
- * device model of specs/README.md: per-type drop counts, 16 cores x 16 hardware threads): cores x
+ * The many-core uNIC congestion-control processor (docs/architecture.md "The uNIC emulator"; the
+ * DOCA PCC device model: per-type drop counts, 16 cores x 16 hardware threads): cores x
  * hardware threads at a clock, event rings, QPs owned by cores, coalescing, overload
  * drops and cycle-approximate timing, so that an algorithm's results take effect in simulated time
  * only when a NIC of that size could have computed them.

@@ -1,5 +1,5 @@
 /**
- * The many-core uNIC emulator (ARCHITECTURE "The uNIC emulator"): {@link
+ * The many-core uNIC emulator (docs/architecture.md "The uNIC emulator"): {@link
  * dev.nicsim.microcode.emulator.UnicEmulator} implements {@link dev.nicsim.microcode.CcProcessor}
  * with cores x hardware threads at a clock, Agrona event rings (one per emulator when stepped, one
  * per core when free-running), QP ownership by core,

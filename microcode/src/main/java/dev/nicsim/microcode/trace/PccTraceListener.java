@@ -6,7 +6,7 @@ import dev.nicsim.pcc.PccResult;
 /**
  * What the congestion-control side of one NIC does, as a stream of typed calls: flows start and
  * end, PCC events are offered, results come back. The model emits to this interface
- * (ARCHITECTURE "Traces and counters"; the Chronicle Queue style of "the model emits to an
+ * (docs/architecture.md "Traces and counters"; the Chronicle Queue style of "the model emits to an
  * interface and the trace is one implementation of it"); {@link RecordingCcProcessor} produces the
  * calls for any {@link dev.nicsim.microcode.CcProcessor}. Every method has a no-op default, so an
  * implementation overrides only what it needs; {@link #NO_OP} ignores everything.

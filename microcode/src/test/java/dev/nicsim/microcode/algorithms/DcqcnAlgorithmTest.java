@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * DCQCN reaction point, spec 003 §7 with Mellanox defaults. Line rate 100 Gb/s = 100,000,000 kb/s;
+ * DCQCN reaction point, the RoCE ECN/DCQCN article §7 with Mellanox defaults. Line rate 100 Gb/s = 100,000,000 kb/s;
  * rates in context words are kb/s; the result rate is kb/s x 1000 x 2^20 / 10^11.
  */
 class DcqcnAlgorithmTest {

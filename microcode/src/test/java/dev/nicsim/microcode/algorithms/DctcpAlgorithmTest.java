@@ -9,7 +9,7 @@ import static dev.nicsim.microcode.algorithms.DctcpAlgorithm.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * DCTCP sender, spec 002 §3.3, g = 1/16 (4,096 in 16.16), alpha starts at 1 (65,536). Path:
+ * DCTCP sender, the DCTCP draft §3.3, g = 1/16 (4,096 in 16.16), alpha starts at 1 (65,536). Path:
  * 100 Gb/s, MTU 1000 B, base RTT 10 us: initial cwnd = BDP = 125,000 B.
  */
 class DctcpAlgorithmTest {

@@ -92,7 +92,7 @@ class InitialPsnTest {
     @Test
     void ldcpFastStartEndsAtTheIwthPacketCountedFromTheFirstPsn() {
         // IW = BDP = 125 packets: an ACK of the flow's first 124 packets keeps fast start, the ACK
-        // of its 125th ends it (spec 000 §3.1 transition 2). At a start of 9,209,053 the old
+        // of its 125th ends it (the LDCP draft §3.1 transition 2). At a start of 9,209,053 the old
         // `sn + 1` count ended fast start on the first ACK; at 2^24 - 100 the IW straddles the wrap.
         for (final int start : STARTS) {
             final Harness h = new Harness(new LdcpProvider());

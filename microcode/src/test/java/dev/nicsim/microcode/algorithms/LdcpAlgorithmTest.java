@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * LDCP uNIC form, spec 000 §2.2, §2.3, §3.1. Path: 100 Gb/s, MTU 1000 B, base RTT 10 us, so
+ * LDCP uNIC form, the LDCP draft §2.2, §2.3, §3.1. Path: 100 Gb/s, MTU 1000 B, base RTT 10 us, so
  * BDP = 10^11 x 10^-5 / 8 = 125,000 B = 125 packets. 16.16: 1 packet = 65,536.
  */
 class LdcpAlgorithmTest {

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * LDCP rate form, spec 000 §3.2. Path: 100 Gb/s, MTU 1000 B, base RTT 10 us (BDP 125 packets).
+ * LDCP rate form, the LDCP draft §3.2. Path: 100 Gb/s, MTU 1000 B, base RTT 10 us (BDP 125 packets).
  * rate = W x 1000 B x 8 / RTT as a fraction of line rate: with lineBits(RTT) = 10^8 x RTT / 10^6
  * bits per RTT, rate = W(16.16) x 8000 x 16 / lineBits.
  */

@@ -13,7 +13,7 @@ class EmulatorConfigTest {
     @Test
     void defaults() {
         final EmulatorConfig c = new EmulatorConfig().validate();
-        assertEquals(16, c.cores()); // BlueField-3 class, specs/README.md
+        assertEquals(16, c.cores()); // BlueField-3 class, the DOCA PCC device model
         assertEquals(16, c.threadsPerCore());
         assertEquals(1_000_000_000L, c.clockHz());
         assertEquals(256, c.ringCapacity());

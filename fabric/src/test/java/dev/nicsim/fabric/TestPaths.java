@@ -1,10 +1,24 @@
 package dev.nicsim.fabric;
 
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Locates the repository root and {@code ../shared} for tests. */
+/**
+ * Locates the repository root and the files of {@code ../shared} beside it (real captures and
+ * published workloads, which a clone of the project alone does not have) for tests.
+ *
+ * <p>A test that needs a shared file asks {@link #sharedOrSkip(String)}: when the file is absent
+ * the test is aborted (reported as skipped) with one line naming the path, unless the system
+ * property {@code nicsim.requireShared} is {@code true} (set by CI, which has {@code ../shared}),
+ * in which case it fails with the same line.
+ */
 public final class TestPaths {
+    /** System property that turns a missing shared file from a skip into a failure. */
+    public static final String REQUIRE_SHARED = "nicsim.requireShared";
+
     private TestPaths() {
     }
 
@@ -24,8 +38,22 @@ public final class TestPaths {
         return p;
     }
 
-    /** @return {@code ../shared} beside the repository */
-    public static Path shared() {
-        return root().resolve("../shared").normalize();
+    /**
+     * A file or directory of {@code ../shared} beside the repository, or skip (fail under
+     * {@code -Dnicsim.requireShared=true}) when it is absent.
+     *
+     * @param relativePath path below {@code ../shared}, e.g. {@code data/captures/x.pcap}
+     * @return its path (read in place, never copied into the repository)
+     */
+    public static Path sharedOrSkip(final String relativePath) {
+        final Path p = root().resolve("../shared").resolve(relativePath).normalize();
+        if (!Files.exists(p)) {
+            final String line = "needs ../shared/" + relativePath + " (absent in a clone of the project alone)";
+            if (Boolean.getBoolean(REQUIRE_SHARED)) {
+                Assertions.fail(line + "; -D" + REQUIRE_SHARED + "=true requires it");
+            }
+            Assumptions.abort(line);
+        }
+        return p;
     }
 }

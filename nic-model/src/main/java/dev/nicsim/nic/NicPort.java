@@ -6,13 +6,13 @@ import dev.nicsim.sim.Simulator;
 
 /**
  * The transmit side of a NIC's single port: serialisation, propagation and PFC pause come from
- * {@link EgressPort}; which frame goes next is decided by the NIC ({@link RoceNic#nextFrame()}):
+ * {@link EgressPort}; which frame goes next is decided by the NIC ({@link TxArbiter#nextFrame()}):
  * ACK/NAK/CNP/RTT frames first, then data packets of the QPs round-robin.
  *
  * <p>Thread-safety: not thread-safe; simulation thread only.
  */
 final class NicPort extends EgressPort {
-    private final RoceNic nic;
+    private final TxArbiter tx;
 
     /**
      * Creates the port.
@@ -20,25 +20,25 @@ final class NicPort extends EgressPort {
      * @param sim            simulator
      * @param rateBitsPerSec link rate, bits/s, positive
      * @param propagationPs  one-way propagation delay, ps, non-negative
-     * @param nic            the NIC that owns the port
+     * @param tx             the transmit arbiter of the NIC that owns the port
      */
-    NicPort(final Simulator sim, final long rateBitsPerSec, final long propagationPs, final RoceNic nic) {
+    NicPort(final Simulator sim, final long rateBitsPerSec, final long propagationPs, final TxArbiter tx) {
         super(sim, rateBitsPerSec, propagationPs);
-        this.nic = nic;
+        this.tx = tx;
     }
 
     @Override
     protected Packet nextDataPacket() {
-        return nic.nextFrame();
+        return tx.nextFrame();
     }
 
     @Override
     protected boolean hasBacklog() {
-        return nic.hasTxBacklog();
+        return tx.hasTxBacklog();
     }
 
     @Override
     protected void onTransmitStart(final Packet frame) {
-        nic.onTransmitStart(frame);
+        tx.onTransmitStart(frame);
     }
 }

@@ -1,7 +1,7 @@
 package dev.nicsim.sw;
 
 /**
- * The congestion points of a set of queues (spec 001 §3.2, Fig. 4): QCN-like sampling of the
+ * The congestion points of a set of queues (the RCM paper §3.2, Fig. 4): QCN-like sampling of the
  * queue's arrivals and the congestion measure {@code F_b} of Eq. (1) at each sample. One instance
  * watches all input queues of a switch, another all its output queues; a queue is addressed by its
  * index ({@code port x 8 + priority}).

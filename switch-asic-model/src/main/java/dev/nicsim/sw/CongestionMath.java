@@ -1,7 +1,7 @@
 package dev.nicsim.sw;
 
 /**
- * The arithmetic of regional congestion mitigation (spec 001 §3.2, §3.4) as pure functions, so
+ * The arithmetic of regional congestion mitigation (the RCM paper §3.2, §3.4) as pure functions, so
  * every step can be checked by hand: the congestion measure of Eq. (1), its quantisation, the
  * regional degree of Eq. (2), the decrease of Eq. (4)-(5), the window split of Eq. (6), and the
  * congestion point's sampling interval.

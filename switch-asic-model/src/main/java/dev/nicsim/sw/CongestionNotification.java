@@ -4,7 +4,7 @@ import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RoceFraming;
 
 /**
- * The regional congestion notification frame (CN, spec 001 §3.2): "send a feedback message
+ * The regional congestion notification frame (CN, the RCM paper §3.2): "send a feedback message
  * containing quantified F_b to the neighbor switch", "send out congestion notification (CN) with
  * congestion flows' IDs (e.g. TCP/IP five tuple) to their neighbor switch". The paper gives no
  * format; this model's, sized like a real link-local frame:

@@ -1,7 +1,7 @@
 package dev.nicsim.sw;
 
 /**
- * The role of a switch port (at one priority) in a congestion region (spec 001 §3.2): "The switch
+ * The role of a switch port (at one priority) in a congestion region (the RCM paper §3.2): "The switch
  * point with only the local congestion flag set will be marked as root congestion point ... The
  * switch point with only the remote congestion flag set will be marked as the edge of the
  * congestion region, while the switch point with both local congestion flag and remote congestion

@@ -1,7 +1,7 @@
 package dev.nicsim.sw;
 
 /**
- * The window of regional congestion control (RCC, spec 001 §3.4, Eq. (3)-(6)) of one output queue:
+ * The window of regional congestion control (RCC, the RCM paper §3.4, Eq. (3)-(6)) of one output queue:
  * {@code W = W_c + W_nc}, where harmful (congestion) flows may pass the output scheduler with at most
  * {@code W_c} bytes per window and the rest of the window belongs to the other flows.
  *
@@ -92,7 +92,7 @@ final class RccWindow {
     }
 
     /**
-     * W_c after a decrease (spec 001 Eq. 4, 5), at least 1 byte: a W_c of 0 would hold harmful
+     * W_c after a decrease (the RCM paper Eq. 4, 5), at least 1 byte: a W_c of 0 would hold harmful
      * flows for good (nothing drains, so congestion never clears and RCC never quits); with 1 byte
      * one harmful packet still passes per window.
      */

@@ -1,7 +1,7 @@
 package dev.nicsim.sw;
 
 /**
- * Parameters of regional congestion mitigation (RCM, spec 001 §3) for one {@link SwitchAsic}, held
+ * Parameters of regional congestion mitigation (RCM, the RCM paper §3) for one {@link SwitchAsic}, held
  * in {@link SwitchConfig#rcm}. The four mechanisms are switched separately and are all off by
  * default; with all four off the switch behaves exactly as without RCM (no RCM state is built, no
  * RCM counter is registered, no RCM frame is sent).
@@ -130,13 +130,13 @@ public final class RcmConfig {
      * at a root point at that moment (at least {@link #harmfulMinEntries} CAM entries) become the
      * queue's harmful set until RCC quits (congestion cleared); later CAM writes do not change it.
      * If no flow qualifies at that moment, the set is latched at the first later gate where one
-     * does. False: "harmful" is read from the live CAM at every decision. The latch follows spec 001
+     * does. False: "harmful" is read from the live CAM at every decision. The latch follows the RCM paper
      * §3.2 "Once a RCP is reported, it starts congestion control (RCC) to the flows recognized by
      * CFR" and §3.4 "Once the congestion state disappears, the window-based congestion control will
      * quit": the flows recognised when control starts are the ones controlled until congestion
      * clears (with the live CAM a held flow, paced by PFC, loses CAM share and the harmful set flips
      * between flows within one episode). Default false nevertheless: when several equal flows share
-     * the congested queue (spec 001 Fig. 7's incast), the snapshot names whichever of them happened
+     * the congested queue (the incast of the RCM paper's Fig. 7), the snapshot names whichever of them happened
      * to hold enough CAM entries at that instant and holds those for the whole episode, while the
      * others go free. Has no effect at edge and inner points, which take the received CN's IDs
      * (§3.2), nor without {@link #flowRecognition} and {@link #regionalControl}.

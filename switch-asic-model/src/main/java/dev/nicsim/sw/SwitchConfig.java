@@ -12,8 +12,8 @@ import java.util.Arrays;
  * documented defaults; {@link #validate()} checks it, and {@link SwitchAsic} takes a snapshot when
  * constructed (later changes do not affect a built switch).
  *
- * <p>Buffer model (spec 004 "A look at the priority queue thresholds"; the dynamic thresholds follow
- * the Broadcom-style alpha model used by the HPCC ns-3 reference, {@code /work/shared/peers/hpcc-ns3}):
+ * <p>Buffer model ("Understanding DCQCN", "A look at the priority queue thresholds"; the dynamic
+ * thresholds follow the Broadcom-style alpha model used by the HPCC ns-3 reference simulator):
  * <pre>
  *   bufferBytes = shared pool + sum over connected ports p and PFC-enabled PGs g of headroom(p, g)
  *   PG (p, g) bytes  = bytes of packets that arrived on port p with priority g, still queued
@@ -39,14 +39,14 @@ public final class SwitchConfig {
     /** Default largest frame for automatic headroom: a 4096-byte RoCEv2 payload with RETH (4178 bytes). */
     public static final int DEFAULT_MAX_FRAME_BYTES = RoceFraming.frameBytes(4096, RoceFraming.RETH_BYTES);
 
-    /** How the switch queues packets (spec 001 §4.1). */
+    /** How the switch queues packets (the RCM paper §4.1). */
     public enum Queueing {
         /** One shared buffer, packets queued at the output (the MMU above). */
         OUTPUT_QUEUED,
         /**
          * Input-and-output queued: a virtual output queue (VOQ) per (input port, output port,
          * priority) of {@link #voqBytes} each, and one output queue (OQ) per (port, priority) of
-         * {@link #outputQueueBytes} each (spec 001 §4.1: "virtual input queues (VOQ) at the input
+         * {@link #outputQueueBytes} each (the RCM paper §4.1: "virtual input queues (VOQ) at the input
          * port and one output queue (OQ) at the output port. Each queue in the switch is 100 KB in
          * size"). The shared pool is not used; PFC is driven by VOQ occupancy.
          */
@@ -114,7 +114,7 @@ public final class SwitchConfig {
     /** Dynamic egress limit: a lossy queue may hold {@code egressAlpha x (shared pool - shared used)} bytes. {@code > 0}. Default 1. */
     public double egressAlpha = 1.0;
 
-    /** Static egress limit per priority (buf_max of spec 000 §2.1), bytes, {@code > 0}. Default 1 MiB each. */
+    /** Static egress limit per priority (buf_max of the LDCP draft §2.1), bytes, {@code > 0}. Default 1 MiB each. */
     public long[] queueLimitBytes = filled(1024 * 1024);
 
     /**
@@ -127,7 +127,7 @@ public final class SwitchConfig {
     /** DWRR quantum per priority, bytes added per round, {@code > 0}; the weight of a non-strict queue. Default 9216 each. */
     public int[] dwrrQuantumBytes = intFilled(9216);
 
-    /** CAM entries per egress queue (spec 001 §3.3), {@code >= 0}; 0 disables the CAM. Default 16. */
+    /** CAM entries per egress queue (the RCM paper §3.3), {@code >= 0}; 0 disables the CAM. Default 16. */
     public int camDepth = 16;
 
     /** CAM sampling: every Nth packet enqueued while the queue is congested is written, {@code >= 1}. Default 1. */
@@ -154,13 +154,13 @@ public final class SwitchConfig {
      */
     public Queueing queueing = Queueing.OUTPUT_QUEUED;
 
-    /** Input-output queueing: bytes each VOQ holds, {@code >= maxFrameBytes}. Default 100 000 (spec 001 §4.1, 100 KB). */
+    /** Input-output queueing: bytes each VOQ holds, {@code >= maxFrameBytes}. Default 100 000 (the RCM paper §4.1, 100 KB). */
     public long voqBytes = 100_000;
 
-    /** Input-output queueing: bytes each output queue holds, {@code >= maxFrameBytes}. Default 100 000 (spec 001 §4.1). */
+    /** Input-output queueing: bytes each output queue holds, {@code >= maxFrameBytes}. Default 100 000 (the RCM paper §4.1). */
     public long outputQueueBytes = 100_000;
 
-    /** Regional congestion mitigation (spec 001 §3), all mechanisms off by default. Never null. */
+    /** Regional congestion mitigation (the RCM paper §3), all mechanisms off by default. Never null. */
     public RcmConfig rcm = new RcmConfig();
 
     /** Creates a configuration with the documented defaults. */
@@ -296,7 +296,7 @@ public final class SwitchConfig {
     }
 
     /**
-     * Headroom that absorbs everything in flight during one PFC pause round trip (spec 004 "The
+     * Headroom that absorbs everything in flight during one PFC pause round trip ("Understanding DCQCN", "The
      * buffer headroom is the queue space left between crossing the xOFF threshold ... and filling
      * the buffer"). After the switch decides xoff, bytes keep arriving for at most
      * <pre>

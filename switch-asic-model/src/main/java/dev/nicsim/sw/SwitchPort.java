@@ -8,8 +8,9 @@ import dev.nicsim.sim.Simulator;
  * The egress side of one switch port: 8 FIFO queues (one per priority) in preallocated rings that
  * double when full (so they allocate only until the run's peak depth), served by strict priority
  * (higher priority number first) and then deficit weighted round robin (DWRR, Shreedhar &amp;
- * Varghese) among the other priorities, skipping priorities paused by PFC (ARCHITECTURE "Switch
- * ASIC"). When a data frame starts serialisation the owning {@link SwitchAsic} frees its buffer.
+ * Varghese) among the other priorities, skipping priorities paused by PFC (IEEE 802.1Qbb): the
+ * egress scheduling stage of the {@link SwitchAsic} pipeline. When a data frame starts
+ * serialisation the owning {@link SwitchAsic} frees its buffer. Queue depths are in bytes.
  *
  * <p>Thread-safety: not thread-safe; simulation thread only.
  */

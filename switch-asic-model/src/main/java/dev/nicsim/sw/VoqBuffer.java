@@ -4,7 +4,7 @@ import dev.nicsim.sim.Packet;
 
 /**
  * The virtual output queues of an input-and-output-queued switch
- * ({@link SwitchConfig.Queueing#INPUT_OUTPUT_QUEUED}, spec 001 §4.1: "virtual input queues (VOQ) at
+ * ({@link SwitchConfig.Queueing#INPUT_OUTPUT_QUEUED}, the RCM paper §4.1: "virtual input queues (VOQ) at
  * the input port and one output queue (OQ) at the output port"): one FIFO per (input port, output
  * port, priority), index {@code v = (in x ports + out) x 8 + priority}. Keeps per VOQ its packets
  * and bytes, per (input, priority) the bytes of all its VOQs, and per (output, priority) the number

@@ -3,9 +3,9 @@ package dev.nicsim.sw;
 /**
  * A WRED/ECN profile of one egress queue, evaluated on the <em>instantaneous</em> queue depth
  * {@code q} (bytes queued when the packet arrives, not counting the packet itself), as LDCP asks for
- * (spec 000 §2.1) and as DCQCN switches are configured (spec 004, "WRED min/max").
+ * (the LDCP draft §2.1) and as DCQCN switches are configured ("Understanding DCQCN", "WRED min/max").
  *
- * <p>Marking probability (spec 000 §2.1):
+ * <p>Marking probability (the LDCP draft §2.1):
  * <pre>
  *   q &lt; Kmin           p = 0
  *   Kmin &lt;= q &lt; Kmax   p = (q - Kmin) / (Kmax - Kmin) * Pmax
@@ -13,7 +13,7 @@ package dev.nicsim.sw;
  * </pre>
  * With {@code ecnEnabled}, ECN-capable packets (ECT(0), ECT(1), CE) are marked CE with probability
  * {@code p(q)} and Not-ECT packets are WRED-dropped when {@code q >= K} and never below
- * ({@code K = notEctDropBytes}, spec 000 §2.3 Eq. (3)). Without {@code ecnEnabled} the profile is
+ * ({@code K = notEctDropBytes}, the LDCP draft §2.3 Eq. (3)). Without {@code ecnEnabled} the profile is
  * plain WRED: every packet is dropped with probability {@code p(q)} and {@code K} is unused.
  * Whether a drop decision applies to a lossless (PFC-enabled) priority is decided by
  * {@link SwitchAsic} (it does not: lossless queues only mark).
@@ -36,11 +36,11 @@ public final class WredProfile {
      *
      * @param kminBytes       Kmin, bytes, {@code >= 0}
      * @param kmaxBytes       Kmax, bytes, {@code >= kminBytes}; when equal to Kmin the profile is a
-     *                        step from 0 to 1 at Kmin (DCTCP's single threshold K, spec 002)
+     *                        step from 0 to 1 at Kmin (DCTCP's single threshold K, RFC 8257)
      * @param pmax            Pmax, probability at {@code q -> Kmax} from below, in [0, 1]
      * @param ecnEnabled      true: ECT packets are marked and Not-ECT packets follow Eq. (3); false:
      *                        plain WRED drop with probability {@code p(q)}
-     * @param notEctDropBytes K of spec 000 Eq. (3), bytes, {@code >= 0}, or {@link #NEVER_DROP}
+     * @param notEctDropBytes K of the LDCP draft Eq. (3), bytes, {@code >= 0}, or {@link #NEVER_DROP}
      * @throws IllegalArgumentException naming the parameter if a value is out of range
      */
     public WredProfile(final long kminBytes, final long kmaxBytes, final double pmax, final boolean ecnEnabled,
@@ -66,7 +66,7 @@ public final class WredProfile {
     }
 
     /**
-     * Marking (or, without ECN, drop) probability at an instantaneous queue depth, spec 000 §2.1.
+     * Marking (or, without ECN, drop) probability at an instantaneous queue depth, the LDCP draft §2.1.
      * Allocation-free.
      *
      * @param queueBytes instantaneous queue depth {@code q}, bytes
@@ -83,7 +83,7 @@ public final class WredProfile {
     }
 
     /**
-     * Whether a Not-ECT packet arriving at this depth is WRED-dropped: {@code q >= K}, spec 000 §2.3
+     * Whether a Not-ECT packet arriving at this depth is WRED-dropped: {@code q >= K}, the LDCP draft §2.3
      * Eq. (3). Meaningful only with {@link #ecnEnabled()}.
      *
      * @param queueBytes instantaneous queue depth {@code q}, bytes
@@ -113,7 +113,7 @@ public final class WredProfile {
         return ecnEnabled;
     }
 
-    /** @return K of spec 000 Eq. (3), bytes, or {@link #NEVER_DROP} */
+    /** @return K of the LDCP draft Eq. (3), bytes, or {@link #NEVER_DROP} */
     public long notEctDropBytes() {
         return notEctDropBytes;
     }

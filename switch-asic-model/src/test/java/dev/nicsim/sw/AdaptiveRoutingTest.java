@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Switch-level adaptive routing (spec 001 §3.4): in a congestion region a flow that misses the CAM
+ * Switch-level adaptive routing (the RCM paper §3.4): in a congestion region a flow that misses the CAM
  * moves to the equal-cost port with the lowest regional congestion degree; a harmful flow never
  * moves; with no other path nothing moves.
  *

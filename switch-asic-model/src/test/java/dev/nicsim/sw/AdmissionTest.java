@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Lossy admission: static and dynamic egress queue limits, shared buffer (spec 000 §2.1 buf_max; spec 004 drop point). */
+/** Lossy admission: static and dynamic egress queue limits, shared buffer (the LDCP draft §2.1 buf_max; "Understanding DCQCN" drop point). */
 class AdmissionTest {
     private final Simulator sim = new Simulator();
     private final PacketPool pool = new PacketPool();

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The congestion point of spec 001 §3.2 on a given queue trace: which arrivals are sampled (an
+ * The congestion point of the RCM paper §3.2 on a given queue trace: which arrivals are sampled (an
  * interval that shortens as congestion grows) and F_b (Eq. (1)) at each sample, step by step.
  */
 class CongestionDetectorTest {

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The arithmetic of spec 001 §3.2 and §3.4, checked against hand-computed values. */
+/** The arithmetic of the RCM paper §3.2 and §3.4, checked against hand-computed values. */
 class CongestionMathTest {
     private static final long Q_EQ = 20_000;
     private static final double WQ = 2.0;
@@ -49,7 +49,7 @@ class CongestionMathTest {
     @Test
     void eq4To6DecreaseAndWindowSplit() {
         final RcmConfig c = new RcmConfig();
-        // G_d = 1 / (2 x 63) = 1/126: F_bmax x G_d = 63/126 = 1/2 (spec 001 §3.4)
+        // G_d = 1 / (2 x 63) = 1/126: F_bmax x G_d = 63/126 = 1/2 (the RCM paper §3.4)
         assertEquals(1.0 / 126.0, c.effectiveGd());
         assertEquals(0.5, CongestionMath.decreaseFactor(63, c.effectiveGd()), 1e-15);
         assertEquals(1.0, CongestionMath.decreaseFactor(0, c.effectiveGd()));

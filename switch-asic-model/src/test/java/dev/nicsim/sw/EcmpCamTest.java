@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** ECMP by 5-tuple hash, routing drops, and CAM congestion-flow recognition (spec 001 §3.3). */
+/** ECMP by 5-tuple hash, routing drops, and CAM congestion-flow recognition (the RCM paper §3.3). */
 class EcmpCamTest {
     private static final long RATE = 100_000_000_000L;
     private static final long PROP = 1_000_000;

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The input-and-output-queued switch (spec 001 §4.1): per-VOQ and per-output-queue limits, the
+ * The input-and-output-queued switch (the RCM paper §4.1): per-VOQ and per-output-queue limits, the
  * output's round robin over the inputs, and PFC driven by VOQ occupancy. Three ports, every one
  * connected to a sink; packets are handed to the switch directly (all at t = 0 unless said), the
  * output toward the destination (port 2) is held by a PFC pause where the test needs queues to build.

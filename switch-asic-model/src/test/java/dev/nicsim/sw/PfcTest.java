@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * PFC xoff/xon per (ingress port, PG) and headroom (spec 004): source --100G, 1 us--> switch port 0;
+ * PFC xoff/xon per (ingress port, PG) and headroom ("Understanding DCQCN"): source --100G, 1 us--> switch port 0;
  * switch port 1 --> sink. Priority 3 (DSCP 24) is lossless, 1000-byte frames.
  *
  * <p>Timeline used throughout (T = (1000 + 20) x 8 / 100 Gb/s = 81 600 ps, prop = 1 000 000 ps):

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The latched harmful set of a root congestion point ({@link RcmConfig#latchHarmfulSet}, spec 001
+ * The latched harmful set of a root congestion point ({@link RcmConfig#latchHarmfulSet}, the RCM paper
  * §3.2 "Once a RCP is reported, it starts congestion control (RCC) to the flows recognized by CFR",
  * §3.4 "Once the congestion state disappears, the window-based congestion control will quit"): the
  * flows the CAM names when the output's RCC window starts controlling stay the harmful set, even

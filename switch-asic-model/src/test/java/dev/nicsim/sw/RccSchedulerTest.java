@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Regional congestion control (spec 001 §3.4) in the input-output-queued switch: the output's
+ * Regional congestion control (the RCM paper §3.4) in the input-output-queued switch: the output's
  * scheduler measures the harmful flow's share for one window after a CN arrives, then lets it pass
  * at most W_c per window and serves the other input meanwhile; it quits when the CN expires.
  *

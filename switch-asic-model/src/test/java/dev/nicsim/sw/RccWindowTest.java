@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The RCC window of spec 001 §3.4 on its own: the estimate at detection, W_c and W_nc after a given
+ * The RCC window of the RCM paper §3.4 on its own: the estimate at detection, W_c and W_nc after a given
  * F_b (Eq. (4)-(6)), the hold once W_c is used, the next window, and quitting.
  */
 class RccWindowTest {

@@ -16,13 +16,13 @@ class RcmConfigTest {
     void everythingOffByDefault() {
         final SwitchConfig c = new SwitchConfig().validate();
         assertEquals(SwitchConfig.Queueing.OUTPUT_QUEUED, c.queueing);
-        assertEquals(100_000, c.voqBytes);          // spec 001 §4.1: 100 KB queues
+        assertEquals(100_000, c.voqBytes);          // the RCM paper §4.1: 100 KB queues
         assertEquals(100_000, c.outputQueueBytes);
         final RcmConfig r = c.rcm;
         assertFalse(r.anyEnabled());
         assertFalse(r.detection || r.flowRecognition || r.regionalControl || r.adaptiveRouting);
         assertEquals(63, r.fbMaxQuantised());         // 6 bits
-        assertEquals(1.0 / 126, r.effectiveGd());    // F_bmax x G_d = 63 / 126 = 1/2 (spec 001 §3.4)
+        assertEquals(1.0 / 126, r.effectiveGd());    // F_bmax x G_d = 63 / 126 = 1/2 (the RCM paper §3.4)
         assertEquals(7, r.notificationPriority);
         assertEquals(0x7F, r.priorityMask);
     }

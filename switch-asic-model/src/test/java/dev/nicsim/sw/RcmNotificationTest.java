@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Congestion region detection (spec 001 §3.2) across two input-output-queued switches: when a
+ * Congestion region detection (the RCM paper §3.2) across two input-output-queued switches: when a
  * congestion notification (CN) is sent, what it carries (quantised F_b, harmful flow IDs from the
  * CAM filtered by ingress port), how it travels (its own priority and size, on the link), what the
  * receiver does with it (remote flag, F_br, the root's IDs, role), and Eq. (2) in the CN the

@@ -13,7 +13,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Strict priority and DWRR between priorities, skipping PFC-paused priorities (ARCHITECTURE "Switch ASIC"). */
+/** Strict priority and DWRR between priorities, skipping PFC-paused priorities (the egress scheduling stage, {@link SwitchPort}). */
 class SchedulerTest {
     private static final long RATE = 100_000_000_000L;
     private static final long PROP = 1_000_000;

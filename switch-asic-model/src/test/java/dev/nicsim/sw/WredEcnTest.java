@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * WRED/ECN on the instantaneous egress queue: spec 000 §2.1 (marking probability) and §2.3 Eq. (3)
+ * WRED/ECN on the instantaneous egress queue: the LDCP draft §2.1 (marking probability) and §2.3 Eq. (3)
  * (Not-ECT drop at K).
  */
 class WredEcnTest {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@link WredProfile#markProbability} and Eq. (3) at exact points, spec 000 §2.1 and §2.3. */
+/** {@link WredProfile#markProbability} and Eq. (3) at exact points, the LDCP draft §2.1 and §2.3. */
 class WredProfileTest {
     // Kmin = 20 000 B, Kmax = 120 000 B, Pmax = 0.2: p(q) = (q - 20 000) / 100 000 * 0.2 in [Kmin, Kmax)
     private final WredProfile w = new WredProfile(20_000, 120_000, 0.2, true, 50_000);

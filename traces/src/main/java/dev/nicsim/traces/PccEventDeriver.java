@@ -12,11 +12,11 @@ import java.util.Arrays;
 /**
  * Turns the decoded packets of a capture into the PCC event stream the requester NICs in it would
  * have seen, written to a {@link PccEventSink} as {@link PccEvent} records in time order. The event
- * set is ARCHITECTURE.md "PCC contract" and specs/README.md "NVIDIA DOCA PCC device model" (TX at
+ * set is the PCC contract of {@link dev.nicsim.pcc} (the events of NVIDIA's DOCA PCC device model: TX at
  * the end of a burst with bytes and packets sent; ACK; NACK with subtype; CNP; RTT response with
  * request-send, request-receive and response-send timestamps); the field semantics follow the
  * simulator's {@code RoceNic} so that imported and simulated traces mean the same; CNPs name the
- * reaction point's QP as spec 003 §4 and §5 (steps 8-10) describe.
+ * reaction point's QP as the RoCE ECN/DCQCN article §4 and §5 (steps 8-10) describe.
  *
  * <h2>Who is the requester</h2>
  * Inferred from the opcodes ({@link IbOpcodes}): connected-service requests (SEND, RDMA WRITE,
@@ -59,8 +59,9 @@ import java.util.Arrays;
  * The first event of each flow carries {@link PccEventLayout#FLAG_FIRST_IN_FLOW}.
  *
  * <h2>Time and order</h2>
- * {@code timePs} is the time since the capture's first packet (timestamps that go backwards are
- * clamped to the previous one and counted); the record's 32-bit timestamps are {@code timePs/1000}
+ * {@code timePs} is the time since the capture's first RoCE or InfiniBand packet (skipped frames
+ * such as ARP do not count; timestamps that go backwards are clamped to the previous one and
+ * counted); the record's 32-bit timestamps are {@code timePs/1000}
  * ns, wrapping. Events reach the sink in non-decreasing time: events generated while a burst is open
  * wait in a reorder ring until the burst closes, and a TX_BURST whose stream is not yet paired with
  * its flow waits up to {@code pairingWaitNs} for the first response (after that, or at

@@ -15,8 +15,8 @@
  *
  * <h2>Events</h2>
  * {@link dev.nicsim.traces.PccEventDeriver} turns decoded packets into the PCC event stream a
- * requester NIC would have seen (TX_BURST, ACK, NACK, CNP, RTT_RESPONSE; see ARCHITECTURE.md
- * "PCC contract"), written as {@link dev.nicsim.pcc.PccEvent} records to a
+ * requester NIC would have seen (TX_BURST, ACK, NACK, CNP, RTT_RESPONSE; the PCC contract of
+ * {@link dev.nicsim.pcc}, after NVIDIA's DOCA PCC device model), written as {@link dev.nicsim.pcc.PccEvent} records to a
  * {@link dev.nicsim.traces.PccEventSink}.
  *
  * <h2>Writing</h2>

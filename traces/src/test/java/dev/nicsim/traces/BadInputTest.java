@@ -15,17 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * Each class of bad input gives a {@link CaptureException} whose one-line message names the file,
- * the packet and what was read and skipped before; the bad files are the real shared captures,
- * truncated or mutated in a temporary directory.
+ * the packet and what was read and skipped before; the bad files are the project's fixtures
+ * ({@link Fixtures}), truncated or mutated in a temporary directory.
  *
- * <p>Layout of softroce-write-read.pcap used below (little-endian, microseconds): 24-byte header,
+ * <p>Layout of the Soft-RoCE-like exchange used below, as a little-endian microsecond pcap (the
+ * framing of the real rxe capture, with the same record lengths): 24-byte header,
  * then 12 records of 16-byte header + data; data lengths 322, 322, 322, 94, 62, 74, 1086, 1082, 1082,
  * 1086, 322, 322 (6392 bytes in all). In a record's data: Ethernet 0..13, IPv4 14..33, UDP 34..41,
  * BTH 42..53, then RETH / AETH.
  */
 class BadInputTest {
-    private static final String SOFTROCE = "softroce-write-read.pcap";
-    private static final RawCapture RAW = RawCapture.parse(TestPaths.captureBytes(SOFTROCE));
+    private static final RawCapture RAW = Fixtures.softroceRaw();
+    private static final byte[] SOFTROCE = le(RAW);
 
     @TempDir
     Path dir;
@@ -48,7 +49,7 @@ class BadInputTest {
         final RawCapture.Rec r = RAW.records.get(index);
         final byte[] data = r.data().clone();
         data[at] = (byte) value;
-        return RAW.with(index, new RawCapture.Rec(r.sec(), r.usec(), data, r.origLen()));
+        return RAW.with(index, new RawCapture.Rec(r.sec(), r.nsec(), data, r.origLen()));
     }
 
     private static byte[] le(final RawCapture c) {
@@ -57,7 +58,7 @@ class BadInputTest {
 
     @Test
     void truncatedInsideTheLastPacket() throws IOException {
-        final byte[] all = TestPaths.captureBytes(SOFTROCE);
+        final byte[] all = SOFTROCE.clone();
         assertEquals(6392, all.length);
         // cut 100 bytes: the 12th record's data starts at 6392 - 322 = 6070, so 6292 - 6070 = 222 remain
         final Path f = write("cut.pcap", Arrays.copyOf(all, all.length - 100));
@@ -70,14 +71,14 @@ class BadInputTest {
     @Test
     void truncatedInsideARecordHeader() throws IOException {
         // header 24 + record 1 (16 + 322) + 8 bytes of record 2's header
-        final Path f = write("cut-header.pcap", Arrays.copyOf(TestPaths.captureBytes(SOFTROCE), 24 + 16 + 322 + 8));
+        final Path f = write("cut-header.pcap", Arrays.copyOf(SOFTROCE.clone(), 24 + 16 + 322 + 8));
         assertEquals(f + ": packet 2: truncated file: packet record header needs 16 bytes, 8 left; "
             + "1 packet read: 1 RoCE/IB, 0 skipped", fails(f, false).getMessage());
     }
 
     @Test
     void truncatedInsideTheFileHeader() throws IOException {
-        final Path f = write("stub.pcap", Arrays.copyOf(TestPaths.captureBytes(SOFTROCE), 10));
+        final Path f = write("stub.pcap", Arrays.copyOf(SOFTROCE.clone(), 10));
         assertEquals(f + ": truncated file: pcap header needs 24 bytes, the file has 10", fails(f, true).getMessage());
         final Path empty = write("empty.pcap", new byte[0]);
         assertEquals(empty + ": empty file (not a pcap or pcapng capture)", fails(empty, true).getMessage());
@@ -87,7 +88,7 @@ class BadInputTest {
 
     @Test
     void wrongMagic() throws IOException {
-        final byte[] b = TestPaths.captureBytes(SOFTROCE);
+        final byte[] b = SOFTROCE.clone();
         b[0] = 0;
         final Path f = write("magic.pcap", b);
         assertEquals(f + ": wrong magic 00 c3 b2 a1: not a pcap (a1 b2 c3 d4 / a1 b2 3c 4d) or pcapng (0a 0d 0d 0a) file",
@@ -99,10 +100,10 @@ class BadInputTest {
         final Path f = write("sll.pcap", le(RAW.withLinkType(113)));
         assertEquals(f + ": link type 113 (Linux cooked) is not supported (nicsim decodes 1 (Ethernet) and 197 (ERF))",
             fails(f, true).getMessage());
-        // pcapng: the CNP capture's IDB starts at byte 224; its link type field is at 224 + 8
-        final byte[] ng = TestPaths.captureBytes("cnp-connectx4lx.pcap");
-        assertEquals(1, ng[232]);
-        ng[232] = (byte) 147;
+        // pcapng: the CNP fixture's IDB starts at byte 28 (after the 28-byte SHB); its link type at 28 + 8
+        final byte[] ng = Fixtures.cnpPcapng();
+        assertEquals(1, ng[36]);
+        ng[36] = (byte) 147;
         final Path g = write("user0.pcapng", ng);
         assertEquals(g + ": no packet on a supported link type: link type 147 is not supported (nicsim decodes "
             + "1 (Ethernet) and 197 (ERF)); 1 packet read: 0 RoCE/IB, 1 skipped (1 unsupported link type)",
@@ -113,7 +114,7 @@ class BadInputTest {
     void packetCutBySnapLengthInItsHeaders() throws IOException, CaptureException {
         // packet 4 (RDMA WRITE Only, 94 bytes) captured to 40 bytes: Ethernet 14 + IPv4 20 + 6 of 8 UDP bytes
         final RawCapture.Rec w = RAW.records.get(3);
-        final RawCapture cut = RAW.with(3, new RawCapture.Rec(w.sec(), w.usec(), Arrays.copyOf(w.data(), 40), 94));
+        final RawCapture cut = RAW.with(3, new RawCapture.Rec(w.sec(), w.nsec(), Arrays.copyOf(w.data(), 40), 94));
         final Path f = write("snap40.pcap", le(cut));
         assertEquals(f + ": packet 4: IPv4 options or UDP header cut by the snap length (40 of 94 bytes captured); "
             + "3 packets read: 3 RoCE/IB, 0 skipped", fails(f, true).getMessage());
@@ -130,7 +131,7 @@ class BadInputTest {
         // complete, payload and ICRC cut: decoded, payload from the UDP length (60 - 8 - 12 - 16 - 2 pad
         // - 4 ICRC = 18), ICRC not checked
         final RawCapture.Rec w = RAW.records.get(3);
-        final RawCapture cut = RAW.with(3, new RawCapture.Rec(w.sec(), w.usec(), Arrays.copyOf(w.data(), 70), 94));
+        final RawCapture cut = RAW.with(3, new RawCapture.Rec(w.sec(), w.nsec(), Arrays.copyOf(w.data(), 70), 94));
         final int[] payload = {-1};
         final CaptureStats s = new CaptureDecoder(true).decode(write("snap70.pcap", le(cut)), p -> {
             if (p.opcode == IbOpcodes.RC_RDMA_WRITE_ONLY) {
@@ -167,13 +168,13 @@ class BadInputTest {
         final byte[] data = r.data().clone();
         data[38] = 0x01;
         data[39] = (byte) 0xFF;
-        return RAW.with(4, new RawCapture.Rec(r.sec(), r.usec(), data, r.origLen()));
+        return RAW.with(4, new RawCapture.Rec(r.sec(), r.nsec(), data, r.origLen()));
     }
 
     @Test
     void corruptRecordLengths() throws IOException {
         // packet 2's captured length (record header bytes 8..11, at file offset 24 + 16 + 322 + 8) = 0x7FFFFFFF
-        final byte[] b = TestPaths.captureBytes(SOFTROCE);
+        final byte[] b = SOFTROCE.clone();
         final int at = 24 + 16 + 322 + 8;
         b[at] = (byte) 0xFF;
         b[at + 1] = (byte) 0xFF;
@@ -183,7 +184,7 @@ class BadInputTest {
         assertEquals(f + ": packet 2: garbage in the record header: captured length 2147483647 exceeds the "
             + "262144-byte limit; 1 packet read: 1 RoCE/IB, 0 skipped", fails(f, true).getMessage());
         // original length (bytes 12..15 of packet 1's header) below the captured 322: strict only
-        final byte[] c = TestPaths.captureBytes(SOFTROCE);
+        final byte[] c = SOFTROCE.clone();
         c[24 + 12] = 100;
         c[24 + 13] = 0;
         final Path g = write("origlen.pcap", c);
@@ -193,20 +194,21 @@ class BadInputTest {
 
     @Test
     void corruptPcapngBlocks() throws IOException {
-        final byte[] ng = TestPaths.captureBytes("cnp-connectx4lx.pcap");
-        // the EPB starts at 224 + 56 = 280 (SHB 224 bytes, IDB 56); its trailing length is the file's last 4 bytes
+        final byte[] ng = Fixtures.cnpPcapng();
+        // the EPB starts at 28 + 24 + 16 + 20 = 88 (SHB, IDB, name resolution and custom blocks);
+        // its trailing length is the file's last 4 bytes
         final byte[] trailing = ng.clone();
         trailing[ng.length - 4] = 0x70;
         final Path f = write("trailing.pcapng", trailing);
-        assertEquals(f + ": packet 1: garbage in the block at offset 280: trailing total length 112 differs from "
+        assertEquals(f + ": packet 1: garbage in the block at offset 88: trailing total length 112 differs from "
             + "the leading 108; 0 packets read: 0 RoCE/IB, 0 skipped", fails(f, true).getMessage());
         final byte[] odd = ng.clone();
-        odd[284] = 107;
+        odd[92] = 107;
         final Path g = write("odd.pcapng", odd);
-        assertEquals(g + ": packet 1: garbage in the block at offset 280: total length 107 is not a multiple of 4; "
+        assertEquals(g + ": packet 1: garbage in the block at offset 88: total length 107 is not a multiple of 4; "
             + "0 packets read: 0 RoCE/IB, 0 skipped", fails(g, true).getMessage());
         final Path h = write("cut.pcapng", Arrays.copyOf(ng, ng.length - 20));
-        assertEquals(h + ": packet 1: truncated file: block of type enhanced packet at offset 280 needs 108 bytes, "
+        assertEquals(h + ": packet 1: truncated file: block of type enhanced packet at offset 88 needs 108 bytes, "
             + "88 left; 0 packets read: 0 RoCE/IB, 0 skipped", fails(h, true).getMessage());
     }
 
@@ -217,7 +219,7 @@ class BadInputTest {
         final byte[] data = r.data().clone();
         data[500] ^= 0x01;
         final CaptureStats s = new CaptureDecoder(true).decode(
-            write("icrc.pcap", le(RAW.with(6, new RawCapture.Rec(r.sec(), r.usec(), data, r.origLen())))), p -> { });
+            write("icrc.pcap", le(RAW.with(6, new RawCapture.Rec(r.sec(), r.nsec(), data, r.origLen())))), p -> { });
         assertEquals(1, s.icrcBad());
         assertEquals(11, s.icrcOk());
     }

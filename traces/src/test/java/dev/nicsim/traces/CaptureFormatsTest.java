@@ -14,12 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The reader gives the same packets and timestamps whatever the framing: classic pcap in both byte
  * orders with microsecond and nanosecond resolution, and pcapng (both byte orders; EPB, SPB and the
  * obsolete PB; if_tsresol absent, 10^-9 and 2^-30; several sections; several interfaces with
- * different link types). The packets are the real {@code softroce-write-read.pcap} and
- * {@code infiniband-erf.pcap}, re-framed by {@link RawCapture} (which does not use the reader).
+ * different link types). The packets are the project's fixtures ({@link Fixtures}: the
+ * Soft-RoCE-like exchange written by {@link PcapWriter} and the hand-built InfiniBand ERF records),
+ * re-framed by {@link RawCapture} (which does not use the reader); the last test checks the ERF
+ * timestamp of the real InfiniBand capture when it is present.
  */
 class CaptureFormatsTest {
-    private static final RawCapture SOFTROCE = RawCapture.parse(TestPaths.captureBytes("softroce-write-read.pcap"));
-    private static final RawCapture IB = RawCapture.parse(TestPaths.captureBytes("infiniband-erf.pcap"));
+    private static final RawCapture SOFTROCE = Fixtures.softroceRaw();
+    private static final RawCapture IB = RawCapture.parse(Fixtures.infinibandErf());
 
     private record Result(CaptureStats stats, List<Long> timesNs, List<Integer> psns) {
     }
@@ -43,7 +45,7 @@ class CaptureFormatsTest {
         return t;
     }
 
-    /** README counts of softroce-write-read.pcap: 100 x5, 10, 17, 12, 13, 14 x2, 15. */
+    /** Counts of the exchange: 100 x5, 10, 17, 12, 13, 14 x2, 15. */
     private static void assertSoftroceCounts(final CaptureStats s) {
         assertEquals(12, s.transportPackets());
         assertEquals(5, s.opcodeCount(100));
@@ -55,9 +57,12 @@ class CaptureFormatsTest {
 
     @Test
     void classicPcapBothByteOrdersBothResolutions() throws CaptureException {
-        final Result reference = decode(TestPaths.captureBytes("softroce-write-read.pcap"));
-        // the shared file is little-endian microseconds: first packet 1756719551 s + 554171 us
-        assertEquals(1_756_719_551_554_171_000L, reference.timesNs.get(0));
+        // PcapWriter's own output: little-endian, nanosecond magic; first packet at the fixture epoch,
+        // the WRITE (#4) 1000 us later
+        final Result reference = decode(Fixtures.softroceWriteRead());
+        assertEquals(Fixtures.EPOCH_NS, reference.timesNs.get(0));
+        assertEquals(Fixtures.EPOCH_NS + 1_000_000, reference.timesNs.get(3));
+        assertEquals(Fixtures.SOFTROCE_PSN, reference.psns.get(3));
         for (final ByteOrder order : new ByteOrder[]{ByteOrder.LITTLE_ENDIAN, ByteOrder.BIG_ENDIAN}) {
             for (final boolean nanos : new boolean[]{false, true}) {
                 final Result r = decode(SOFTROCE.toPcap(order, nanos));
@@ -82,7 +87,7 @@ class CaptureFormatsTest {
 
     @Test
     void pcapngBinaryResolution() throws CaptureException {
-        // if_tsresol 0x80 | 30: units of 2^-30 s. units = sec * 2^30 + floor(usec * 2^30 / 10^6), so
+        // if_tsresol 0x80 | 30: units of 2^-30 s. units = sec * 2^30 + floor(nsec * 2^30 / 10^9), so
         // converting back to ns loses less than 2^-30 s (< 1 ns) plus the ns truncation: |error| <= 1 ns
         final Result r = decode(SOFTROCE.toPcapng(ByteOrder.LITTLE_ENDIAN, 0x80 | 30, RawCapture.Block.EPB));
         assertSoftroceCounts(r.stats);
@@ -107,38 +112,58 @@ class CaptureFormatsTest {
     @Test
     void pcapngSeveralSectionsAndInterfacesWithTheirOwnLinkTypes() throws CaptureException {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        // section 1, little-endian: interface 0 Ethernet (us), interface 1 ERF (ns); packets interleaved
+        // section 1, little-endian: interface 0 Ethernet (us), interface 1 ERF (ns); the first 6 packets
+        // of each interleaved, then the other 6 RoCEv2 packets
         out.writeBytes(RawCapture.shb(ByteOrder.LITTLE_ENDIAN));
         out.writeBytes(RawCapture.idb(ByteOrder.LITTLE_ENDIAN, LinkTypes.ETHERNET, 65535, -1));
         out.writeBytes(RawCapture.idb(ByteOrder.LITTLE_ENDIAN, LinkTypes.ERF, 65535, 9));
         for (int i = 0; i < 12; i++) {
             final RawCapture.Rec e = SOFTROCE.records.get(i);
             out.writeBytes(RawCapture.packet(ByteOrder.LITTLE_ENDIAN, RawCapture.Block.EPB, 0, RawCapture.units(e, -1), e));
-            final RawCapture.Rec ib = IB.records.get(i);
-            out.writeBytes(RawCapture.packet(ByteOrder.LITTLE_ENDIAN, RawCapture.Block.EPB, 1, RawCapture.units(ib, 9), ib));
+            if (i < 6) {
+                final RawCapture.Rec ib = IB.records.get(i);
+                out.writeBytes(RawCapture.packet(ByteOrder.LITTLE_ENDIAN, RawCapture.Block.EPB, 1, RawCapture.units(ib, 9), ib));
+            }
         }
-        // section 2, big-endian: its own single interface (ERF) for the other 31 IB packets
+        // section 2, big-endian: its own single interface (ERF) for the other 4 IB packets
         out.writeBytes(RawCapture.shb(ByteOrder.BIG_ENDIAN));
         out.writeBytes(RawCapture.idb(ByteOrder.BIG_ENDIAN, LinkTypes.ERF, 65535, -1));
-        for (int i = 12; i < IB.records.size(); i++) {
+        for (int i = 6; i < IB.records.size(); i++) {
             final RawCapture.Rec ib = IB.records.get(i);
             out.writeBytes(RawCapture.packet(ByteOrder.BIG_ENDIAN, RawCapture.Block.EPB, 0, RawCapture.units(ib, -1), ib));
         }
         final Result r = decode(out.toByteArray());
-        // 12 RoCEv2 + 43 IB = 55 transport packets; opcode 100 = 5 (RoCE UD) + 24 (IB UD) = 29;
-        // opcode 17 = 1 (RoCE) + 9 (IB) = 10; opcode 4 = 10 (IB)
-        assertEquals(55, r.stats.transportPackets());
+        // 12 RoCEv2 + 10 IB = 22 transport packets; opcode 100 = 5 (RoCE UD) + 3 (IB UD) = 8;
+        // opcode 17 = 1 (RoCE) + 3 (IB) = 4; opcode 4 = 4 (IB)
+        assertEquals(22, r.stats.transportPackets());
         assertEquals(12, r.stats.byEncapsulation(RocePacket.ENCAP_ROCE_V2));
-        assertEquals(43, r.stats.byEncapsulation(RocePacket.ENCAP_IB));
-        assertEquals(29, r.stats.opcodeCount(100));
-        assertEquals(10, r.stats.opcodeCount(17));
-        assertEquals(10, r.stats.opcodeCount(4));
-        assertEquals(55, r.stats.icrcOk());
+        assertEquals(10, r.stats.byEncapsulation(RocePacket.ENCAP_IB));
+        assertEquals(8, r.stats.opcodeCount(100));
+        assertEquals(4, r.stats.opcodeCount(17));
+        assertEquals(4, r.stats.opcodeCount(4));
+        assertEquals(22, r.stats.icrcOk());
+        assertEquals(10, r.stats.vcrcOk());
+        // order: RoCE #1, IB #1, RoCE #2, IB #2, ...: the second packet has IB #1's ERF time, the
+        // fourth IB #2's (S + 1/4 s); the last is IB #10 at S + 5 s from section 2
+        assertEquals(Fixtures.ibTimeNs(0), r.timesNs.get(1));
+        assertEquals(Fixtures.ibTimeNs(1), r.timesNs.get(3));
+        assertEquals(Fixtures.ibTimeNs(9), r.timesNs.get(21));
+        assertEquals(Fixtures.EPOCH_NS + 1_000_000, r.timesNs.get(6)); // RoCE #4 (the WRITE)
+    }
+
+    @Test
+    void erfRecordTimestampReplacesThePcapRecords() throws CaptureException {
+        // the ERF header's 32.32 time wins over the pcap record's microseconds: #4 is at
+        // S + 1.5 s + 1/1024 s = S + 1,500,976,562 ns, its pcap record at S + 1,500,976 us
+        final Result r = decode(Fixtures.infinibandErf());
+        assertEquals(Fixtures.IB_SECOND * 1_000_000_000L + 1_500_976_562L, r.timesNs.get(3));
+        assertEquals(13_896_277, r.psns.get(3));
+        assertEquals(10, r.stats.transportPackets());
     }
 
     @Test
     void erfRecordTimestampAgreesWithThePcapRecord() throws CaptureException {
-        final Result r = decode(TestPaths.captureBytes("infiniband-erf.pcap"));
+        final Result r = decode(TestPaths.sharedCaptureBytes("infiniband-erf.pcap"));
         // first record: pcap header 0x482B41EF s + 0x79FED = 499693 us; ERF header fraction 0x7FEBEA60 / 2^32 s
         // = 2146167392 / 4294967296 = 0.49969300... s: the ERF time lies in the same microsecond
         final long sec = 0x482B41EFL;

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Property: whatever bytes it is given, the reader + decoder + event deriver either finish or throw
  * {@link CaptureException}; nothing else escapes and every run ends (each record or block consumes at
- * least 12 bytes of a finite input). Seeded mutations of real captures in every framing: random byte
+ * least 12 bytes of a finite input). Seeded mutations of captures in every framing (the project's
+ * fixtures, and in a second test the real captures beside the repository): random byte
  * flips, truncation at a random length, corruption of record / block length fields and of header
  * length fields (IPv4 total length, UDP length, LRH packet length, GRH payload length) with boundary
  * and random values. Each mutant is decoded strict and lenient, with the event deriver attached.
@@ -28,13 +29,29 @@ class CaptureFuzzTest {
     private static final int ITERATIONS = Integer.getInteger("fuzz.iterations", 3_000);
     private static final long SEED = Long.getLong("fuzz.seed", 0x5EED_2024_0004L);
 
-    private static List<byte[]> corpus() {
+    /** The fixtures: Soft-RoCE-like exchange (PcapWriter's nanosecond file), with ARP, IB in ERF, CNP (pcapng). */
+    private static List<byte[]> fixtures() {
+        return List.of(Fixtures.softroceWriteRead(), Fixtures.softroceWriteReadWithArp(), Fixtures.infinibandErf(),
+            Fixtures.cnpPcapng());
+    }
+
+    /** The real captures in the same roles; skips (or fails under nicsim.requireShared) when absent. */
+    private static List<byte[]> sharedCaptures() {
         final List<byte[]> c = new ArrayList<>();
-        final String[] names = {"softroce-write-read.pcap", "softroce-write-read-with-arp.pcap", "infiniband-erf.pcap",
-            "cnp-connectx4lx.pcap"};
-        for (final String n : names) {
-            c.add(TestPaths.captureBytes(n));
+        for (final String n : new String[]{"softroce-write-read.pcap", "softroce-write-read-with-arp.pcap",
+            "infiniband-erf.pcap", "cnp-connectx4lx.pcap"}) {
+            c.add(TestPaths.sharedCaptureBytes(n));
         }
+        return c;
+    }
+
+    /**
+     * @param bases four captures: RoCE, RoCE with ARP (little-endian microsecond pcap), IB in ERF (the
+     *              same), CNP
+     * @return the bases plus re-framings of the second and third and a writer-made mix
+     */
+    private static List<byte[]> corpus(final List<byte[]> bases) {
+        final List<byte[]> c = new ArrayList<>(bases);
         final RawCapture soft = RawCapture.parse(c.get(1));
         final RawCapture ib = RawCapture.parse(c.get(2));
         c.add(soft.toPcap(ByteOrder.BIG_ENDIAN, true));
@@ -148,8 +165,17 @@ class CaptureFuzzTest {
 
     @Test
     @Timeout(120) // a hang guard only: the loop takes a few seconds
-    void mutatedCapturesNeverEscapeAsAnythingButCaptureException() {
-        final List<byte[]> corpus = corpus();
+    void mutatedFixturesNeverEscapeAsAnythingButCaptureException() {
+        campaign(corpus(fixtures()));
+    }
+
+    @Test
+    @Timeout(120)
+    void mutatedRealCapturesNeverEscapeAsAnythingButCaptureException() {
+        campaign(corpus(sharedCaptures()));
+    }
+
+    private static void campaign(final List<byte[]> corpus) {
         final SplittableRandom rnd = new SplittableRandom(SEED);
         int failed = 0;
         int finished = 0;

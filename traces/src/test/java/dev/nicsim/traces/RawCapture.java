@@ -9,16 +9,27 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * Test helper, independent of {@link CaptureReader}: parses a little-endian microsecond classic pcap
- * file into its records and writes them back in other framings (big-endian, nanosecond, pcapng with
+ * Test helper, independent of {@link CaptureReader}: parses a little-endian classic pcap file
+ * (microsecond magic, as the real captures, or nanosecond magic, as {@link PcapWriter} writes) into
+ * its records and writes them back in other framings (big-endian, nanosecond, pcapng with
  * EPB / SPB / obsolete PB, either byte order, other timestamp resolutions), so the reader's format
  * handling can be checked against the same packets.
  */
 final class RawCapture {
-    /** One record: timestamp seconds and microseconds, the captured bytes, the original length. */
-    record Rec(long sec, long usec, byte[] data, int origLen) {
+    /** One record: timestamp seconds and nanoseconds within the second, the captured bytes, the original length. */
+    record Rec(long sec, long nsec, byte[] data, int origLen) {
         long timeNs() {
-            return sec * 1_000_000_000L + usec * 1_000L;
+            return sec * 1_000_000_000L + nsec;
+        }
+
+        /** @return microseconds within the second (truncated) */
+        long usec() {
+            return nsec / 1_000L;
+        }
+
+        /** A record of a whole frame (original length = captured length) at a time in ns since the epoch. */
+        static Rec at(final long timeNs, final byte[] data) {
+            return new Rec(timeNs / 1_000_000_000L, timeNs % 1_000_000_000L, data, data.length);
         }
     }
 
@@ -32,22 +43,24 @@ final class RawCapture {
         this.records = records;
     }
 
-    /** Parses a little-endian, microsecond classic pcap file. */
+    /** Parses a little-endian classic pcap file, microsecond or nanosecond magic. */
     static RawCapture parse(final byte[] file) {
         final ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-        if (b.getInt(0) != 0xA1B2C3D4) {
-            throw new IllegalArgumentException("not a little-endian microsecond pcap");
+        final int magic = b.getInt(0);
+        if (magic != 0xA1B2C3D4 && magic != 0xA1B23C4D) {
+            throw new IllegalArgumentException("not a little-endian pcap");
         }
+        final long fracToNs = magic == 0xA1B23C4D ? 1 : 1_000;
         final int snap = b.getInt(16);
         final int link = b.getInt(20);
         final List<Rec> recs = new ArrayList<>();
         int pos = 24;
         while (pos < file.length) {
             final long sec = b.getInt(pos) & 0xFFFF_FFFFL;
-            final long usec = b.getInt(pos + 4) & 0xFFFF_FFFFL;
+            final long nsec = (b.getInt(pos + 4) & 0xFFFF_FFFFL) * fracToNs;
             final int cap = b.getInt(pos + 8);
             final int orig = b.getInt(pos + 12);
-            recs.add(new Rec(sec, usec, Arrays.copyOfRange(file, pos + 16, pos + 16 + cap), orig));
+            recs.add(new Rec(sec, nsec, Arrays.copyOfRange(file, pos + 16, pos + 16 + cap), orig));
             pos += 16 + cap;
         }
         return new RawCapture(link, snap, recs);
@@ -71,12 +84,24 @@ final class RawCapture {
         return new RawCapture(linkType, snapLength, out);
     }
 
+    /** A copy with a record inserted before index {@code index} (0 .. size). */
+    RawCapture insert(final int index, final Rec rec) {
+        final List<Rec> out = new ArrayList<>(records);
+        out.add(index, rec);
+        return new RawCapture(linkType, snapLength, out);
+    }
+
+    /** A capture of the given records. */
+    static RawCapture of(final int linkType, final int snapLength, final List<Rec> records) {
+        return new RawCapture(linkType, snapLength, new ArrayList<>(records));
+    }
+
     /** A copy with another link type in the header. */
     RawCapture withLinkType(final int newLinkType) {
         return new RawCapture(newLinkType, snapLength, records);
     }
 
-    /** Classic pcap in the given byte order, microsecond or nanosecond timestamps. */
+    /** Classic pcap in the given byte order, microsecond (truncated) or nanosecond timestamps. */
     byte[] toPcap(final ByteOrder order, final boolean nanos) {
         final ByteArrayOutputStream out = new ByteArrayOutputStream();
         final ByteBuffer h = ByteBuffer.allocate(24).order(order);
@@ -85,7 +110,7 @@ final class RawCapture {
         out.writeBytes(h.array());
         for (final Rec r : records) {
             final ByteBuffer rh = ByteBuffer.allocate(16).order(order);
-            rh.putInt((int) r.sec).putInt((int) (nanos ? r.usec * 1_000 : r.usec)).putInt(r.data.length).putInt(r.origLen);
+            rh.putInt((int) r.sec).putInt((int) (nanos ? r.nsec : r.usec())).putInt(r.data.length).putInt(r.origLen);
             out.writeBytes(rh.array());
             out.writeBytes(r.data);
         }
@@ -112,24 +137,24 @@ final class RawCapture {
         return out.toByteArray();
     }
 
-    /** Timestamp of a record in if_tsresol units. */
+    /** Timestamp of a record in if_tsresol units (-1: absent = microseconds), truncated. */
     static long units(final Rec r, final int tsresol) {
         if (tsresol < 0) {
-            return r.sec * 1_000_000L + r.usec;
+            return r.sec * 1_000_000L + r.usec();
         }
         if ((tsresol & 0x80) != 0) {
             final int exp = tsresol & 0x7F;
-            return (r.sec << exp) + (r.usec << exp) / 1_000_000L;
+            return (r.sec << exp) + (r.nsec << exp) / 1_000_000_000L;
         }
         long u = r.sec;
         for (int i = 0; i < tsresol; i++) {
             u *= 10;
         }
-        long frac = r.usec;
-        for (int i = 6; i < tsresol; i++) {
+        long frac = r.nsec;
+        for (int i = 9; i < tsresol; i++) {
             frac *= 10;
         }
-        for (int i = tsresol; i < 6; i++) {
+        for (int i = tsresol; i < 9; i++) {
             frac /= 10;
         }
         return u + frac;

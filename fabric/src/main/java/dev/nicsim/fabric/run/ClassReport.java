@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * Throughput and latency per flow class ({@link FlowSpec#flowClass()}: {@code background} and
  * {@code hot} of a hotspot workload, the labels of a {@code flows} workload, else {@code flow}),
- * as spec 001 Fig. 8 reports them, written to {@code classes.csv} and printed after the summary.
+ * as the RCM paper Fig. 8 reports them, written to {@code classes.csv} and printed after the summary.
  *
  * <p>One row per class in order of first appearance (flow id order), then {@code all}:
  * <ul>

@@ -6,7 +6,7 @@ import dev.nicsim.sw.SwitchConfig;
 
 /**
  * Maps a scenario's {@code switch.rcm} section ({@link Scenario.Rcm}) onto the switch model's
- * {@link RcmConfig} (spec 001 §3), field for field:
+ * {@link RcmConfig} (the RCM paper §3), field for field:
  * <pre>
  *   detection, flow_recognition,          -> detection, flowRecognition,
  *   regional_control, adaptive_routing       regionalControl, adaptiveRouting

@@ -246,7 +246,7 @@ public final class Runner implements FlowListener, EventHandler {
     /**
      * Maps the scenario's switch section to the switch model's configuration. With any RCM
      * mechanism on, the notification priority is added to the strict-priority set (congestion
-     * notifications must overtake the data they report on, spec 001 §3.2), whatever
+     * notifications must overtake the data they report on, the RCM paper §3.2), whatever
      * {@code switch.strict_priorities} says.
      *
      * @param s   switch section

@@ -24,7 +24,7 @@ import java.util.TreeMap;
 /**
  * Draws {@code throughput.png}: per-flow throughput over time from a run's {@code throughput.csv}
  * (see {@link ThroughputSampler}), one line per flow, x in microseconds, y in Gb/s, so a run can be
- * compared by eye with spec 001 Fig. 6 and 7. A flow's line has a point at every interval, 0 where
+ * compared by eye with the RCM paper Fig. 6 and 7. A flow's line has a point at every interval, 0 where
  * {@code throughput.csv} has no row, from time 0 to the last row of the file. At most
  * {@link #MAX_SERIES} flows are drawn: those that delivered the most bytes (ties by flow id);
  * the legend names each as {@code flow <id> (<class>)}. Drawn with XChart, headless

@@ -20,7 +20,7 @@ import java.util.List;
  * The payload bytes ({@link Packet#payloadBytes}) of every data frame ({@link Packet#KIND_DATA}:
  * WRITE/SEND packets and READ responses, retransmissions included) of flow {@link Packet#flowId},
  * at the moment the frame starts serialisation on a switch port whose peer is a host NIC: the
- * last switch's output port toward the frame's receiver, the measurement point of spec 001 Fig. 6
+ * last switch's output port toward the frame's receiver, the measurement point of the RCM paper Fig. 6
  * ("throughput of flows at the last switch's output port"). The frame reaches the receiver one
  * serialisation plus one propagation delay later. The hook is a {@link PacketObserver} on those
  * ports; it is installed by an event at time 0 of the run, after any observer set during set-up

@@ -85,19 +85,19 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param kmaxBytes          WRED Kmax, bytes
      * @param pmax               WRED Pmax, 0..1
      * @param ecn                mark ECT packets (true) or WRED-drop them (false)
-     * @param notEctDropBytes    K of spec 000 Eq. 3: Not-ECT packets dropped at or above, bytes
+     * @param notEctDropBytes    K of the LDCP draft Eq. 3: Not-ECT packets dropped at or above, bytes
      * @param egressDynamic      dynamic (alpha) rather than static egress queue limit (lossy priorities)
-     * @param queueLimitBytes    static egress queue limit (buf_max of spec 000 §2.1), bytes
+     * @param queueLimitBytes    static egress queue limit (buf_max of the LDCP draft §2.1), bytes
      * @param egressAlpha        dynamic egress limit: alpha x free shared buffer
      * @param strictPriorities   priorities served by strict priority (others DWRR)
      * @param camDepth           CAM entries per output queue
      * @param camSamplePackets   CAM samples one packet in this many while the queue is congested
-     * @param inputOutputQueued  input-and-output queueing (VOQs + output queues, spec 001 §4.1) rather than
+     * @param inputOutputQueued  input-and-output queueing (VOQs + output queues, the RCM paper §4.1) rather than
      *                           the output-queued shared buffer
      * @param voqBytes           input-output queueing: bytes of each virtual output queue
      * @param outputQueueBytes   input-output queueing: bytes of each output queue
      * @param camCongestedBytes  CAM: a queue is congested at or above this depth, bytes; -1 = the WRED Kmin
-     * @param rcm                regional congestion mitigation (spec 001 §3)
+     * @param rcm                regional congestion mitigation (the RCM paper §3)
      * @param wredByRate         WRED/ECN profiles by egress link rate ({@code switch.wred.by_rate}, as the HPCC ns-3
      *                           simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP): a port whose link rate is listed uses that
      *                           entry's Kmin/Kmax/Pmax instead of {@code kminBytes}/{@code kmaxBytes}/{@code pmax};
@@ -124,7 +124,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     }
 
     /**
-     * Regional congestion mitigation of every switch ({@code switch.rcm}, spec 001 §3), field for field
+     * Regional congestion mitigation of every switch ({@code switch.rcm}, the RCM paper §3), field for field
      * the switch model's {@code dev.nicsim.sw.RcmConfig} in simulator units; README.md ("Scenario files")
      * gives each field's unit, default and reason.
      *
@@ -163,7 +163,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * NIC settings, applied to every NIC.
      *
      * @param mtuBytes        payload bytes per data packet
-     * @param ackEveryPackets 1 = per-packet ACK; m = delayed ACK of up to m packets (spec 002 §3.2)
+     * @param ackEveryPackets 1 = per-packet ACK; m = delayed ACK of up to m packets (the DCTCP draft §3.2)
      * @param cnpIntervalNs   NP: at most one CNP per QP per interval; 0 = every CE-marked packet
      * @param npEnabled       notification point on
      * @param rtoNs           retransmission (local ACK) timeout, ns

@@ -385,7 +385,7 @@ public final class ScenarioLoader {
             ? SwitchConfig.CAM_THRESHOLD_KMIN : c.integer("congested_bytes", SwitchConfig.CAM_THRESHOLD_KMIN, 0, buffer);
         c.finish();
 
-        // queueing architecture (spec 001 §4.1)
+        // queueing architecture (the RCM paper §4.1)
         final boolean ioq = "input_output_queued".equals(
             s.oneOfOr("queueing", "output_queued", "output_queued", "input_output_queued"));
         final long voq = s.integer("voq_bytes", 100_000, 1, 1L << 34);
@@ -422,7 +422,7 @@ public final class ScenarioLoader {
     }
 
     /**
-     * {@code switch.rcm} (spec 001 §3): every field of the switch model's {@code RcmConfig}, with
+     * {@code switch.rcm} (the RCM paper §3): every field of the switch model's {@code RcmConfig}, with
      * its default, range and the cross-field rules of {@code RcmConfig.validate}, reported with the
      * field's path.
      */

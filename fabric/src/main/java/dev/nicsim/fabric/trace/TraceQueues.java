@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * {@link #ROLL_CYCLE} and a fixed time provider. Simulated time is not wall-clock time, so the
  * queue's clock is pinned (by default to the Unix epoch, {@link #DEFAULT_EPOCH_MS}): every trace is
  * one cycle file ({@code 19700101F.cq4}) plus {@code metadata.cq4t}, and the same run writes the
- * same bytes (ARCHITECTURE "Determinism"). Tests pass their own fixed time provider.
+ * same bytes (the project's rule: same seed, same output bytes). Tests pass their own fixed time provider.
  *
  * <p>Thread-safety: stateless.
  */

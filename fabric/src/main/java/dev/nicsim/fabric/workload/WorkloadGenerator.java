@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
  * Turns a scenario's workload section into flows: incast (N senders to one receiver, same size,
  * same start), permutation (every host sends to a distinct other host), Poisson arrivals at a
  * target load with sizes drawn from a flow-size CDF (or one fixed size), the hotspot variant of
- * Poisson (spec 001 §4.2 "Hot-spot Traffic Pattern": a fraction of the flows go to a hot set of
+ * Poisson (the RCM paper §4.2 "Hot-spot Traffic Pattern": a fraction of the flows go to a hot set of
  * hosts, the rest to uniform destinations), or an explicit list of flows. Randomness comes from
  * the stream {@code "workload"} of the scenario seed; the hot set from {@code "workload/hot_set"}.
  *

@@ -14,9 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
- * Acceptance 4: determinism (ARCHITECTURE "Determinism"). The same scenario and seed give
- * byte-identical {@code flows.csv} and {@code counters.csv} (and time series); another seed of a
- * Poisson workload gives different flows. Runs through the command-line entry point.
+ * Acceptance 4: determinism (every random draw comes from its own seeded stream,
+ * {@code RngStreams}). The same scenario and seed give byte-identical {@code flows.csv} and
+ * {@code counters.csv} (and time series); another seed of a Poisson workload gives different
+ * flows. Runs through the command-line entry point.
  *
  * <p>Scenario: {@code websearch-leafspine-dcqcn.yaml} cut to 200 flows: Poisson arrivals and
  * WebSearch sizes (workload stream), ECMP over 4 spines (per-switch hash salt), WRED marking with

@@ -19,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Acceptance 2: two long DCTCP flows on a dumbbell (spec 002). host0 and host1 (switch
+ * Acceptance 2: two long DCTCP flows on a dumbbell (the DCTCP draft). host0 and host1 (switch
  * {@code left}) each write 20 MB to host2 (switch {@code right}); every link is 100 Gb/s with 1 us
  * propagation, so the bottleneck is left's egress port toward right. The switch marks every ECT
- * packet that finds at least K bytes queued (Kmin = Kmax = K, Pmax = 1; spec 002 §3.1), per-packet
+ * packet that finds at least K bytes queued (Kmin = Kmax = K, Pmax = 1; the DCTCP draft §3.1), per-packet
  * ACKs carry the echo (§3.2), senders run cwnd = cwnd (1 - alpha/2) with g = 1/16 (§3.3).
  *
  * <h2>What DCTCP's analysis predicts (Alizadeh et al., SIGCOMM 2010, §3.3)</h2>

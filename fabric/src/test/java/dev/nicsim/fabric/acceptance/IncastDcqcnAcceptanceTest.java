@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Acceptance 1: DCQCN 16-to-1 incast with PFC, {@code scenarios/incast-dcqcn.yaml} as shipped.
- * The fabric must be lossless (spec 004: PFC with headroom, drop point never reached) and DCQCN
- * (spec 003 §7) must keep the bottleneck, sw0's egress port toward host16, busy after the initial
+ * The fabric must be lossless ("Understanding DCQCN": PFC with headroom, drop point never reached) and DCQCN
+ * (the RoCE ECN/DCQCN article §7) must keep the bottleneck, sw0's egress port toward host16, busy after the initial
  * transient: utilisation &gt;= 90 % from 500 us to the completion of the last flow.
  *
  * <p>One run, shared by the tests; an {@link EgressProbe} samples the bottleneck port every 1 us.
@@ -90,7 +90,7 @@ class IncastDcqcnAcceptanceTest {
      * (alpha ~ 1: initial_alpha 1023/1024, g 5/1024), down to the 1 Mb/s floor; recovery waits for
      * the 300 us increase timer (or 32,767 B at 1 Mb/s = 262 us), then fast recovery towards the
      * unclamped Rt = 100 Gb/s lifts all 16 flows back to ~90 Gb/s together and the cycle repeats
-     * (link below 50 % busy from ~1120 to ~1375 us). The DCQCN and NIC code follow spec 003 and
+     * (link below 50 % busy from ~1120 to ~1375 us). The DCQCN and NIC code follow the RoCE ECN/DCQCN article and
      * the Mellanox defaults here; the threshold is the issue's and is not tuned.
      */
     @Test

@@ -21,14 +21,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Acceptance 3: LDCP 16-to-1 incast without PFC, {@code scenarios/incast-ldcp.yaml} as shipped
- * (spec 000). The zero-RTT fast start sends the first-RTT packets Not-ECT and the switch
+ * (the LDCP draft). The zero-RTT fast start sends the first-RTT packets Not-ECT and the switch
  * WRED-drops them at or above K = 40,000 B (Eq. 3); those must be the only drops (no tail drop,
  * no headroom drop), every flow must complete (go-back-N recovers them), and the queue must stay
  * below buf_max = 1,000,000 B (the static egress queue limit of the scenario).
  *
- * <p>Why {@code wred_drops} counts Not-ECT packets only here: in {@code SwitchAsic.receive} a
- * queue whose profile has ECN enabled sends ECN-capable packets to the marking branch
- * ({@code mark = decide(p(q))}, never a drop); only the other branch, taken by Not-ECT packets,
+ * <p>Why {@code wred_drops} counts Not-ECT packets only here: in the switch's WRED/ECN stage
+ * ({@code WredEcnStage.decide}) a queue whose profile has ECN enabled sends ECN-capable packets to
+ * the marking branch (mark with probability {@code p(q)}, never a drop); only the other branch, taken by Not-ECT packets,
  * increments {@code wred_drops}, and with ECN on it drops iff {@code q >= notEctDropBytes}
  * ({@code WredProfile.dropsNotEct}). The test checks that the bottleneck queue has such a profile.
  */

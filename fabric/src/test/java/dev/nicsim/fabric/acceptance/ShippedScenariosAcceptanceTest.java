@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exit code 0 and every flow done. The incast scenarios run as shipped (16 flows each); the
  * WebSearch leaf-spine scenarios are cut to 300 flows with {@code --set workload.flows=300} to keep
  * the suite fast (about 1 s each instead of about 8 s). The regional congestion mitigation
- * experiments ({@code rcm-*}, spec 001 §4.2) run long-lived flows that are still sending when the
+ * experiments ({@code rcm-*}, the RCM paper §4.2) run long-lived flows that are still sending when the
  * run stops, by design: they must exit 0 and write every flow, a non-empty {@code throughput.csv}
  * and {@code classes.csv}; the 432-host hotspot run is cut to 300 flows and 30 us
  * ({@code dev.nicsim.fabric.rcm.RcmMicroBenchmarksTest} checks the micro-benchmarks' outcomes).

@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The two micro-benchmarks of spec 001 §4.2, run from the shipped scenarios and their baseline
+ * The two micro-benchmarks of the RCM paper §4.2, run from the shipped scenarios and their baseline
  * twins, judged on {@code throughput.csv} (payload bits per flow per interval at the last switch's
  * port toward the receiver).
  *

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The scenario fields of regional congestion mitigation (spec 001 §3, §4.1): {@code switch.queueing},
+ * The scenario fields of regional congestion mitigation (the RCM paper §3, §4.1): {@code switch.queueing},
  * {@code voq_bytes}, {@code output_queue_bytes}, {@code cam.congested_bytes} and every field of
  * {@code switch.rcm}, mapped onto the switch model's {@link SwitchConfig} / {@link RcmConfig} by
  * {@link Runner#switchConfig}, and their validation errors (one line naming file, line and field path).
@@ -122,7 +122,7 @@ class RcmScenarioFieldsTest {
         final SwitchConfig c = Runner.switchConfig(s.switchSpec(), s.nic());
         final RcmConfig d = new RcmConfig();
         assertEquals(SwitchConfig.Queueing.OUTPUT_QUEUED, c.queueing);
-        assertEquals(100_000, c.voqBytes);          // spec 001 §4.1: 100 KB queues
+        assertEquals(100_000, c.voqBytes);          // the RCM paper §4.1: 100 KB queues
         assertEquals(100_000, c.outputQueueBytes);
         assertEquals(SwitchConfig.CAM_THRESHOLD_KMIN, c.camCongestedBytes);
         assertFalse(c.rcm.anyEnabled());

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The workloads the spec 001 §4.2 experiments are written with: an explicit {@code flows} list
+ * The workloads the the RCM paper §4.2 experiments are written with: an explicit {@code flows} list
  * (with {@code burst_us} micro-bursts and class labels) and the {@code hotspot} Poisson variant.
  */
 class RcmWorkloadTest {

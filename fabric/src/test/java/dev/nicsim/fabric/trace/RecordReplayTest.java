@@ -65,7 +65,7 @@ class RecordReplayTest {
           name: dctcp
         """;
 
-    /** LDCP: WRED marking, Not-ECT first-RTT packets dropped from 40 KB (spec 000 Eq. 3). */
+    /** LDCP: WRED marking, Not-ECT first-RTT packets dropped from 40 KB (the LDCP draft Eq. 3). */
     static final String LDCP = "name: rr-ldcp\n" + COMMON + """
         switch:
           pfc: {enabled: false}

@@ -61,9 +61,15 @@ class TraceBadInputTest {
 
     private Path truncatedCapture() throws IOException {
         // the first 100 bytes of a capture: the 24-byte header, a 16-byte record header announcing
-        // more bytes than the 60 that follow
-        final byte[] all = Files.readAllBytes(TraceCli.capture("softroce-write-read.pcap"));
+        // 322 bytes (a UD SEND), more than the 60 that follow
+        final byte[] all = Files.readAllBytes(FixtureCaptures.softroce(dir.resolve("softroce.pcap")));
         return Files.write(dir.resolve("cut.pcap"), Arrays.copyOf(all, 100));
+    }
+
+    /** The project's one-CNP capture, written into the test's directory. */
+    private String cnpCapture() {
+        final Path f = dir.resolve("cnp.pcap");
+        return (Files.exists(f) ? f : FixtureCaptures.cnp(f)).toString();
     }
 
     @Test
@@ -96,7 +102,7 @@ class TraceBadInputTest {
 
     @Test
     void unknownAlgorithmParameterOrProcessor() {
-        final String capture = TraceCli.capture("cnp-connectx4lx.pcap").toString();
+        final String capture = cnpCapture();
         final String out = dir.resolve("o").toString();
         assertTrue(badInput("replay", capture, "--algorithm", "nope", "--out", out).startsWith("nicsim: --algorithm: "));
         final String param = badInput("replay", capture, "--algorithm", "dcqcn", "--set", "nope=1", "--out", out);
@@ -111,7 +117,7 @@ class TraceBadInputTest {
 
     @Test
     void verifyNeedsARecordedTrace() {
-        final String capture = TraceCli.capture("cnp-connectx4lx.pcap").toString();
+        final String capture = cnpCapture();
         assertTrue(badInput("replay", capture, "--algorithm", "dcqcn", "--verify", "--out", dir.resolve("o").toString())
             .startsWith("nicsim: --verify: " + capture + " is a capture, which has no recorded results"));
         final Path imported = dir.resolve("imported");
@@ -135,11 +141,11 @@ class TraceBadInputTest {
         // a directory holding other files is not overwritten
         final Path occupied = Files.createDirectory(dir.resolve("occupied"));
         Files.writeString(occupied.resolve("notes.txt"), "keep me");
-        final String line = badInput("trace", "import", TraceCli.capture("cnp-connectx4lx.pcap").toString(), "--to",
+        final String line = badInput("trace", "import", cnpCapture(), "--to",
             occupied.toString());
         assertTrue(line.contains("holds notes.txt, which is not a trace file"), line);
         assertTrue(Files.exists(occupied.resolve("notes.txt")));
-        final String gap = badInput("trace", "import", TraceCli.capture("cnp-connectx4lx.pcap").toString(), "--to",
+        final String gap = badInput("trace", "import", cnpCapture(), "--to",
             dir.resolve("t3").toString(), "--burst-gap-ns", "0");
         assertTrue(gap.startsWith("nicsim: --burst-gap-ns: burstGapNs: expected 1..1000000000 ns, got 0"), gap);
     }

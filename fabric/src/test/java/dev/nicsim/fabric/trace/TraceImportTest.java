@@ -14,10 +14,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code nicsim trace import} of each shared capture ({@code ../shared/data/captures}, read in
- * place) and {@code nicsim trace dump} of the result; line counts and lines derived by hand from
- * the captures' opcodes (the derivation rules are {@code PccEventDeriver}'s; the per-capture
- * walk-through is in the traces module's {@code EventDerivationTest}):
+ * {@code nicsim trace import} of captures and {@code nicsim trace dump} of the result, then
+ * {@code nicsim replay} of a capture; line counts and lines derived by hand from the captures'
+ * opcodes (the derivation rules are {@code PccEventDeriver}'s; the per-capture walk-through is in the
+ * traces module's {@code EventDerivationTest}). First the project's own captures
+ * ({@link FixtureCaptures}, written into the test's directory):
+ * <ul>
+ *   <li>the Soft-RoCE-like exchange: 5 UD SENDs on QP1 give nothing; WRITE Only -> TX_BURST; its ACK
+ *       -> ACK + RTT_RESPONSE; READ Request -> TX_BURST; READ Response First -> RTT_RESPONSE = 5
+ *       events for QP 0x11 = 17; dump = header + 5 = 6 lines;</li>
+ *   <li>the CNP: one CNP to QP 0x2A5 = 677 with BECN: 1 event, 2 lines.</li>
+ * </ul>
+ * Then the real captures beside the repository ({@code ../shared/data/captures}, read in place;
+ * skipped when absent):
  * <ul>
  *   <li>softroce-write-read: 5 UD SENDs on QP1 give nothing; WRITE Only -> TX_BURST; its ACK ->
  *       ACK + RTT_RESPONSE (AckReq round trip); READ Request -> TX_BURST; READ Response First ->
@@ -33,9 +42,12 @@ class TraceImportTest {
     Path dir;
 
     private List<String> importAndDump(final String capture, final String expectedEventsLine) {
-        final Path trace = dir.resolve(capture + ".trace");
-        final Cli.Outcome imp = Cli.run("trace", "import", TraceCli.capture(capture).toString(), "--to",
-            trace.toString());
+        return importAndDump(TraceCli.capture(capture), expectedEventsLine);
+    }
+
+    private List<String> importAndDump(final Path capture, final String expectedEventsLine) {
+        final Path trace = dir.resolve(capture.getFileName() + ".trace");
+        final Cli.Outcome imp = Cli.run("trace", "import", capture.toString(), "--to", trace.toString());
         assertEquals(0, imp.exitCode(), imp.err());
         assertEquals("", imp.err());
         assertTrue(imp.out().contains(expectedEventsLine), imp.out());
@@ -43,9 +55,47 @@ class TraceImportTest {
         final Cli.Outcome dump = Cli.run("trace", "dump", trace.toString());
         assertEquals(0, dump.exitCode(), dump.err());
         final List<String> lines = dump.outLines();
-        assertEquals("# nicsim-pcc-trace v2 origin=capture input=" + TraceCli.capture(capture), lines.get(0));
+        assertEquals("# nicsim-pcc-trace v2 origin=capture input=" + capture, lines.get(0));
         return lines;
     }
+
+    @Test
+    void softroceFixture() {
+        final List<String> lines = importAndDump(FixtureCaptures.softroce(dir.resolve("softroce.pcap")),
+            "events: TX_BURST 2, ACK 1, NACK 0, CNP 0, RTT_RESPONSE 2, TIMER 0 (5) for 1 flows on 1 requester addresses");
+        // times from packet 1: WRITE 1000 us, ACK 1020 us, READ request 1600 us, READ response 1619 us;
+        // PSN 0xABCDEF = 11259375; the RTT samples' receive/response-send stamps are the midpoints
+        // (1000 + 1020) / 2 = 1010 us and (1600 + 1619) / 2 = 1609.5 us; WRITE payload 18 bytes
+        assertEquals(List.of(
+            "event time_ns=1000000 src=0 qpn=17 type=TX_BURST subtype=0 sn=11259375 first_sn=11259375 num_coalesced=1"
+                + " flags=0x02 port=0 ts_ns=1000000 first_ts_ns=1000000 tx_bytes=18 tx_packets=1 rtt_request_send_ns=0"
+                + " rtt_request_receive_ns=0 rtt_response_send_ns=0",
+            "event time_ns=1020000 src=0 qpn=17 type=ACK subtype=0 sn=11259375 first_sn=11259375 num_coalesced=1"
+                + " flags=0x00 port=0 ts_ns=1020000 first_ts_ns=1020000 tx_bytes=0 tx_packets=0"
+                + " rtt_request_send_ns=1000000 rtt_request_receive_ns=0 rtt_response_send_ns=0",
+            "event time_ns=1020000 src=0 qpn=17 type=RTT_RESPONSE subtype=0 sn=11259375 first_sn=11259375 num_coalesced=1"
+                + " flags=0x00 port=0 ts_ns=1020000 first_ts_ns=1020000 tx_bytes=0 tx_packets=0"
+                + " rtt_request_send_ns=1000000 rtt_request_receive_ns=1010000 rtt_response_send_ns=1010000",
+            "event time_ns=1600000 src=0 qpn=17 type=TX_BURST subtype=0 sn=11259376 first_sn=11259376 num_coalesced=1"
+                + " flags=0x00 port=0 ts_ns=1600000 first_ts_ns=1600000 tx_bytes=0 tx_packets=1 rtt_request_send_ns=0"
+                + " rtt_request_receive_ns=0 rtt_response_send_ns=0",
+            "event time_ns=1619000 src=0 qpn=17 type=RTT_RESPONSE subtype=0 sn=11259376 first_sn=11259376 num_coalesced=1"
+                + " flags=0x00 port=0 ts_ns=1619000 first_ts_ns=1619000 tx_bytes=0 tx_packets=0"
+                + " rtt_request_send_ns=1600000 rtt_request_receive_ns=1609500 rtt_response_send_ns=1609500"),
+            lines.subList(1, lines.size()));
+    }
+
+    @Test
+    void cnpFixture() {
+        final List<String> lines = importAndDump(FixtureCaptures.cnp(dir.resolve("cnp.pcap")),
+            "events: TX_BURST 0, ACK 0, NACK 0, CNP 1, RTT_RESPONSE 0, TIMER 0 (1) for 1 flows on 1 requester addresses");
+        // flags 0x06 = BECN (0x04) | first in flow (0x02); sn 0: the flow sent nothing in the capture
+        assertEquals(List.of("event time_ns=0 src=0 qpn=677 type=CNP subtype=0 sn=0 first_sn=0 num_coalesced=1"
+            + " flags=0x06 port=0 ts_ns=0 first_ts_ns=0 tx_bytes=0 tx_packets=0 rtt_request_send_ns=0"
+            + " rtt_request_receive_ns=0 rtt_response_send_ns=0"), lines.subList(1, lines.size()));
+    }
+
+    // ---------------------------------------------------------------- the real captures (../shared)
 
     @Test
     void softroceWriteRead() {
@@ -105,20 +155,34 @@ class TraceImportTest {
 
     @Test
     void aCaptureReplaysLikeItsImportedTrace() throws IOException {
-        // the 5 softroce events through DCQCN on the ideal processor: one result for the flow start
-        // (at the first event) and one per event = 6 results; the same events imported first give
-        // the same two files
-        final Path capture = TraceCli.capture("softroce-write-read.pcap");
+        // the fixture's 5 events; first: TX_BURST of QP 17 at 1000 us, PSN 11259375
+        assertReplaysLikeItsImportedTrace(FixtureCaptures.softroce(dir.resolve("softroce.pcap")),
+            "1000000,17,TX_BURST,0,11259375,1", "1000000,17,100000000000,0,0");
+    }
+
+    @Test
+    void realCaptureReplaysLikeItsImportedTrace() throws IOException {
+        // first event: TX_BURST of QP 17 at 4686 us, PSN 9209053
+        assertReplaysLikeItsImportedTrace(TraceCli.capture("softroce-write-read.pcap"),
+            "4686000,17,TX_BURST,0,9209053,1", "4686000,17,100000000000,0,0");
+    }
+
+    /**
+     * The 5 events of a Soft-RoCE exchange through DCQCN on the ideal processor: one result for the
+     * flow start (at the first event) and one per event = 6 results; the same events imported first
+     * give the same two files. The flow starts at the first event at the default 100 Gb/s line rate,
+     * so DCQCN's initial result is line rate with no window.
+     */
+    private void assertReplaysLikeItsImportedTrace(final Path capture, final String firstEvent, final String firstResult)
+        throws IOException {
         final Path direct = dir.resolve("direct");
         final Cli.Outcome a = Cli.run("replay", capture.toString(), "--algorithm", "dcqcn", "--processor", "ideal",
             "--out", direct.toString());
         assertEquals(0, a.exitCode(), a.err());
         assertEquals(1 + 5, TraceCli.lines(direct.resolve("events.csv")).size());
         assertEquals(1 + 6, TraceCli.lines(direct.resolve("results.csv")).size());
-        // first event: TX_BURST of QP 17 at 4686 us, PSN 9209053; the flow starts then at the default
-        // 100 Gb/s line rate, so DCQCN's initial result is line rate with no window
-        assertEquals("4686000,17,TX_BURST,0,9209053,1", TraceCli.lines(direct.resolve("events.csv")).get(1));
-        assertEquals("4686000,17,100000000000,0,0", TraceCli.lines(direct.resolve("results.csv")).get(1));
+        assertEquals(firstEvent, TraceCli.lines(direct.resolve("events.csv")).get(1));
+        assertEquals(firstResult, TraceCli.lines(direct.resolve("results.csv")).get(1));
 
         final Path trace = dir.resolve("imported");
         assertEquals(0, Cli.run("trace", "import", capture.toString(), "--to", trace.toString()).exitCode());
@@ -132,10 +196,10 @@ class TraceImportTest {
 
     @Test
     void theEmulatorChargesCyclesForEveryEvent() {
-        // default processor for a capture: the uNIC emulator; each of the 5 events costs cycles
-        // (dispatch + context fetch + handler + write-back > 0), the flow start costs none
+        // default processor for a capture: the uNIC emulator; each of the fixture's 5 events costs
+        // cycles (dispatch + context fetch + handler + write-back > 0), the flow start costs none
         final Path out = dir.resolve("emu");
-        final Cli.Outcome o = Cli.run("replay", TraceCli.capture("softroce-write-read.pcap").toString(),
+        final Cli.Outcome o = Cli.run("replay", FixtureCaptures.softroce(dir.resolve("softroce.pcap")).toString(),
             "--algorithm", "dcqcn", "--out", out.toString());
         assertEquals(0, o.exitCode(), o.err());
         assertTrue(o.out().contains("on the emulator processor: 6 results"), o.out());

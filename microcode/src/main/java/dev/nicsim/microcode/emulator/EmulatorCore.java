@@ -17,7 +17,6 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * One emulated CC core: its event ring (stepped: the emulator's, shared by its cores and empty
@@ -25,6 +24,12 @@ import java.util.Arrays;
  * off-heap flow contexts, its LRU context cache, its hardware threads and its own algorithm
  * instance. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
  * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
+ *
+ * <p>Its state is in small tables, each over one array with one row per entry (layouts in their
+ * javadoc): {@link PendingTable} (waiting events), {@link FlowTable} (per flow slot) with the
+ * {@link ContextCache} threaded through it, {@link ThreadTable} (hardware threads) with the ready
+ * and stall {@link ThreadQueue}s, {@link ResultQueue} (results waiting for delivery) and the
+ * read-only {@link CostTable}.
  *
  * <h2>Ring record (Agrona {@link OneToOneRingBuffer}, message type {@link #MSG_EVENT})</h2>
  * <pre>
@@ -75,20 +80,9 @@ final class EmulatorCore implements MessageHandler {
     private final int capacity;
     private final int highWaterMark;
     private final boolean coalescing;
-    private final int cacheEntries;
 
-    // timing tables, per event type where the handler matters: row type * COST_ROW of costs
-    private final long s1Ps;
-    private final long missPs;
-    private final long s1Cycles;
-    private static final int COST_ROW = 8;
-    private static final int COST_HIT_PS = 0;
-    private static final int COST_S2_PS = 1;
-    private static final int COST_HIT_BUSY_CYCLES = 2;
-    private static final int COST_S2_CYCLES = 3;
-    private static final int COST_HIT_TOTAL_CYCLES = 4;
-    private static final int COST_MISS_TOTAL_CYCLES = 5;
-    private final long[] costs = new long[TYPES * COST_ROW];
+    /** What each event type costs (stage timings). */
+    private final CostTable costs;
 
     // flyweights and per-call holders
     /** Flyweights and result, shared with the cores run by the same thread ({@link CoreScratch}). */
@@ -113,83 +107,32 @@ final class EmulatorCore implements MessageHandler {
     final long[] coalesced = new long[TYPES];
     /** Events for a flow not running (never started, or ended while the event waited or ran). */
     long unknownFlow;
-    /** Context fetches that hit the cache. */
-    long cacheHits;
-    /** Context fetches that missed the cache. */
-    long cacheMisses;
     /** Cycles the core's issue slot was held (stretches started). */
     long busyCycles;
 
-    // Layout: a core's state is in few arrays with one row per entry, so that an event touches few
-    // cache lines: with thousands of cores in a fabric, each event finds its core's state cold.
+    // Tables: each a small structure over one array (or a record buffer and one array) with one
+    // row per entry, so that an event touches few cache lines: with thousands of cores in a
+    // fabric, each event finds its core's state cold.
 
-    // pending-event table: FIFO of waiting events, one per (flow, type) when coalescing;
-    // pendingMeta row pos * PENDING_ROW: arrival ps, (slot << 32 | generation)
-    private static final int PENDING_ROW = 2;
-    private UnsafeBuffer pendingRecords;
-    private long[] pendingMeta;
-    private int pendingHead;
-    private int pendingCount;
-
-    // per flow slot, row slot * FLOW_ROW of flows: generation, busy (0/1), cached (0/1), LRU
-    // neighbours, and per event type the waiting event's pending position + 1 (0 = none)
-    private static final int FLOW_ROW = 16;
-    private static final int F_GENERATION = 0;
-    private static final int F_BUSY = 1;
-    private static final int F_CACHED = 2;
-    private static final int F_LRU_PREV = 3;
-    private static final int F_LRU_NEXT = 4;
-    private static final int F_WAITING = 8;
-    private int[] flows = new int[0];
-    private int lruHead = NONE;
-    private int lruTail = NONE;
-    private int lruSize;
-
-    // hardware threads; threadMeta row th * THREAD_ROW: arrival ps, total cycles,
-    // (slot << 32 | generation), type | T_* flags
-    private static final int THREAD_ROW = 4;
-    private static final int T_ARRIVAL = 0;
-    private static final int T_CYCLES = 1;
-    private static final int T_SLOT_GENERATION = 2;
-    private static final int T_TYPE_FLAGS = 3;
-    private static final long T_OVERLOADED = 1L << 8;
-    private static final long T_MISS = 1L << 9;
-    private static final long T_SECOND_STAGE = 1L << 10;
-    private static final long T_TYPE_MASK = 0xFF;
-
-    static {
-        if (F_WAITING + TYPES > FLOW_ROW || TYPES > T_TYPE_MASK + 1) {
-            throw new ExceptionInInitializerError("PCC event types do not fit the per-flow and per-thread rows");
-        }
-    }
-    private final UnsafeBuffer threadRecords;
-    private final long[] threadMeta;
-    private final int[] freeThreads;
-    private int freeCount;
-    private final int[] readyQueue;
-    private int readyHead;
-    private int readyCount;
-    private final int[] stallQueue;
-    private final long[] stallEndPs;
-    private int stallHead;
-    private int stallCount;
+    /** FIFO of waiting events, one per (flow, type) when coalescing. */
+    private final PendingTable pending;
+    /** Per flow slot: generation, busy, LRU links, waiting-event positions. */
+    private final FlowTable flows = new FlowTable(16);
+    /** LRU context cache over the flow slots. */
+    final ContextCache cache;
+    /** Hardware threads: held events and the free stack. */
+    private final ThreadTable threads;
+    /** Threads waiting for the issue slot. */
+    private final ThreadQueue ready;
+    /** Threads waiting out a context miss, each until its time. */
+    private final ThreadQueue stalled;
     private int running = NONE;
     private long runningEndPs;
     private boolean runningFinal;
     private long nowPs;
 
-    // results waiting for delivery (stepped mode)
-    // resultMeta row pos * RESULT_ROW: qpn, effective ps, cycles, completion sequence number
-    private static final int RESULT_ROW = 4;
-    private PccResult[] results = new PccResult[0];
-    private long[] resultMeta = new long[0];
-    private int resultHead;
-    /** Results waiting for delivery. */
-    int resultCount;
-    /** Effective time of the result last taken by {@link #popResult}, ps. */
-    long poppedEffectivePs;
-    /** Cycles of the result last taken by {@link #popResult}. */
-    long poppedCycles;
+    /** Results waiting for delivery (stepped mode). */
+    final ResultQueue results = new ResultQueue(16);
 
     /**
      * Creates a core.
@@ -213,45 +156,13 @@ final class EmulatorCore implements MessageHandler {
         this.capacity = config.ringCapacity();
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
         this.coalescing = config.coalescing();
-        this.cacheEntries = config.contextCacheEntries();
-
-        final long clockHz = config.clockHz();
-        final int d = config.dispatchCycles();
-        final int h = config.contextHitCycles();
-        final int m = config.contextMissCycles();
-        final int w = config.writeBackCycles();
-        s1Cycles = d;
-        s1Ps = cyclesToPs(d, clockHz);
-        missPs = cyclesToPs(m, clockHz);
-        for (int t = 0; t < TYPES; t++) {
-            final int override = config.handlerCyclesOverride(t);
-            final int c = override != EmulatorConfig.DEFAULT ? override : algorithm.handlerCycles(t);
-            if (c < 0 || c > EmulatorConfig.MAX_STAGE_CYCLES) {
-                throw new IllegalArgumentException("handlerCycles[" + PccEventType.shortName(t) + "] of the algorithm must be in 0.."
-                    + EmulatorConfig.MAX_STAGE_CYCLES + ", got " + c);
-            }
-            final int row = t * COST_ROW;
-            costs[row + COST_HIT_BUSY_CYCLES] = (long) d + h + c + w;
-            costs[row + COST_HIT_PS] = cyclesToPs(costs[row + COST_HIT_BUSY_CYCLES], clockHz);
-            costs[row + COST_S2_CYCLES] = (long) c + w;
-            costs[row + COST_S2_PS] = cyclesToPs(costs[row + COST_S2_CYCLES], clockHz);
-            costs[row + COST_HIT_TOTAL_CYCLES] = costs[row + COST_HIT_BUSY_CYCLES];
-            costs[row + COST_MISS_TOTAL_CYCLES] = (long) d + m + c + w;
-        }
-
-        final int threads = config.threadsPerCore();
-        threadRecords = new UnsafeBuffer(new byte[threads * R]);
-        threadMeta = new long[threads * THREAD_ROW];
-        freeThreads = new int[threads];
-        for (int t = 0; t < threads; t++) {
-            freeThreads[t] = threads - 1 - t; // thread 0 is taken first
-        }
-        freeCount = threads;
-        readyQueue = new int[threads];
-        stallQueue = new int[threads];
-        stallEndPs = new long[threads];
-        growFlowArrays(16);
-        growResults(16);
+        this.cache = new ContextCache(flows, config.contextCacheEntries());
+        this.costs = new CostTable(config, algorithm);
+        this.pending = new PendingTable(capacity);
+        final int threadCount = config.threadsPerCore();
+        threads = new ThreadTable(threadCount);
+        ready = new ThreadQueue(threadCount, false);
+        stalled = new ThreadQueue(threadCount, true);
     }
 
     /**
@@ -262,8 +173,7 @@ final class EmulatorCore implements MessageHandler {
         if (ring != null) {
             return;
         }
-        pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
-        pendingMeta = new long[capacity * PENDING_ROW];
+        pending.allocate();
         useSteppedRing();
     }
 
@@ -342,12 +252,12 @@ final class EmulatorCore implements MessageHandler {
                         final int baseRttNs, final int initialPsn) {
         ensureAllocated();
         final int slot = store.allocate(qpn, lineRateBitsPerSec, mtuBytes, baseRttNs);
-        final int slots = flows.length / FLOW_ROW;
+        final int slots = flows.slots();
         if (slot >= slots) {
-            growFlowArrays(Math.max(slots * 2, slot + 1));
+            flows.grow(Math.max(slots * 2, slot + 1));
         }
         clearWaiting(slot);
-        cacheInsert(slot);
+        cache.insert(slot);
         store.wrap(slot, scratch.context);
         scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         scratch.result.reset();
@@ -367,28 +277,16 @@ final class EmulatorCore implements MessageHandler {
         if (slot < 0) {
             return;
         }
-        flows[slot * FLOW_ROW + F_GENERATION]++;
+        flows.bumpGeneration(slot);
         clearWaiting(slot);
-        cacheRemove(slot);
+        cache.remove(slot);
         store.free(qpn);
-    }
-
-    private void growFlowArrays(final int n) {
-        final int old = flows.length / FLOW_ROW;
-        flows = Arrays.copyOf(flows, n * FLOW_ROW);
-        for (int i = old; i < n; i++) {
-            flows[i * FLOW_ROW + F_LRU_PREV] = NONE;
-            flows[i * FLOW_ROW + F_LRU_NEXT] = NONE;
-        }
     }
 
     /** Forgets a slot's waiting events of every type (their merge index). */
     private void clearWaiting(final int slot) {
         if (coalescing) {
-            final int row = slot * FLOW_ROW + F_WAITING;
-            for (int t = 0; t < TYPES; t++) {
-                flows[row + t] = 0;
-            }
+            flows.clearWaiting(slot);
         }
     }
 
@@ -507,120 +405,37 @@ final class EmulatorCore implements MessageHandler {
             return;
         }
         if (coalescing) {
-            final int waiting = flows[slot * FLOW_ROW + F_WAITING + type];
+            final int waiting = flows.waiting(slot, type);
             if (waiting != 0) {
-                scratch.pendingView.wrap(pendingRecords, (waiting - 1) * R).coalesce(scratch.ringView);
+                scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(waiting - 1))
+                    .coalesce(scratch.ringView);
                 coalesced[type]++;
                 released++;
                 return;
             }
         }
-        int pos = pendingHead + pendingCount;
-        if (pos >= capacity) {
-            pos -= capacity;
-        }
-        pendingRecords.putBytes(pos * R, buffer, offset, R);
-        final int row = slot * FLOW_ROW;
-        pendingMeta[pos * PENDING_ROW] = buffer.getLong(offset + ARRIVAL_OFFSET, ORDER);
-        pendingMeta[pos * PENDING_ROW + 1] = slotGeneration(slot, flows[row + F_GENERATION]);
-        pendingCount++;
+        final int pos = pending.append(buffer, offset, buffer.getLong(offset + ARRIVAL_OFFSET, ORDER),
+            PendingTable.slotGeneration(slot, flows.generation(slot)));
         if (coalescing) {
-            flows[row + F_WAITING + type] = pos + 1;
+            flows.waiting(slot, type, pos + 1);
         }
     }
 
     /**
-     * Takes the head of the pending table off; it no longer accepts merges. When that empties the
-     * table, the next event goes to its first entry again rather than on round the table: a core
-     * usually has at most an event or two waiting, so its events reuse the same few (cached) lines
-     * of the table instead of walking all {@code ringCapacity} entries. No merge index points into
-     * an empty table, so where the table restarts is not observable.
+     * Takes the head of the pending table off ({@link PendingTable#removeHead}); it no longer
+     * accepts merges.
      */
     private void removeHead(final int pos, final int slot, final int type) {
-        final int waiting = slot * FLOW_ROW + F_WAITING + type;
-        if (coalescing && flows[waiting] == pos + 1) {
-            flows[waiting] = 0;
+        if (coalescing && flows.waiting(slot, type) == pos + 1) {
+            flows.waiting(slot, type, 0);
         }
-        pendingCount--;
-        pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
+        pending.removeHead();
         released++;
     }
 
     /** @return events waiting in the pending table */
     int pendingCount() {
-        return pendingCount;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // context cache (LRU over flow slots)
-
-    private boolean cacheAccess(final int slot) {
-        if (cacheEntries == 0) {
-            cacheMisses++;
-            return false;
-        }
-        if (flows[slot * FLOW_ROW + F_CACHED] != 0) {
-            if (lruHead != slot) {
-                unlink(slot);
-                linkFront(slot);
-            }
-            cacheHits++;
-            return true;
-        }
-        cacheInsert(slot);
-        cacheMisses++;
-        return false;
-    }
-
-    private void cacheInsert(final int slot) {
-        if (cacheEntries == 0 || flows[slot * FLOW_ROW + F_CACHED] != 0) {
-            return;
-        }
-        if (lruSize == cacheEntries) {
-            cacheRemove(lruTail);
-        }
-        flows[slot * FLOW_ROW + F_CACHED] = 1;
-        lruSize++;
-        linkFront(slot);
-    }
-
-    private void cacheRemove(final int slot) {
-        if (flows[slot * FLOW_ROW + F_CACHED] == 0) {
-            return;
-        }
-        unlink(slot);
-        flows[slot * FLOW_ROW + F_CACHED] = 0;
-        lruSize--;
-    }
-
-    private void linkFront(final int slot) {
-        flows[slot * FLOW_ROW + F_LRU_PREV] = NONE;
-        flows[slot * FLOW_ROW + F_LRU_NEXT] = lruHead;
-        if (lruHead != NONE) {
-            flows[lruHead * FLOW_ROW + F_LRU_PREV] = slot;
-        }
-        lruHead = slot;
-        if (lruTail == NONE) {
-            lruTail = slot;
-        }
-    }
-
-    private void unlink(final int slot) {
-        final int row = slot * FLOW_ROW;
-        final int p = flows[row + F_LRU_PREV];
-        final int n = flows[row + F_LRU_NEXT];
-        if (p != NONE) {
-            flows[p * FLOW_ROW + F_LRU_NEXT] = n;
-        } else {
-            lruHead = n;
-        }
-        if (n != NONE) {
-            flows[n * FLOW_ROW + F_LRU_PREV] = p;
-        } else {
-            lruTail = p;
-        }
-        flows[row + F_LRU_PREV] = NONE;
-        flows[row + F_LRU_NEXT] = NONE;
+        return pending.count();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -644,17 +459,14 @@ final class EmulatorCore implements MessageHandler {
             if (running != NONE && runningEndPs <= tn) {
                 finishSegment(tn);
             }
-            while (stallCount > 0 && stallEndPs[stallHead] <= tn) {
-                final int th = stallQueue[stallHead];
-                stallHead = stallHead + 1 == stallQueue.length ? 0 : stallHead + 1;
-                stallCount--;
-                pushReady(th);
+            while (stalled.count() > 0 && stalled.headPs() <= tn) {
+                ready.push(stalled.pop());
             }
-            while (freeCount > 0 && pendingCount > 0 && pendingMeta[pendingHead * PENDING_ROW] <= tn
+            while (threads.freeCount() > 0 && pending.count() > 0 && pending.arrivalPs(pending.head()) <= tn
                 && !headFlowBusy()) {
                 dispatch();
             }
-            if (running == NONE && readyCount > 0) {
+            if (running == NONE && ready.count() > 0) {
                 startSegment(tn);
             }
         }
@@ -672,14 +484,14 @@ final class EmulatorCore implements MessageHandler {
         if (running != NONE) {
             next = runningEndPs;
         }
-        if (stallCount > 0 && stallEndPs[stallHead] < next) {
-            next = stallEndPs[stallHead];
+        if (stalled.count() > 0 && stalled.headPs() < next) {
+            next = stalled.headPs();
         }
-        if (running == NONE && readyCount > 0 && nowPs < next) {
+        if (running == NONE && ready.count() > 0 && nowPs < next) {
             next = nowPs;
         }
-        if (freeCount > 0 && pendingCount > 0 && !headFlowBusy()) {
-            final long at = Math.max(nowPs, pendingMeta[pendingHead * PENDING_ROW]);
+        if (threads.freeCount() > 0 && pending.count() > 0 && !headFlowBusy()) {
+            final long at = Math.max(nowPs, pending.arrivalPs(pending.head()));
             if (at < next) {
                 next = at;
             }
@@ -689,64 +501,46 @@ final class EmulatorCore implements MessageHandler {
 
     /** Head of the pending table to a free hardware thread (the head's flow is not in flight). */
     private void dispatch() {
-        final int pos = pendingHead;
-        final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
-        final int slot = (int) (slotGeneration >>> 32);
-        scratch.pendingView.wrap(pendingRecords, pos * R);
+        final int pos = pending.head();
+        final long slotGeneration = pending.slotGeneration(pos);
+        final int slot = PendingTable.slotOf(slotGeneration);
+        scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(pos));
         final int type = scratch.pendingView.type();
         removeHead(pos, slot, type);
-        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
+        if ((int) slotGeneration != flows.generation(slot)) {
             unknownFlow++; // the flow ended while its event waited
             return;
         }
-        final int th = freeThreads[--freeCount];
-        threadRecords.putBytes(th * R, pendingRecords, pos * R, R);
-        flows[slot * FLOW_ROW + F_BUSY] = 1;
-        final boolean hit = cacheAccess(slot);
-        final int row = th * THREAD_ROW;
-        threadMeta[row + T_ARRIVAL] = pendingMeta[pos * PENDING_ROW];
-        threadMeta[row + T_CYCLES] = costs[type * COST_ROW + (hit ? COST_HIT_TOTAL_CYCLES : COST_MISS_TOTAL_CYCLES)];
-        threadMeta[row + T_SLOT_GENERATION] = slotGeneration;
-        threadMeta[row + T_TYPE_FLAGS] = type | (pendingCount > highWaterMark ? T_OVERLOADED : 0) | (hit ? 0 : T_MISS);
-        pushReady(th);
+        final int th = threads.take();
+        threads.records().putBytes(ThreadTable.recordOffset(th), pending.records(), PendingTable.recordOffset(pos), R);
+        flows.busy(slot, true);
+        final boolean hit = cache.access(slot);
+        threads.set(th, pending.arrivalPs(pos), costs.totalCycles(type, hit), slotGeneration,
+            type | (pending.count() > highWaterMark ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
+        ready.push(th);
     }
 
     /** @return whether the flow of the pending table's head has an event running on a thread */
     private boolean headFlowBusy() {
-        return flows[(int) (pendingMeta[pendingHead * PENDING_ROW + 1] >>> 32) * FLOW_ROW + F_BUSY] != 0;
-    }
-
-    private static long slotGeneration(final int slot, final int generation) {
-        return ((long) slot << 32) | (generation & 0xFFFF_FFFFL);
-    }
-
-    private void pushReady(final int th) {
-        int pos = readyHead + readyCount;
-        if (pos >= readyQueue.length) {
-            pos -= readyQueue.length;
-        }
-        readyQueue[pos] = th;
-        readyCount++;
+        return flows.busy(PendingTable.slotOf(pending.slotGeneration(pending.head())));
     }
 
     private void startSegment(final long tn) {
-        final int th = readyQueue[readyHead];
-        readyHead = readyHead + 1 == readyQueue.length ? 0 : readyHead + 1;
-        readyCount--;
-        final long typeFlags = threadMeta[th * THREAD_ROW + T_TYPE_FLAGS];
-        final int cost = (int) (typeFlags & T_TYPE_MASK) * COST_ROW;
+        final int th = ready.pop();
+        final long typeFlags = threads.typeFlags(th);
+        final int type = (int) (typeFlags & ThreadTable.TYPE_MASK);
         final long durationPs;
-        if ((typeFlags & T_SECOND_STAGE) != 0) {
-            durationPs = costs[cost + COST_S2_PS];
-            busyCycles += costs[cost + COST_S2_CYCLES];
+        if ((typeFlags & ThreadTable.SECOND_STAGE) != 0) {
+            durationPs = costs.s2Ps(type);
+            busyCycles += costs.s2Cycles(type);
             runningFinal = true;
-        } else if ((typeFlags & T_MISS) != 0) {
-            durationPs = s1Ps;
-            busyCycles += s1Cycles;
+        } else if ((typeFlags & ThreadTable.MISS) != 0) {
+            durationPs = costs.s1Ps;
+            busyCycles += costs.s1Cycles;
             runningFinal = false;
         } else {
-            durationPs = costs[cost + COST_HIT_PS];
-            busyCycles += costs[cost + COST_HIT_BUSY_CYCLES];
+            durationPs = costs.hitPs(type);
+            busyCycles += costs.hitBusyCycles(type);
             runningFinal = true;
         }
         running = th;
@@ -756,33 +550,26 @@ final class EmulatorCore implements MessageHandler {
     private void finishSegment(final long tn) {
         final int th = running;
         running = NONE;
-        final int row = th * THREAD_ROW;
         if (!runningFinal) {
-            threadMeta[row + T_TYPE_FLAGS] |= T_SECOND_STAGE;
-            int pos = stallHead + stallCount;
-            if (pos >= stallQueue.length) {
-                pos -= stallQueue.length;
-            }
-            stallQueue[pos] = th;
-            stallEndPs[pos] = tn + missPs;
-            stallCount++;
+            threads.markSecondStage(th);
+            stalled.push(th, tn + costs.missPs);
             return;
         }
-        final long slotGeneration = threadMeta[row + T_SLOT_GENERATION];
-        final int slot = (int) (slotGeneration >>> 32);
-        flows[slot * FLOW_ROW + F_BUSY] = 0;
-        freeThreads[freeCount++] = th;
-        scratch.threadView.wrap(threadRecords, th * R);
+        final long slotGeneration = threads.slotGeneration(th);
+        final int slot = PendingTable.slotOf(slotGeneration);
+        flows.busy(slot, false);
+        threads.release(th);
+        scratch.threadView.wrap(threads.records(), ThreadTable.recordOffset(th));
         final int qpn = scratch.threadView.flowId();
-        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
+        if ((int) slotGeneration != flows.generation(slot)) {
             unknownFlow++; // the flow ended while its event ran
             return;
         }
-        final long typeFlags = threadMeta[row + T_TYPE_FLAGS];
-        runHandler(scratch.threadView, slot, (typeFlags & T_OVERLOADED) != 0);
-        handled[(int) (typeFlags & T_TYPE_MASK)]++;
-        pushResult(qpn, tn, threadMeta[row + T_CYCLES]);
-        owner.recordLatency(tn - threadMeta[row + T_ARRIVAL]);
+        final long typeFlags = threads.typeFlags(th);
+        runHandler(scratch.threadView, slot, (typeFlags & ThreadTable.OVERLOADED) != 0);
+        handled[(int) (typeFlags & ThreadTable.TYPE_MASK)]++;
+        results.push(qpn, scratch.result, tn, threads.cycles(th), owner.nextSeq());
+        owner.recordLatency(tn - threads.arrivalPs(th));
     }
 
     private void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
@@ -791,71 +578,6 @@ final class EmulatorCore implements MessageHandler {
             store.baseRttNs(slot));
         scratch.result.reset();
         algorithm.onEvent(scratch.context, event, scratch.attributes, scratch.result);
-    }
-
-    private void pushResult(final int qpn, final long effectivePs, final long cycles) {
-        if (resultCount == results.length) {
-            growResults(results.length * 2);
-        }
-        int pos = resultHead + resultCount;
-        if (pos >= results.length) {
-            pos -= results.length;
-        }
-        results[pos].copyFrom(scratch.result);
-        final int row = pos * RESULT_ROW;
-        resultMeta[row] = qpn;
-        resultMeta[row + 1] = effectivePs;
-        resultMeta[row + 2] = cycles;
-        resultMeta[row + 3] = owner.nextSeq();
-        resultCount++;
-    }
-
-    private void growResults(final int n) {
-        final PccResult[] r = new PccResult[n];
-        final long[] meta = new long[n * RESULT_ROW];
-        for (int i = 0; i < resultCount; i++) {
-            int from = resultHead + i;
-            if (from >= results.length) {
-                from -= results.length;
-            }
-            r[i] = results[from];
-            System.arraycopy(resultMeta, from * RESULT_ROW, meta, i * RESULT_ROW, RESULT_ROW);
-        }
-        for (int i = resultCount; i < n; i++) {
-            r[i] = new PccResult();
-        }
-        results = r;
-        resultMeta = meta;
-        resultHead = 0;
-    }
-
-    /** @return effective time of the oldest undelivered result (call only when {@link #resultCount} > 0) */
-    long headEffectivePs() {
-        return resultMeta[resultHead * RESULT_ROW + 1];
-    }
-
-    /** @return sequence number of the oldest undelivered result */
-    long headSeq() {
-        return resultMeta[resultHead * RESULT_ROW + 3];
-    }
-
-    /**
-     * Takes the oldest undelivered result; its effective time and cycles are left in
-     * {@link #poppedEffectivePs} and {@link #poppedCycles}.
-     *
-     * @param into result to copy it into
-     * @return its QPN
-     */
-    int popResult(final PccResult into) {
-        final int pos = resultHead;
-        into.copyFrom(results[pos]);
-        final int row = pos * RESULT_ROW;
-        poppedEffectivePs = resultMeta[row + 1];
-        poppedCycles = resultMeta[row + 2];
-        resultCount--;
-        // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
-        resultHead = resultCount == 0 || resultHead + 1 == results.length ? 0 : resultHead + 1;
-        return (int) resultMeta[row];
     }
 
     // ------------------------------------------------------------------------------------------
@@ -870,7 +592,7 @@ final class EmulatorCore implements MessageHandler {
      */
     int doWorkFree() {
         int work = drain();
-        while (pendingCount > 0) {
+        while (pending.count() > 0) {
             handleHeadNow();
             if ((++work & 63) == 0) {
                 shared.putLongOrdered(RELEASED_OFFSET, released); // let the producer refill during long batches
@@ -883,24 +605,22 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void handleHeadNow() {
-        final int pos = pendingHead;
-        final long slotGeneration = pendingMeta[pos * PENDING_ROW + 1];
-        final int slot = (int) (slotGeneration >>> 32);
-        scratch.pendingView.wrap(pendingRecords, pos * R);
+        final int pos = pending.head();
+        final long slotGeneration = pending.slotGeneration(pos);
+        final int slot = PendingTable.slotOf(slotGeneration);
+        scratch.pendingView.wrap(pending.records(), PendingTable.recordOffset(pos));
         final int type = scratch.pendingView.type();
         final int qpn = scratch.pendingView.flowId();
         removeHead(pos, slot, type);
-        if ((int) slotGeneration != flows[slot * FLOW_ROW + F_GENERATION]) {
+        if ((int) slotGeneration != flows.generation(slot)) {
             unknownFlow++;
             return;
         }
-        final boolean hit = cacheAccess(slot);
-        final int cost = type * COST_ROW;
-        busyCycles += hit ? costs[cost + COST_HIT_BUSY_CYCLES] : s1Cycles + costs[cost + COST_S2_CYCLES];
-        runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
+        final boolean hit = cache.access(slot);
+        busyCycles += hit ? costs.hitBusyCycles(type) : costs.s1Cycles + costs.s2Cycles(type);
+        runHandler(scratch.pendingView, slot, pending.count() > highWaterMark);
         handled[type]++;
-        owner.deliverNow(qpn, scratch.result, pendingMeta[pos * PENDING_ROW],
-            costs[cost + (hit ? COST_HIT_TOTAL_CYCLES : COST_MISS_TOTAL_CYCLES)]);
+        owner.deliverNow(qpn, scratch.result, pending.arrivalPs(pos), costs.totalCycles(type, hit));
     }
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */

@@ -324,7 +324,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         for (int i = 0; i < activeCount; ) {
             final EmulatorCore c = cores[activeCores[i]];
             final long t = c.nextTransitionPs();
-            if (t == Long.MAX_VALUE && c.resultCount == 0 && !delivering) {
+            if (t == Long.MAX_VALUE && c.results.count() == 0 && !delivering) {
                 coreActive[activeCores[i]] = false;
                 activeCores[i] = activeCores[--activeCount]; // idle: leaves the list (order does not matter)
                 continue;
@@ -344,16 +344,17 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
                 EmulatorCore best = null;
                 for (int i = 0; i < activeCount; i++) {
                     final EmulatorCore c = cores[activeCores[i]];
-                    if (c.resultCount > 0 && (best == null || c.headEffectivePs() < best.headEffectivePs()
-                        || (c.headEffectivePs() == best.headEffectivePs() && c.headSeq() < best.headSeq()))) {
+                    if (c.results.count() > 0 && (best == null || c.results.headEffectivePs() < best.results.headEffectivePs()
+                        || (c.results.headEffectivePs() == best.results.headEffectivePs()
+                        && c.results.headSeq() < best.results.headSeq()))) {
                         best = c;
                     }
                 }
                 if (best == null) {
                     return;
                 }
-                final int qpn = best.popResult(deliveryResult);
-                sink.onResult(qpn, deliveryResult, best.poppedEffectivePs, best.poppedCycles);
+                final int qpn = best.results.pop(deliveryResult);
+                sink.onResult(qpn, deliveryResult, best.results.poppedEffectivePs, best.results.poppedCycles);
             }
         } finally {
             delivering = false;
@@ -649,8 +650,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             final EmulatorCore c = cores[i];
             accepted += c.accepted();
             unknown += c.unknownFlow;
-            hits += c.cacheHits;
-            misses += c.cacheMisses;
+            hits += c.cache.hits;
+            misses += c.cache.misses;
             busy += c.busyCycles;
             highWater = Math.max(highWater, c.ringHighWater);
         }

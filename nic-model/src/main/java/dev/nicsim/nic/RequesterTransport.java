@@ -1,0 +1,324 @@
+package dev.nicsim.nic;
+
+import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccEventLayout;
+import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.RoceFraming;
+import dev.nicsim.sim.Simulator;
+
+/**
+ * The requester side of RC transport (IBTA spec vol. 1 §9.7, reliable service, as RoCEv2 carries
+ * it, IBTA Annex A17): segmentation, PSNs, acknowledgement processing and go-back-N
+ * retransmission for the sender of WRITE/SEND data and READ requests.
+ *
+ * <ul>
+ * <li>Segmentation: a message is cut into packets of {@link NicConfig#mtuBytes} payload;
+ *     WRITE FIRST/MIDDLE/LAST/ONLY (RETH on FIRST and ONLY) or SEND FIRST/MIDDLE/LAST/ONLY
+ *     ({@link RoceOpcodes}); frame sizes from {@link RoceFraming#frameBytes}; AckReq on the last
+ *     packet.</li>
+ * <li>PSNs: a packet's PSN is its index in the message modulo 2^24; the QP's send state
+ *     ({@code sndUna}, {@code sndNxt}, {@code sndMax}) counts packet indexes, which do not wrap.</li>
+ * <li>ECN: ECT(0) ({@link NicConfig#ecnCodepoint}); while the fast-start budget lasts, new packets
+ *     go Not-ECT except the budget's last one and the message's last packet (the LDCP draft,
+ *     draft-dai-tsvwg-pfc-free-congestion-control, §2.3 and §3.1). Retransmissions never use the
+ *     budget.</li>
+ * <li>Go-back-N (the LDCP draft §3.1; IBTA spec vol. 1 §9.7): a NAK (PSN sequence error) makes the
+ *     requester resend from the NAK's PSN ({@code packet_seq_err}); when no ACK advances the oldest
+ *     unacknowledged packet for {@link NicConfig#rtoNs}, it resends from there
+ *     ({@code local_ack_timeout_err}). Every resent packet counts {@code roce_adp_retrans}.</li>
+ * <li>READ: one READ REQUEST (RETH, frame {@link RoceNic#READ_REQUEST_FRAME_BYTES}) asks for the
+ *     whole message; the flow completes when the last READ RESPONSE arrives. A response PSN beyond
+ *     the expected one counts {@code implied_nak_seq_err} and re-issues the request from the
+ *     expected PSN (once per gap); the timeout re-issues it too.</li>
+ * </ul>
+ * The congestion-control side of ACKs and NAKs (PCC events) is the {@link ReactionPoint}'s; the
+ * window and pacer that gate sending are its too.
+ *
+ * <p>Times are ps of simulated time. Allocates nothing.
+ *
+ * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
+ */
+final class RequesterTransport {
+    private static final int MASK = PccEventLayout.MASK_24;
+    private static final long NEVER = Long.MAX_VALUE;
+
+    private final Simulator sim;
+    private final EventHandler handler;
+    private final RoceNic nic;
+    private final QpTable qps;
+    private final TxArbiter tx;
+    private final ReactionPoint rp;
+    private final long rtoPs;
+    private final int ecnCodepoint;
+
+    private final Counter packetSeqErr;
+    private final Counter localAckTimeoutErr;
+    private final Counter impliedNakSeqErr;
+    private final Counter roceAdpRetrans;
+    private final Counter txDataPackets;
+    private final Counter rxAckPackets;
+    private final Counter rxNakPackets;
+    private final Counter txReadRequests;
+    private final Counter rxUnknownQp;
+
+    /**
+     * Creates the requester side of a NIC.
+     *
+     * @param sim      simulator
+     * @param handler  the NIC's event handler ({@link RoceNic#EV_RTO})
+     * @param nic      the NIC (flow completion)
+     * @param qps      the NIC's QP table
+     * @param tx       the NIC's transmit arbiter
+     * @param rp       the NIC's reaction point
+     * @param config   validated configuration (RTO, ECN codepoint)
+     * @param counters the NIC's counters
+     */
+    RequesterTransport(final Simulator sim, final EventHandler handler, final RoceNic nic, final QpTable qps,
+                       final TxArbiter tx, final ReactionPoint rp, final NicConfig config, final NicCounters counters) {
+        this.sim = sim;
+        this.handler = handler;
+        this.nic = nic;
+        this.qps = qps;
+        this.tx = tx;
+        this.rp = rp;
+        this.rtoPs = config.rtoNs * 1000L;
+        this.ecnCodepoint = config.ecnCodepoint;
+        packetSeqErr = counters.packetSeqErr;
+        localAckTimeoutErr = counters.localAckTimeoutErr;
+        impliedNakSeqErr = counters.impliedNakSeqErr;
+        roceAdpRetrans = counters.roceAdpRetrans;
+        txDataPackets = counters.txDataPackets;
+        rxAckPackets = counters.rxAckPackets;
+        rxNakPackets = counters.rxNakPackets;
+        txReadRequests = counters.txReadRequests;
+        rxUnknownQp = counters.rxUnknownQp;
+    }
+
+    /**
+     * PSN of the highest packet sent (the sn of CNP, RTT_RESPONSE and TIMER events).
+     *
+     * @param q a requester QP
+     * @return the PSN (24 bits): of the pending READ request for READ, else of packet
+     *         {@code sndMax - 1} (0 before the first packet)
+     */
+    static int lastSentPsn(final Qp q) {
+        if (q.op == MessageOp.READ) {
+            return q.readRequestIndex & MASK;
+        }
+        return q.sndMax == 0 ? 0 : (q.sndMax - 1) & MASK;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // transmit
+
+    /**
+     * Fills a requester frame whose common header the arbiter has set: the pending READ request,
+     * or the data packet at {@code sndNxt} (arming the RTO if disarmed).
+     *
+     * @param q the QP (requester, with work)
+     * @param p the frame
+     * @return true for a WRITE/SEND data packet (the TX_BURST accounting applies), false for a READ request
+     */
+    boolean fillFrame(final Qp q, final Packet p) {
+        if (q.op == MessageOp.READ) {
+            p.kind = Packet.KIND_READ_REQUEST;
+            p.opcode = RoceOpcodes.READ_REQUEST;
+            p.psn = q.readRequestIndex & MASK;
+            p.payloadBytes = (int) (q.sizeBytes - q.byteOffset(q.readRequestIndex));
+            p.frameBytes = RoceNic.READ_REQUEST_FRAME_BYTES;
+            p.ackReq = true;
+            p.lastOfMessage = true;
+            q.readRequestPending = false;
+            if (q.readRequestsSent > 0) {
+                roceAdpRetrans.increment();
+            }
+            q.readRequestsSent++;
+            txReadRequests.increment();
+            if (q.rtoDeadlinePs == NEVER) {
+                armRto(q);
+            }
+            return false;
+        }
+        final int index = q.sndNxt;
+        final boolean last = index == q.totalPackets - 1;
+        final int payload = q.payloadBytes(index);
+        p.kind = Packet.KIND_DATA;
+        p.opcode = RoceOpcodes.dataOpcode(q.op, index, q.totalPackets);
+        p.psn = index & MASK;
+        p.payloadBytes = payload;
+        p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode));
+        p.ackReq = last;
+        p.lastOfMessage = last;
+        final boolean retransmission = index < q.sndMax;
+        if (retransmission) {
+            roceAdpRetrans.increment();
+        } else if (q.fastStartRemaining > 0) {
+            // LDCP draft §2.3/§3.1: first-RTT packets Not-ECT, the budget's last and the message's last ECT
+            q.fastStartRemaining--;
+            p.ecn = q.fastStartRemaining == 0 || last ? ecnCodepoint : Packet.ECN_NOT_ECT;
+        }
+        q.sndNxt = index + 1;
+        if (q.sndNxt > q.sndMax) {
+            q.sndMax = q.sndNxt;
+        }
+        q.burstBytes += payload;
+        q.burstPackets++;
+        if (q.rtoDeadlinePs == NEVER) {
+            armRto(q);
+        }
+        txDataPackets.increment();
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // receive
+
+    /**
+     * An ACK or NAK arrived ({@code rx_ack_packets} / {@code rx_nak_packets}); for a requester QP
+     * an ACK advances the send state, a PSN-sequence-error NAK goes back to its PSN. RNR NAKs are
+     * not generated by this model and are ignored.
+     *
+     * @param p the frame (not kept)
+     */
+    void onAck(final Packet p) {
+        final boolean ack = p.aethSyndrome == Packet.AETH_ACK;
+        if (ack) {
+            rxAckPackets.increment();
+        } else {
+            rxNakPackets.increment();
+        }
+        final Qp q = qps.get(p.dstQpn);
+        if (q == null || q.role != Qp.REQUESTER) {
+            rxUnknownQp.increment();
+            return;
+        }
+        if (ack) {
+            requesterAck(q, p);
+        } else if ((p.aethSyndrome & 0xE0) == Packet.AETH_NAK_PSN_SEQ_ERR) {
+            requesterNak(q, p);
+        }
+        // RNR NAKs are not generated by this model; ignored
+    }
+
+    private void requesterAck(final Qp q, final Packet p) {
+        if (q.op == MessageOp.READ) {
+            return;
+        }
+        final int ackIndex = q.sndUna + FixedPoint.psnDelta(q.sndUna & MASK, p.psn);
+        if (ackIndex < q.sndUna || ackIndex >= q.sndMax) {
+            return; // acknowledges nothing new (re-ACK of a duplicate) or nothing sent
+        }
+        final int first = q.sndUna;
+        q.sndUna = ackIndex + 1;
+        if (q.sndNxt < q.sndUna) {
+            q.sndNxt = q.sndUna;
+        }
+        final boolean done = q.sndUna >= q.totalPackets;
+        if (done || q.sndUna >= q.sndMax) {
+            q.rtoDeadlinePs = NEVER;
+        } else {
+            armRto(q);
+        }
+        rp.onAck(q, p, first);
+        if (done) {
+            nic.complete(q);
+        } else {
+            tx.kickPort(); // the window may have opened
+        }
+    }
+
+    private void requesterNak(final Qp q, final Packet p) {
+        packetSeqErr.increment();
+        if (q.op == MessageOp.READ) {
+            reissueRead(q);
+        } else {
+            final int nakIndex = q.sndUna + FixedPoint.psnDelta(q.sndUna & MASK, p.psn);
+            if (nakIndex < q.sndUna || nakIndex >= q.sndMax) {
+                return; // stale
+            }
+            q.sndUna = nakIndex; // a NAK acknowledges every packet before its PSN
+            q.sndNxt = nakIndex; // go-back-N
+            tx.addActive(q);
+        }
+        rp.onNak(q, p);
+        tx.kickPort();
+    }
+
+    /**
+     * A READ RESPONSE arrived for a READ requester QP: the expected one advances (and completes
+     * the flow after the last), one beyond it re-issues the request once per gap, an earlier one
+     * (from a re-executed request) is dropped.
+     *
+     * @param q the requester QP of a READ flow
+     * @param p the response (not kept)
+     */
+    void onReadResponse(final Qp q, final Packet p) {
+        final int d = FixedPoint.psnDelta(q.readExpectedIndex & MASK, p.psn);
+        if (d == 0) {
+            q.readExpectedIndex++;
+            q.readGapReissued = false;
+            if (q.readExpectedIndex >= q.totalPackets) {
+                q.rtoDeadlinePs = NEVER;
+                nic.complete(q);
+            } else {
+                armRto(q);
+            }
+        } else if (d > 0 && !q.readGapReissued) {
+            impliedNakSeqErr.increment();
+            reissueRead(q);
+        }
+        // d < 0: duplicate response (from a re-executed request), dropped
+    }
+
+    private void reissueRead(final Qp q) {
+        q.readGapReissued = true;
+        q.readRequestIndex = q.readExpectedIndex;
+        q.readRequestPending = true;
+        tx.addActive(q);
+        tx.kickPort();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // retransmission timeout
+
+    private void armRto(final Qp q) {
+        q.rtoDeadlinePs = sim.nowPs() + rtoPs;
+        if (!q.rtoEventPending) {
+            q.rtoEventPending = true;
+            sim.schedule(q.rtoDeadlinePs, handler, RoceNic.EV_RTO, q.incarnation, q);
+        }
+    }
+
+    /**
+     * The RTO event of a QP is due ({@link RoceNic#EV_RTO}, incarnation already checked): follows
+     * a later deadline, else re-issues the READ request or goes back to {@code sndUna}.
+     *
+     * @param q the QP
+     */
+    void onRtoEvent(final Qp q) {
+        q.rtoEventPending = false;
+        if (q.role != Qp.REQUESTER || q.rtoDeadlinePs == NEVER) {
+            return;
+        }
+        final long now = sim.nowPs();
+        if (q.rtoDeadlinePs > now) {
+            q.rtoEventPending = true;
+            sim.schedule(q.rtoDeadlinePs, handler, RoceNic.EV_RTO, q.incarnation, q);
+            return;
+        }
+        q.rtoDeadlinePs = NEVER;
+        if (q.op == MessageOp.READ) {
+            if (q.readExpectedIndex < q.totalPackets) {
+                localAckTimeoutErr.increment();
+                reissueRead(q);
+            }
+        } else if (q.sndUna < q.sndMax) {
+            localAckTimeoutErr.increment();
+            q.sndNxt = q.sndUna; // go-back-N from the oldest unacknowledged packet
+            tx.addActive(q);
+            tx.kickPort();
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package dev.nicsim.nic;
+
+import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccEventLayout;
+import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.RoceFraming;
+import dev.nicsim.sim.Simulator;
+
+/**
+ * The responder side of RC transport (IBTA spec vol. 1 §9.7, reliable service; RoCEv2 per IBTA
+ * Annex A17): the expected-PSN check, ACK/NAK generation, READ RESPONSE streams, and the answer to
+ * RTT probes.
+ *
+ * <ul>
+ * <li>WRITE/SEND data: an in-order packet is accepted and acknowledged per packet or delayed
+ *     ({@link NicConfig#ackEveryPackets}, {@link NicConfig#delayedAckTimeoutNs}; the CE echo state
+ *     machine of the DCTCP draft, draft-bensley-tcpm-dctcp, §3.2: a change of CE state first
+ *     acknowledges the packets of the old state). An out-of-order packet is dropped and counts
+ *     {@code out_of_sequence}; the first of a gap sends one NAK (AETH
+ *     {@link Packet#AETH_NAK_PSN_SEQ_ERR}, PSN = expected PSN). A duplicate counts
+ *     {@code duplicate_request} and is re-acknowledged. Pending coalesced ACKs go before a NAK or
+ *     re-ACK. ACKs carry the cumulative PSN, MSN, ECE = CE state, the echoed transmit timestamp of
+ *     the last covered packet and the number of covered packets.</li>
+ * <li>READ: a READ request at the expected PSN (or a duplicate, re-executed) starts a READ
+ *     RESPONSE FIRST/MIDDLE/LAST/ONLY stream, sent at line rate round-robin with the NIC's other
+ *     QPs (no pacer, window or PCC flow on this side); a request beyond the expected PSN is a gap
+ *     (one NAK).</li>
+ * <li>RTT probes ({@link Packet#KIND_RTT_PROBE}) are answered with an RTT response carrying the
+ *     probe's transmit timestamp and its receive time (ns, 32 bits), as a ConnectX PCC responder
+ *     does; the response's send time is written when it starts serialisation.</li>
+ * </ul>
+ *
+ * <p>PSNs are 24 bits and compared with {@link FixedPoint#psnDelta}. Times are ps of simulated time.
+ * Allocates nothing (frames come from the pool through the {@link TxArbiter}).
+ *
+ * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
+ */
+final class Responder {
+    private static final int MASK = PccEventLayout.MASK_24;
+    private static final long NEVER = Long.MAX_VALUE;
+
+    private final Simulator sim;
+    private final EventHandler handler;
+    private final QpTable qps;
+    private final TxArbiter tx;
+    private final NotificationPoint np;
+    private final int ackEveryPackets;
+    private final long delayedAckTimeoutPs;
+    private final int ackDscp;
+    private final int ackPriority;
+    private final int ackEcnCodepoint;
+
+    private final Counter outOfSequence;
+    private final Counter duplicateRequest;
+    private final Counter txDataPackets;
+    private final Counter txAckPackets;
+    private final Counter txNakPackets;
+    private final Counter rxReadRequests;
+    private final Counter txRttResponses;
+    private final Counter rxUnknownQp;
+
+    /**
+     * Creates the responder side of a NIC.
+     *
+     * @param sim      simulator
+     * @param handler  the NIC's event handler ({@link RoceNic#EV_DELAYED_ACK})
+     * @param qps      the NIC's QP table
+     * @param tx       the NIC's transmit arbiter
+     * @param np       the NIC's notification point (READ requests pass it)
+     * @param config   validated configuration (ACK policy, ACK DSCP/priority/ECN)
+     * @param counters the NIC's counters
+     */
+    Responder(final Simulator sim, final EventHandler handler, final QpTable qps, final TxArbiter tx,
+              final NotificationPoint np, final NicConfig config, final NicCounters counters) {
+        this.sim = sim;
+        this.handler = handler;
+        this.qps = qps;
+        this.tx = tx;
+        this.np = np;
+        this.ackEveryPackets = config.ackEveryPackets;
+        this.delayedAckTimeoutPs = config.delayedAckTimeoutNs * 1000L;
+        this.ackDscp = config.ackDscp;
+        this.ackPriority = config.ackPriority;
+        this.ackEcnCodepoint = config.ackEcnCodepoint;
+        outOfSequence = counters.outOfSequence;
+        duplicateRequest = counters.duplicateRequest;
+        txDataPackets = counters.txDataPackets;
+        txAckPackets = counters.txAckPackets;
+        txNakPackets = counters.txNakPackets;
+        rxReadRequests = counters.rxReadRequests;
+        txRttResponses = counters.txRttResponses;
+        rxUnknownQp = counters.rxUnknownQp;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // WRITE/SEND data
+
+    /**
+     * Responder PSN check and ACK policy for a WRITE/SEND data packet.
+     *
+     * @param q the responder QP of a WRITE/SEND flow
+     * @param p the data packet (not kept)
+     */
+    void onData(final Qp q, final Packet p) {
+        final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
+        if (d > 0) {
+            outOfSequence.increment();
+            if (!q.nakSent) {
+                q.nakSent = true;
+                if (q.unacked > 0) {
+                    flushAck(q);
+                }
+                sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR);
+            }
+            return;
+        }
+        if (d < 0) {
+            duplicateRequest.increment();
+            if (q.unacked > 0) {
+                flushAck(q);
+            } else {
+                sendAck(q, (q.ePsn - 1) & MASK, false, 0, 0, Packet.AETH_ACK);
+            }
+            return;
+        }
+        // in order: the DCTCP draft's CE state machine (§3.2)
+        final boolean ce = p.ecn == Packet.ECN_CE;
+        if (ce != q.ceState) {
+            if (q.unacked > 0) {
+                flushAck(q); // ACK previously unacknowledged packets with the old state
+            }
+            q.ceState = ce;
+        }
+        q.ePsn = (q.ePsn + 1) & MASK;
+        q.nakSent = false;
+        if (RoceOpcodes.endsMessage(p.opcode)) {
+            q.msn = (q.msn + 1) & MASK;
+        }
+        q.unacked++;
+        q.unackedTxTimestampNs = p.txTimestampNs;
+        if (q.unacked >= ackEveryPackets || p.ackReq) {
+            flushAck(q);
+        } else if (q.unacked == 1 && delayedAckTimeoutPs > 0) {
+            q.delayedAckDeadlinePs = sim.nowPs() + delayedAckTimeoutPs;
+            if (!q.delayedAckEventPending) {
+                q.delayedAckEventPending = true;
+                sim.schedule(q.delayedAckDeadlinePs, handler, RoceNic.EV_DELAYED_ACK, q.incarnation, q);
+            }
+        }
+    }
+
+    /**
+     * The delayed-ACK event of a QP is due ({@link RoceNic#EV_DELAYED_ACK}, incarnation already
+     * checked): follows a later deadline, else acknowledges what is pending.
+     *
+     * @param q the QP
+     */
+    void onDelayedAckEvent(final Qp q) {
+        q.delayedAckEventPending = false;
+        if (q.role != Qp.RESPONDER || q.unacked == 0) {
+            return;
+        }
+        if (q.delayedAckDeadlinePs > sim.nowPs()) {
+            q.delayedAckEventPending = true;
+            sim.schedule(q.delayedAckDeadlinePs, handler, RoceNic.EV_DELAYED_ACK, q.incarnation, q);
+            return;
+        }
+        flushAck(q);
+    }
+
+    /** Acknowledges the accepted, not yet acknowledged packets (ECE = DCTCP.CE). */
+    private void flushAck(final Qp q) {
+        sendAck(q, (q.ePsn - 1) & MASK, q.ceState, q.unackedTxTimestampNs, q.unacked, Packet.AETH_ACK);
+        q.unacked = 0;
+        q.delayedAckDeadlinePs = NEVER;
+    }
+
+    private void sendAck(final Qp q, final int psn, final boolean ece, final int echoTxNs, final int covered,
+                         final int syndrome) {
+        final Packet a = tx.controlFrame(Packet.KIND_ACK, RoceOpcodes.ACKNOWLEDGE, q.peerHost, q.qpn, q.peerQpn, ackDscp,
+            ackPriority, ackEcnCodepoint, RoceNic.ACK_FRAME_BYTES, q.udpSrcPort, q.flowId);
+        a.psn = psn;
+        a.aethSyndrome = syndrome;
+        a.msn = q.msn;
+        a.ece = ece;
+        a.txTimestampNs = echoTxNs;
+        a.ackedPackets = covered;
+        if (syndrome == Packet.AETH_ACK) {
+            txAckPackets.increment();
+        } else {
+            txNakPackets.increment();
+        }
+        tx.enqueueControl(a);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // READ
+
+    /**
+     * A READ request arrived ({@code rx_read_requests}): for a READ responder QP, after the
+     * notification point, the PSN check and the start of the response stream.
+     *
+     * @param p the request (not kept)
+     */
+    void onReadRequest(final Packet p) {
+        rxReadRequests.increment();
+        final Qp q = qps.get(p.dstQpn);
+        if (q == null || q.role != Qp.RESPONDER || q.op != MessageOp.READ) {
+            rxUnknownQp.increment();
+            return;
+        }
+        np.onPacket(q, p);
+        final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
+        if (d > 0) {
+            outOfSequence.increment();
+            if (!q.nakSent) {
+                q.nakSent = true;
+                sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR);
+            }
+            return;
+        }
+        if (d < 0) {
+            duplicateRequest.increment(); // re-executed: the stream restarts at the requested PSN
+        }
+        final int len = p.payloadBytes;
+        final int packets = Math.max(1, (int) ((len + (long) q.mtuBytes - 1) / q.mtuBytes));
+        q.respPsn = p.psn;
+        q.respIndex = 0;
+        q.respPackets = packets;
+        q.respBytesLeft = len;
+        final int end = (p.psn + packets) & MASK;
+        if (FixedPoint.psnDelta(q.ePsn, end) > 0) {
+            q.ePsn = end;
+        }
+        q.nakSent = false;
+        tx.addActive(q);
+        tx.kickPort();
+    }
+
+    /**
+     * Fills the next READ RESPONSE packet of a responder QP's stream (common header already set
+     * by the arbiter; sent at line rate, not paced).
+     *
+     * @param q the responder QP, with packets left in its stream
+     * @param p the frame
+     */
+    void fillReadResponse(final Qp q, final Packet p) {
+        final int payload = Math.min(q.mtuBytes, q.respBytesLeft);
+        p.kind = Packet.KIND_DATA;
+        p.opcode = RoceOpcodes.dataOpcode(MessageOp.READ, q.respIndex, q.respPackets);
+        p.psn = q.respPsn;
+        p.payloadBytes = payload;
+        p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode));
+        q.respPsn = (q.respPsn + 1) & MASK;
+        q.respIndex++;
+        q.respBytesLeft -= payload;
+        p.lastOfMessage = q.respIndex == q.respPackets;
+        txDataPackets.increment();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // RTT probes
+
+    /**
+     * Answers an RTT probe ({@code tx_rtt_responses}), QP or not.
+     *
+     * @param p the probe (not kept)
+     */
+    void onRttProbe(final Packet p) {
+        final Packet r = tx.controlFrame(Packet.KIND_RTT_RESPONSE, RoceOpcodes.RTT_RESPONSE, p.srcHost, p.dstQpn,
+            p.srcQpn, ackDscp, ackPriority, ackEcnCodepoint, RoceNic.RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
+        r.txTimestampNs = p.txTimestampNs;
+        r.rttRequestReceiveNs = sim.nowNs32();
+        txRttResponses.increment();
+        tx.enqueueControl(r);
+    }
+}

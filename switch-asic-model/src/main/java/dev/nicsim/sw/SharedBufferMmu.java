@@ -1,0 +1,306 @@
+package dev.nicsim.sw;
+
+import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.Simulator;
+
+/**
+ * MMU admission stage of the output-queued {@link SwitchAsic} ({@link SwitchConfig.Queueing#OUTPUT_QUEUED}):
+ * one shared buffer with ingress accounting per (ingress port, PG) for PFC and egress accounting
+ * per queue for drops, PFC xoff/xon with headroom ("Understanding DCQCN": xOFF/xON thresholds,
+ * headroom, drop point; the dynamic thresholds follow the Broadcom-style alpha model of the HPCC
+ * ns-3 reference), then the enqueue into the egress queue.
+ *
+ * <h2>Admission (bytes = {@link Packet#frameBytes})</h2>
+ * <ul>
+ * <li>lossy priority: tail drop ({@code tail_drops}) if the shared pool cannot take the packet or
+ *     {@code q + bytes} exceeds the queue limit (static {@code queueLimitBytes[prio]} or dynamic
+ *     {@code egressAlpha x free shared});</li>
+ * <li>PFC-enabled priority: into the shared pool while the PG's shared part stays within xoff
+ *     (static {@code xoffBytes[pg]} or dynamic {@code pfcAlpha x free shared}) and the pool has
+ *     room; otherwise into the (ingress port, PG) headroom; dropped ({@code headroom_drops}, on the
+ *     egress queue the packet was headed for) only when the headroom is exhausted. Lossless queues
+ *     have no egress limit.</li>
+ * </ul>
+ * <h2>Enqueue</h2>
+ * The CE mark is applied ({@code ecn_marked_packets}), the CAM hook may sample the flow
+ * ({@link CongestionCam}), and if the PG now holds at least xoff bytes (or any headroom bytes) an
+ * XOFF is sent ({@link PfcController}); with regional congestion mitigation its hooks run (output
+ * side first, so a CN sent at this arrival already names the flows of a queue it congested).
+ *
+ * <h2>Release</h2>
+ * The buffer of a frame is freed when it starts serialisation on its egress port, headroom bytes of
+ * its PG first (as the HPCC ns-3 MMU does); then an XON is sent if the PG has no headroom bytes and
+ * holds at most xon bytes (dynamic: {@code PG == 0 || PG + pfcXonOffsetBytes <= pfcAlpha x free}).
+ *
+ * <p>The headroom of every PFC-enabled PG of a port is reserved out of the shared pool when the port
+ * connects ({@link #reserveHeadroom}). In the input-output-queued switch this class only keeps the
+ * headroom limits (the buffer stage is {@link VoqStage}). Units: bytes throughout. Allocation-free
+ * on the packet path. Thread-safety: not thread-safe; simulation thread only.
+ */
+final class SharedBufferMmu {
+    private static final int PRIORITIES = SwitchConfig.PRIORITIES;
+    /** {@link #receive}: the packet was admitted and enqueued. */
+    static final int ADMITTED = -1;
+
+    private final Simulator sim;
+    private final SwitchCounters stats;
+    private final long[] queueStats;
+    private final PfcController pfc;
+    private final CongestionCam cam;
+    private final RegionalCongestion rcm;
+
+    private final long bufferBytes;
+    private final boolean[] pfcEnabled;
+    private final boolean pfcDynamic;
+    private final double pfcAlpha;
+    private final long pfcXonOffsetBytes;
+    private final long[] xoffBytes;
+    private final long[] xonBytes;
+    private final long[] headroomConfigBytes;
+    private final int maxFrameBytes;
+    private final boolean egressDynamic;
+    private final double egressAlpha;
+    private final long[] queueLimitBytes;
+
+    private long headroomReservedBytes;
+    private long sharedPoolBytes;
+    private long sharedUsedBytes;
+    private final long[] pgSharedBytes;         // [port * 8 + pg]
+    private final long[] pgHeadroomBytes;       // [port * 8 + pg]
+    private final long[] pgHeadroomLimitBytes;  // [port * 8 + pg]
+    private final Counter[] peakHeadroom;
+
+    /**
+     * @param c        validated configuration (arrays shared, not copied)
+     * @param numPorts ports of the switch
+     * @param sim      simulator
+     * @param stats    the switch's counters
+     * @param pfc      the PFC frame generator
+     * @param cam      the CAM hook
+     * @param rcm      regional congestion mitigation hooks, or null
+     */
+    SharedBufferMmu(final SwitchConfig c, final int numPorts, final Simulator sim, final SwitchCounters stats,
+                    final PfcController pfc, final CongestionCam cam, final RegionalCongestion rcm) {
+        this.sim = sim;
+        this.stats = stats;
+        this.queueStats = stats.queueStats;
+        this.pfc = pfc;
+        this.cam = cam;
+        this.rcm = rcm;
+        this.bufferBytes = c.bufferBytes;
+        this.pfcEnabled = c.pfcEnabled;
+        this.pfcDynamic = c.pfcThresholdMode == SwitchConfig.ThresholdMode.DYNAMIC;
+        this.pfcAlpha = c.pfcAlpha;
+        this.pfcXonOffsetBytes = c.pfcXonOffsetBytes;
+        this.xoffBytes = c.xoffBytes;
+        this.xonBytes = c.xonBytes;
+        this.headroomConfigBytes = c.headroomBytes;
+        this.maxFrameBytes = c.maxFrameBytes;
+        this.egressDynamic = c.egressThresholdMode == SwitchConfig.ThresholdMode.DYNAMIC;
+        this.egressAlpha = c.egressAlpha;
+        this.queueLimitBytes = c.queueLimitBytes;
+        this.sharedPoolBytes = bufferBytes;
+        final int queues = numPorts * PRIORITIES;
+        this.pgSharedBytes = new long[queues];
+        this.pgHeadroomBytes = new long[queues];
+        this.pgHeadroomLimitBytes = new long[queues];
+        this.peakHeadroom = stats.peakHeadroom;
+    }
+
+    /**
+     * The headroom of each PG on a link: static {@code headroomBytes[pg]}, or
+     * {@link SwitchConfig#requiredHeadroomBytes} of the link for {@link SwitchConfig#HEADROOM_AUTO};
+     * 0 on lossy priorities. Set-up only (allocates the result).
+     *
+     * @param rateBitsPerSec link rate, bits/s
+     * @param propagationPs  one-way propagation delay, ps
+     * @return bytes per PG, 8 entries
+     */
+    long[] headroomLimits(final long rateBitsPerSec, final long propagationPs) {
+        final long[] limits = new long[PRIORITIES];
+        for (int g = 0; g < PRIORITIES; g++) {
+            if (pfcEnabled[g]) {
+                limits[g] = headroomConfigBytes[g] == SwitchConfig.HEADROOM_AUTO
+                    ? SwitchConfig.requiredHeadroomBytes(rateBitsPerSec, propagationPs, maxFrameBytes)
+                    : headroomConfigBytes[g];
+            }
+        }
+        return limits;
+    }
+
+    /**
+     * Reserves a port's headroom out of the shared pool (output-queued switch). Set-up only.
+     *
+     * @param port       port number (for the message)
+     * @param limits     headroom per PG, from {@link #headroomLimits}
+     * @param switchName switch name (for the message)
+     * @throws IllegalArgumentException if the headroom reserved would leave no shared buffer
+     */
+    void reserveHeadroom(final int port, final long[] limits, final String switchName) {
+        long reserve = 0;
+        for (int g = 0; g < PRIORITIES; g++) {
+            reserve += limits[g];
+        }
+        if (headroomReservedBytes + reserve >= bufferBytes) {
+            throw new IllegalArgumentException("bufferBytes (" + bufferBytes + ") must exceed the headroom reserved ("
+                + (headroomReservedBytes + reserve) + " bytes after connecting port " + port + " of " + switchName + ")");
+        }
+        headroomReservedBytes += reserve;
+        sharedPoolBytes = bufferBytes - headroomReservedBytes;
+    }
+
+    /**
+     * Records a port's headroom limits (both queueing modes). Set-up only.
+     *
+     * @param port   port number
+     * @param limits headroom per PG, from {@link #headroomLimits}
+     */
+    void setHeadroomLimits(final int port, final long[] limits) {
+        System.arraycopy(limits, 0, pgHeadroomLimitBytes, port * PRIORITIES, PRIORITIES);
+    }
+
+    /**
+     * Admission and enqueue of a classified, routed, WRED-checked packet (see the class comment).
+     * On admission the packet is in the egress queue and the port's transmitter was kicked.
+     *
+     * @param p      the packet
+     * @param port   its egress port (connected)
+     * @param inPort ingress port
+     * @param out    egress port number
+     * @param prio   priority
+     * @param key    flow key (for the RCM hooks; 0 when neither ECMP nor RCM needed it)
+     * @param depth  the egress queue's depth before the packet, bytes
+     * @param mark   whether WRED/ECN decided to mark CE
+     * @return {@link #ADMITTED}, or the {@link SwitchCounters} cell of the drop counter (the caller drops)
+     */
+    int receive(final Packet p, final SwitchPort port, final int inPort, final int out, final int prio, final int key,
+                final long depth, final boolean mark) {
+        final int bytes = p.frameBytes;
+        final int q = out * PRIORITIES + prio;
+        final int pgIdx = inPort * PRIORITIES + prio;
+        final boolean lossless = pfcEnabled[prio];
+        if (lossless) {
+            if (pgSharedBytes[pgIdx] + bytes <= xoffThreshold(prio) && sharedUsedBytes + bytes <= sharedPoolBytes) {
+                pgSharedBytes[pgIdx] += bytes;
+                sharedUsedBytes += bytes;
+            } else if (pgHeadroomBytes[pgIdx] + bytes <= pgHeadroomLimitBytes[pgIdx]) {
+                pgHeadroomBytes[pgIdx] += bytes;
+                peakHeadroom[pgIdx].max(pgHeadroomBytes[pgIdx]);
+            } else {
+                return SwitchCounters.QS_HEADROOM_DROPS;
+            }
+        } else {
+            final double limit = egressDynamic ? egressAlpha * (sharedPoolBytes - sharedUsedBytes) : queueLimitBytes[prio];
+            if (sharedUsedBytes + bytes > sharedPoolBytes || depth + bytes > limit) {
+                return SwitchCounters.QS_TAIL_DROPS;
+            }
+            pgSharedBytes[pgIdx] += bytes;
+            sharedUsedBytes += bytes;
+        }
+
+        if (mark) {
+            stats.markCe(p, q);
+        }
+        cam.onEnqueue(q, depth, p);
+        p.enqueuePs = sim.nowPs();
+        port.enqueue(p, prio);
+        stats.onEnqueue(q, bytes);
+        final long newDepth = depth + bytes;
+        stats.onDepth(q, newDepth);
+        if (lossless && !pfc.xoffActive(pgIdx)
+            && (pgHeadroomBytes[pgIdx] > 0 || pgSharedBytes[pgIdx] >= xoffThreshold(prio))) {
+            pfc.sendXoff(inPort, prio);
+        }
+        if (rcm != null) {
+            // output side first, so a CN sent at this arrival already names the flows of a queue it congested
+            rcm.onForward(out, prio, key, inPort);
+            rcm.onOutputEnqueue(out, prio, p, RegionalCongestion.GATE_PASS, false, newDepth);
+            rcm.onInputArrival(inPort, prio, bytes, pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx]);
+        }
+        port.kick();
+        return ADMITTED;
+    }
+
+    /**
+     * A data frame starts serialisation on its egress port: counts the dequeue, frees its buffer
+     * (PG headroom first, then shared) and sends XON if the PG's xon condition now holds.
+     *
+     * @param port  egress port number
+     * @param frame the frame (not a control frame)
+     */
+    void onTransmitStart(final int port, final Packet frame) {
+        final int pg = frame.priority;
+        final int pgIdx = frame.ingressPort * PRIORITIES + pg;
+        queueStats[(port * PRIORITIES + pg) * SwitchCounters.QS_ROW + SwitchCounters.QS_DEQUEUED_PACKETS]++;
+        final long bytes = frame.frameBytes;
+        final long fromHeadroom = Math.min(pgHeadroomBytes[pgIdx], bytes);
+        pgHeadroomBytes[pgIdx] -= fromHeadroom;
+        pgSharedBytes[pgIdx] -= bytes - fromHeadroom;
+        sharedUsedBytes -= bytes - fromHeadroom;
+        if (pfc.xoffActive(pgIdx) && xonCondition(pgIdx, pg)) {
+            pfc.sendXon(frame.ingressPort, pg);
+        }
+        if (rcm != null && pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx] == 0) {
+            rcm.onInputDrained(frame.ingressPort, pg);
+        }
+    }
+
+    /** XOFF threshold of a PG's shared part now, bytes (static, or dynamic alpha x free shared). */
+    private double xoffThreshold(final int pg) {
+        return pfcDynamic ? pfcAlpha * (sharedPoolBytes - sharedUsedBytes) : xoffBytes[pg];
+    }
+
+    /**
+     * The xon condition of a PG: no headroom bytes, and at most xon bytes (dynamic: empty, or
+     * {@code PG + pfcXonOffsetBytes <= pfcAlpha x free shared}).
+     *
+     * @param pgIdx {@code ingress port x 8 + pg}
+     * @param pg    priority group
+     * @return whether XON may be sent
+     */
+    boolean xonCondition(final int pgIdx, final int pg) {
+        if (pgHeadroomBytes[pgIdx] > 0) {
+            return false;
+        }
+        final long occupancy = pgSharedBytes[pgIdx];
+        if (pfcDynamic) {
+            return occupancy == 0 || occupancy + pfcXonOffsetBytes <= pfcAlpha * (sharedPoolBytes - sharedUsedBytes);
+        }
+        return occupancy <= xonBytes[pg];
+    }
+
+    /** @return shared pool size, bytes ({@code bufferBytes} minus the headroom reserved so far) */
+    long sharedPoolBytes() {
+        return sharedPoolBytes;
+    }
+
+    /** @return shared pool bytes in use */
+    long sharedUsedBytes() {
+        return sharedUsedBytes;
+    }
+
+    /**
+     * @param pgIdx {@code port x 8 + pg}
+     * @return shared + headroom bytes of the PG
+     */
+    long pgBytes(final int pgIdx) {
+        return pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx];
+    }
+
+    /**
+     * @param pgIdx {@code port x 8 + pg}
+     * @return headroom bytes the PG uses now
+     */
+    long headroomUsedBytes(final int pgIdx) {
+        return pgHeadroomBytes[pgIdx];
+    }
+
+    /**
+     * @param pgIdx {@code port x 8 + pg}
+     * @return headroom reserved for the PG, bytes (0 if unconnected or lossy)
+     */
+    long headroomLimitBytes(final int pgIdx) {
+        return pgHeadroomLimitBytes[pgIdx];
+    }
+}

@@ -3,10 +3,8 @@ package dev.nicsim.fabric.ns3;
 import dev.nicsim.fabric.TestPaths;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.topology.TopologyGraph;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -26,14 +24,7 @@ class Ns3SharedFilesTest {
     private static final int NS3_HEADER_BYTES = 48;
 
     static Path shared(final String name) {
-        final Path p = TestPaths.shared().resolve("peers/hpcc-ns3").resolve(name);
-        if (!Files.exists(p)) {
-            if (Boolean.getBoolean("nicsim.requireShared")) {
-                fail("missing shared file " + p + " (nicsim.requireShared=true)");
-            }
-            Assumptions.assumeTrue(false, "no " + p + " (the HPCC ns-3 reference runs are not beside this checkout)");
-        }
-        return p;
+        return TestPaths.sharedOrSkip("peers/hpcc-ns3/" + name);
     }
 
     @Test

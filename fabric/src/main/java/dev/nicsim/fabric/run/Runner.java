@@ -93,11 +93,18 @@ public final class Runner implements FlowListener, EventHandler {
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
         final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
-        this.pool = new PacketPool(swConfig.rcm.anyEnabled()); // RCM flow IDs only where RCM runs
+        final boolean hpccInt = usesInt(scenario);
+        swConfig.intEnabled = hpccInt;
+        // RCM flow IDs only where RCM runs, INT hop records only where HPCC runs
+        this.pool = new PacketPool(swConfig.rcm.anyEnabled(), hpccInt);
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
         final NicConfig nicConfig = nicConfig(scenario.nic());
+        if (hpccInt) {
+            nicConfig.intHeaderBytes = INT_HEADER_BYTES;
+            nicConfig.intMulti = (int) scenario.algorithm().values().value("int_multi");
+        }
         for (int h = 0; h < hosts; h++) {
             nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
         }
@@ -179,6 +186,21 @@ public final class Runner implements FlowListener, EventHandler {
                 }
             }
         }
+    }
+
+    /** Wire bytes of the INT header on HPCC data packets and ACKs (ns-3 IntHeader NORMAL: 5 x 8 + 2). */
+    public static final int INT_HEADER_BYTES = 42;
+
+    /**
+     * Whether the run needs HPCC's in-band network telemetry: the algorithm is {@code hpcc} (it reads
+     * INT hop records from ACK events). Every other run has no INT header, no hop records and no
+     * INT room in its packets.
+     *
+     * @param scenario the scenario
+     * @return true for HPCC
+     */
+    public static boolean usesInt(final Scenario scenario) {
+        return "hpcc".equals(scenario.algorithm().provider().name());
     }
 
     private NetDevice device(final int node) {

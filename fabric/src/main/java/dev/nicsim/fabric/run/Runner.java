@@ -92,6 +92,14 @@ public final class Runner implements FlowListener, EventHandler {
         this.scenario = scenario;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
+        if (usesInt(scenario)) {
+            for (final TopologyGraph.Edge e : graph.edges()) {
+                if (dev.nicsim.pcc.PccIntHop.rateCode(e.link().rateBitsPerSec()) < 0) {
+                    throw new dev.nicsim.fabric.scenario.ScenarioException("topology: HPCC's INT hop records encode link"
+                        + " rates of 10, 25, 40, 50, 100, 200, 400 and 800 Gb/s, got " + e.link().rateBitsPerSec() / 1e9 + " Gb/s");
+                }
+            }
+        }
         final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
         final boolean hpccInt = usesInt(scenario);
         swConfig.intEnabled = hpccInt;

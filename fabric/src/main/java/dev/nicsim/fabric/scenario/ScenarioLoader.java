@@ -282,6 +282,10 @@ public final class ScenarioLoader {
             emulator(n.childOrEmpty("emulator")),
             (int) n.integer("ack_priority", n.has("data_priority") ? n.integer("data_priority", 0, 7) : 3, 0, 7),
             (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp", 0, 63) : 26, 0, 63));
+        if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
+            throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
+                + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());
+        }
         if (spec.ackDscp() == spec.dataDscp() && spec.ackPriority() != spec.dataPriority()) {
             throw n.fieldError(n.has("ack_dscp") ? "ack_dscp" : "ack_priority", "switches map DSCP to priority, so ACKs on the data DSCP "
                 + spec.dataDscp() + " must also use the data priority " + spec.dataPriority() + ", got ack_priority "
@@ -290,10 +294,6 @@ public final class ScenarioLoader {
         if (spec.ackDscp() == spec.cnpDscp() && spec.ackPriority() != spec.cnpPriority()) {
             throw n.fieldError("ack_dscp", "ACKs on the CNP DSCP " + spec.cnpDscp() + " must use the CNP priority "
                 + spec.cnpPriority() + ", got ack_priority " + spec.ackPriority());
-        }
-        if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
-            throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
-                + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());
         }
         n.finish();
         return spec;

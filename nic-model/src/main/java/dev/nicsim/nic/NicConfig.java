@@ -88,6 +88,15 @@ public final class NicConfig {
     public int ackEcnCodepoint = Packet.ECN_ECT0;
     /** IP ECN codepoint of CNPs, 0..2. Default ECT(1) ('01', the RoCE ECN/DCQCN article §5 steps 6-7). */
     public int cnpEcnCodepoint = Packet.ECN_ECT1;
+    /**
+     * HPCC INT: bytes of the INT header every data packet and ACK carries on the wire (the HPCC ns-3
+     * {@code IntHeader} in NORMAL mode: 5 hops x 8 bytes + a 2-byte hop count = 42), and whether the
+     * responder echoes the data packet's hop records ({@link Packet#intHops}) in its ACK and the ACK
+     * PCC event carries them. 0 = no INT (default; costs nothing).
+     */
+    public int intHeaderBytes;
+    /** HPCC INT: ns-3's INT_MULTI, the unit multiplier of the byte and queue fields in ACK events. */
+    public int intMulti = 1;
 
     /** Creates a configuration holding every default. */
     public NicConfig() {
@@ -141,6 +150,8 @@ public final class NicConfig {
         c.ecnCodepoint = ecnCodepoint;
         c.ackEcnCodepoint = ackEcnCodepoint;
         c.cnpEcnCodepoint = cnpEcnCodepoint;
+        c.intHeaderBytes = intHeaderBytes;
+        c.intMulti = intMulti;
         return c;
     }
 

@@ -138,6 +138,10 @@ final class Qp {
     boolean ceState;
     /** In-order packets accepted and not yet acknowledged. */
     int unacked;
+    /** Responder with INT: the hop count of the last accepted data packet, echoed in the next ACK. */
+    int ackIntHopCount;
+    /** Responder with INT: its hop records ({@link Packet#intHops} layout); allocated on first use. */
+    long[] ackIntHops;
     /** Transmit timestamp of the last unacknowledged packet (echoed in the ACK). */
     int unackedTxTimestampNs;
     /** Delayed-ACK deadline, ps; {@link Long#MAX_VALUE} = none. */

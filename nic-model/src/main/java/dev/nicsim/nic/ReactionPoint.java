@@ -4,6 +4,7 @@ import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
+import dev.nicsim.pcc.PccIntHop;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.sim.Counter;
@@ -64,6 +65,8 @@ final class ReactionPoint {
     private final int txBurstPackets;
     private final int dataDscp;
     private final int dataPriority;
+    /** HPCC INT_MULTI of the hop records in ACK events ({@link NicConfig#intMulti}). */
+    private final int intMulti;
     private final int ecnCodepoint;
 
     private NicPort port;
@@ -101,6 +104,7 @@ final class ReactionPoint {
         this.dataDscp = config.dataDscp;
         this.dataPriority = config.dataPriority;
         this.ecnCodepoint = config.ecnCodepoint;
+        this.intMulti = config.intMulti;
         rpCnpHandled = counters.rpCnpHandled;
         rpCnpIgnored = counters.rpCnpIgnored;
         txRttProbes = counters.txRttProbes;
@@ -219,7 +223,18 @@ final class ReactionPoint {
             event.reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, q.qpn, p.psn, sim.nowNs32());
             event.firstSn(q.psn(first));
             event.rtt(p.txTimestampNs, 0, 0);
-            offer(q, p.ece ? PccEventLayout.FLAG_ECE : 0);
+            int flags = p.ece ? PccEventLayout.FLAG_ECE : 0;
+            if (p.intHopCount > 0) {
+                // HPCC: the echoed INT hop records, packed into the ACK record (PccEventLayout "INT on ACK events")
+                final int n = Math.min(p.intHopCount, PccEventLayout.INT_MAX_HOPS);
+                for (int i = 0; i < n; i++) {
+                    final int b = i * Packet.INT_HOP_FIELDS;
+                    event.intHop(i, PccIntHop.pack(PccIntHop.rateCode(p.intHops[b + 3]), p.intHops[b], p.intHops[b + 1],
+                        p.intHops[b + 2], intMulti));
+                }
+                flags |= PccEventLayout.FLAG_INT | n << PccEventLayout.FLAG_INT_HOPS_SHIFT;
+            }
+            offer(q, flags);
         }
     }
 

@@ -49,6 +49,8 @@ final class RequesterTransport {
     private final TxArbiter tx;
     private final ReactionPoint rp;
     private final long rtoPs;
+    /** HPCC INT header bytes on every data packet ({@link NicConfig#intHeaderBytes}). */
+    private final int intHeaderBytes;
     private final int ecnCodepoint;
 
     private final Counter packetSeqErr;
@@ -83,6 +85,7 @@ final class RequesterTransport {
         this.rp = rp;
         this.rtoPs = config.rtoNs * 1000L;
         this.ecnCodepoint = config.ecnCodepoint;
+        this.intHeaderBytes = config.intHeaderBytes;
         packetSeqErr = counters.packetSeqErr;
         localAckTimeoutErr = counters.localAckTimeoutErr;
         impliedNakSeqErr = counters.impliedNakSeqErr;
@@ -146,7 +149,7 @@ final class RequesterTransport {
         p.opcode = RoceOpcodes.dataOpcode(q.op, index, q.totalPackets);
         p.psn = q.psn(index);
         p.payloadBytes = payload;
-        p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode));
+        p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode)) + intHeaderBytes;
         p.ackReq = last;
         p.lastOfMessage = last;
         final boolean retransmission = index < q.sndMax;

@@ -46,6 +46,8 @@ final class Responder {
     private final QpTable qps;
     private final TxArbiter tx;
     private final NotificationPoint np;
+    /** HPCC INT header bytes on ACKs; &gt; 0 also echoes hop records ({@link NicConfig#intHeaderBytes}). */
+    private final int intHeaderBytes;
     private final int ackEveryPackets;
     private final long delayedAckTimeoutPs;
     private final int ackDscp;
@@ -82,6 +84,7 @@ final class Responder {
         this.ackEveryPackets = config.ackEveryPackets;
         this.delayedAckTimeoutPs = config.delayedAckTimeoutNs * 1000L;
         this.ackDscp = config.ackDscp;
+        this.intHeaderBytes = config.intHeaderBytes;
         this.ackPriority = config.ackPriority;
         this.ackEcnCodepoint = config.ackEcnCodepoint;
         outOfSequence = counters.outOfSequence;
@@ -140,6 +143,13 @@ final class Responder {
         }
         q.unacked++;
         q.unackedTxTimestampNs = p.txTimestampNs;
+        if (intHeaderBytes > 0 && p.intHops != null) {
+            if (q.ackIntHops == null) {
+                q.ackIntHops = new long[Packet.INT_MAX_HOPS * Packet.INT_HOP_FIELDS]; // once per QP
+            }
+            q.ackIntHopCount = p.intHopCount;
+            System.arraycopy(p.intHops, 0, q.ackIntHops, 0, p.intHopCount * Packet.INT_HOP_FIELDS);
+        }
         if (q.unacked >= ackEveryPackets || p.ackReq) {
             flushAck(q);
         } else if (q.unacked == 1 && delayedAckTimeoutPs > 0) {
@@ -187,6 +197,13 @@ final class Responder {
         a.ece = ece;
         a.txTimestampNs = echoTxNs;
         a.ackedPackets = covered;
+        if (intHeaderBytes > 0) {
+            a.frameBytes += intHeaderBytes;
+            if (q.ackIntHopCount > 0 && a.intHops != null) {
+                a.intHopCount = q.ackIntHopCount;
+                System.arraycopy(q.ackIntHops, 0, a.intHops, 0, q.ackIntHopCount * Packet.INT_HOP_FIELDS);
+            }
+        }
         if (syndrome == Packet.AETH_ACK) {
             txAckPackets.increment();
         } else {

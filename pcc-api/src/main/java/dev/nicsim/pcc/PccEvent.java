@@ -250,12 +250,88 @@ public final class PccEvent {
             throw new IllegalArgumentException("coalesce needs the same type and flow: "
                 + type() + "/" + flowId() + " vs " + later.type() + "/" + later.flowId());
         }
+        if (later.hasFlag(PccEventLayout.FLAG_INT)) {
+            // INT telemetry is the latest packet's, never a sum: take the later record's hops
+            flags(((flags() | later.flags()) & ~PccEventLayout.FLAG_INT_HOPS_MASK)
+                | (later.flags() & PccEventLayout.FLAG_INT_HOPS_MASK));
+            sn(later.sn());
+            timestampNs(later.timestampNs());
+            numCoalesced(numCoalesced() + later.numCoalesced());
+            buffer.putInt(offset + RTT_REQUEST_SEND_OFFSET, later.rttRequestSendNs(), ORDER);
+            for (final int o : PccEventLayout.INT_WORD_OFFSETS) {
+                buffer.putLong(offset + o, later.buffer.getLong(later.offset + o, ORDER), ORDER);
+            }
+            return this;
+        }
         flags(flags() | later.flags());
         sn(later.sn());
         timestampNs(later.timestampNs());
         numCoalesced(numCoalesced() + later.numCoalesced());
         tx(txBytes() + later.txBytes(), txPackets() + later.txPackets());
         rtt(later.rttRequestSendNs(), later.rttRequestReceiveNs(), later.rttResponseSendNs());
+        return this;
+    }
+
+    /** @return the INT hop count of an ACK with {@link PccEventLayout#FLAG_INT}, else 0 */
+    public int intHops() {
+        final int f = flags();
+        return (f & PccEventLayout.FLAG_INT) == 0 ? 0
+            : (f & PccEventLayout.FLAG_INT_HOPS_MASK) >>> PccEventLayout.FLAG_INT_HOPS_SHIFT;
+    }
+
+    /**
+     * Sets the INT hop count and the INT flag (the hop records are set with {@link #intHop(int, long)}).
+     *
+     * @param hops 0..{@link PccEventLayout#INT_MAX_HOPS}
+     * @return this
+     * @throws IllegalArgumentException if hops is out of range
+     */
+    public PccEvent intHops(final int hops) {
+        if (hops < 0 || hops > PccEventLayout.INT_MAX_HOPS) {
+            throw new IllegalArgumentException("INT hops must be 0.." + PccEventLayout.INT_MAX_HOPS + ", got " + hops);
+        }
+        return flags((flags() & ~PccEventLayout.FLAG_INT_HOPS_MASK) | PccEventLayout.FLAG_INT
+            | hops << PccEventLayout.FLAG_INT_HOPS_SHIFT);
+    }
+
+    /**
+     * Reads one INT hop record ({@link PccIntHop}).
+     *
+     * @param i hop index, 0..{@link PccEventLayout#INT_MAX_HOPS} - 1
+     * @return the packed 51-bit record
+     */
+    public long intHop(final int i) {
+        final int pos = i * PccIntHop.BITS;
+        final int w = pos >>> 6;
+        final int sh = pos & 63;
+        long v = buffer.getLong(offset + PccEventLayout.INT_WORD_OFFSETS[w], ORDER) >>> sh;
+        if (sh + PccIntHop.BITS > 64) {
+            v |= buffer.getLong(offset + PccEventLayout.INT_WORD_OFFSETS[w + 1], ORDER) << (64 - sh);
+        }
+        return v & ((1L << PccIntHop.BITS) - 1);
+    }
+
+    /**
+     * Writes one INT hop record.
+     *
+     * @param i   hop index, 0..{@link PccEventLayout#INT_MAX_HOPS} - 1
+     * @param hop the packed 51-bit record ({@link PccIntHop#pack})
+     * @return this
+     */
+    public PccEvent intHop(final int i, final long hop) {
+        final long mask = (1L << PccIntHop.BITS) - 1;
+        final long v = hop & mask;
+        final int pos = i * PccIntHop.BITS;
+        final int w = pos >>> 6;
+        final int sh = pos & 63;
+        final int o0 = offset + PccEventLayout.INT_WORD_OFFSETS[w];
+        buffer.putLong(o0, (buffer.getLong(o0, ORDER) & ~(mask << sh)) | v << sh, ORDER);
+        if (sh + PccIntHop.BITS > 64) {
+            final int o1 = offset + PccEventLayout.INT_WORD_OFFSETS[w + 1];
+            final int bitsInNext = sh + PccIntHop.BITS - 64;
+            final long m1 = (1L << bitsInNext) - 1;
+            buffer.putLong(o1, (buffer.getLong(o1, ORDER) & ~m1) | v >>> (64 - sh), ORDER);
+        }
         return this;
     }
 

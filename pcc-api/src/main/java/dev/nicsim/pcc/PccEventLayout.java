@@ -37,7 +37,16 @@ package dev.nicsim.pcc;
  *
  * <p>For an ACK, the RTT request-send field carries the transmit timestamp of the acknowledged
  * packet echoed by the responder (as a timestamp option would), so window algorithms can measure
- * RTT without probes; zero when unknown. Thread-safety: constants only.
+ * RTT without probes; zero when unknown.
+ *
+ * <h2>INT on ACK events (HPCC)</h2>
+ * An ACK with {@link #FLAG_INT} carries the in-band telemetry the acknowledged data packet
+ * collected, echoed by the responder: the hop count (0..{@link #INT_MAX_HOPS}) in flag bits 4..6
+ * ({@link #FLAG_INT_HOPS_MASK}) and up to five {@link PccIntHop} records of 51 bits in the 32 bytes
+ * an ACK does not otherwise use: the TX bytes/packets field (28..35) and the RTT receive/response
+ * fields and the reserved bytes (40..63), read as four little-endian longs at
+ * {@link #INT_WORD_OFFSETS} forming one 256-bit string; hop {@code i} (0 = first switch after the
+ * sender) is bits {@code 51 i .. 51 i + 50}. The record stays 64 bytes. Thread-safety: constants only.
  */
 public final class PccEventLayout {
     /** Offset of the one-byte event type ({@link PccEventType}). */
@@ -79,6 +88,16 @@ public final class PccEventLayout {
     public static final int FLAG_FIRST_IN_FLOW = 0x02;
     /** Flag: the CNP carried the BECN bit. */
     public static final int FLAG_BECN = 0x04;
+    /** Flag: the ACK carries INT hop records (HPCC). */
+    public static final int FLAG_INT = 0x08;
+    /** Flag bits holding the INT hop count. */
+    public static final int FLAG_INT_HOPS_MASK = 0x70;
+    /** Shift of the INT hop count in the flags. */
+    public static final int FLAG_INT_HOPS_SHIFT = 4;
+    /** Most INT hops an ACK carries (the HPCC ns-3 {@code IntHeader::maxHop}). */
+    public static final int INT_MAX_HOPS = 5;
+    /** Offsets of the four longs holding the INT hop records of an ACK. */
+    public static final int[] INT_WORD_OFFSETS = {28, 40, 48, 56};
 
     /** Mask of the 24 bits of a QPN or PSN. */
     public static final int MASK_24 = 0xFF_FFFF;

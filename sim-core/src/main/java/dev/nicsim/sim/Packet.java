@@ -129,6 +129,19 @@ public final class Packet {
      * ({@link PacketPool#PacketPool(boolean)}), which never carry a notification.
      */
     public final int[] rcmFlowIds;
+    /** Most INT hop records a data packet collects (the HPCC ns-3 {@code IntHeader::maxHop}). */
+    public static final int INT_MAX_HOPS = 5;
+    /** Values per INT hop record in {@link #intHops}: time ns, port tx bytes, port queue bytes, link rate bits/s. */
+    public static final int INT_HOP_FIELDS = 4;
+    /** INT (HPCC): number of valid hop records in {@link #intHops}, 0..{@link #INT_MAX_HOPS}. */
+    public int intHopCount;
+    /**
+     * INT (HPCC): hop records a switch egress appends to a data packet and a responder echoes in the
+     * ACK, {@link #INT_HOP_FIELDS} values each ({@code [4 i]} dequeue time ns, {@code [4 i + 1]} bytes
+     * the egress port had transmitted before the packet, {@code [4 i + 2]} bytes queued at the port
+     * after its dequeue, {@code [4 i + 3]} the link rate, bits/s); null in packets of a pool without INT.
+     */
+    public final long[] intHops;
 
     /** Creates a cleared packet that can carry RCM flow IDs; use {@link PacketPool#acquire()} on the packet path. */
     public Packet() {
@@ -141,7 +154,18 @@ public final class Packet {
      * @param rcmFlowIds whether it gets the {@link #rcmFlowIds} array (needed only where RCM runs)
      */
     public Packet(final boolean rcmFlowIds) {
+        this(rcmFlowIds, false);
+    }
+
+    /**
+     * Creates a cleared packet.
+     *
+     * @param rcmFlowIds whether it gets the {@link #rcmFlowIds} array (needed only where RCM runs)
+     * @param intHops    whether it gets the {@link #intHops} array (needed only where HPCC's INT runs)
+     */
+    public Packet(final boolean rcmFlowIds, final boolean intHops) {
         this.rcmFlowIds = rcmFlowIds ? new int[RCM_MAX_FLOW_IDS] : null;
+        this.intHops = intHops ? new long[INT_MAX_HOPS * INT_HOP_FIELDS] : null;
         clear();
     }
 
@@ -215,6 +239,7 @@ public final class Packet {
         rcmFb = 0;
         rcmPriority = 0;
         rcmFlowCount = 0; // rcmFlowIds beyond the count are never read
+        intHopCount = 0; // intHops beyond the count are never read
     }
 
     /**
@@ -261,6 +286,13 @@ public final class Packet {
                 throw new IllegalStateException("this packet cannot carry RCM flow IDs (pool without RCM)");
             }
             System.arraycopy(o.rcmFlowIds, 0, rcmFlowIds, 0, o.rcmFlowCount);
+        }
+        intHopCount = o.intHopCount;
+        if (o.intHopCount > 0) {
+            if (intHops == null) {
+                throw new IllegalStateException("this packet cannot carry INT hops (pool without INT)");
+            }
+            System.arraycopy(o.intHops, 0, intHops, 0, o.intHopCount * INT_HOP_FIELDS);
         }
     }
 

@@ -14,6 +14,7 @@ public final class PacketPool {
     private long allocated;
     private long outstanding;
     private final boolean rcmFlowIds;
+    private final boolean intHops;
 
     /** Creates an empty pool whose packets can carry RCM congestion notifications. */
     public PacketPool() {
@@ -28,7 +29,18 @@ public final class PacketPool {
      *                   are then 80 bytes smaller
      */
     public PacketPool(final boolean rcmFlowIds) {
+        this(rcmFlowIds, false);
+    }
+
+    /**
+     * Creates an empty pool.
+     *
+     * @param rcmFlowIds whether its packets get room for RCM flow IDs ({@link Packet#rcmFlowIds})
+     * @param intHops    whether its packets get room for INT hop records ({@link Packet#intHops}; HPCC only)
+     */
+    public PacketPool(final boolean rcmFlowIds, final boolean intHops) {
         this.rcmFlowIds = rcmFlowIds;
+        this.intHops = intHops;
     }
 
     /** @return whether this pool's packets have room for RCM flow IDs ({@link Packet#rcmFlowIds}) */
@@ -45,7 +57,7 @@ public final class PacketPool {
         outstanding++;
         if (freeCount == 0) {
             allocated++;
-            return new Packet(rcmFlowIds);
+            return new Packet(rcmFlowIds, intHops);
         }
         final Packet p = free[--freeCount];
         free[freeCount] = null;

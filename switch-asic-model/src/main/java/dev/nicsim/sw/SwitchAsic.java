@@ -52,6 +52,8 @@ public final class SwitchAsic implements NetDevice {
     private final SwitchPort[] ports;
     private final int strictPriorityMask;
     private final int[] dwrrQuantumBytes;
+    /** HPCC INT on data packets at egress ({@link SwitchConfig#intEnabled}). */
+    private final boolean intEnabled;
 
     private final SwitchCounters stats;
     private final long[] queueStats;
@@ -96,6 +98,7 @@ public final class SwitchAsic implements NetDevice {
         this.pfcEnabled = c.pfcEnabled;
         this.strictPriorityMask = c.strictPriorityMask;
         this.dwrrQuantumBytes = c.dwrrQuantumBytes;
+        this.intEnabled = c.intEnabled;
         final int queues = numPorts * PRIORITIES;
         this.wred = new WredEcnStage(queues, RngStreams.stream(seed, "switch/" + name + "/wred"));
         this.router = new EcmpRouter(RngStreams.stream(seed, "switch/" + name + "/ecmp").nextLong());
@@ -547,6 +550,25 @@ public final class SwitchAsic implements NetDevice {
         } else if (frame.kind != Packet.KIND_RCM_CN) {
             mmu.onTransmitStart(port, frame);
         }
+        if (intEnabled && frame.kind == Packet.KIND_DATA && frame.intHops != null
+            && frame.intHopCount < Packet.INT_MAX_HOPS) {
+            appendIntHop(port, frame);
+        }
+    }
+
+    /** HPCC INT: the hop record of this egress, as ns-3's {@code PushHop} at dequeue. */
+    private void appendIntHop(final int port, final Packet frame) {
+        final SwitchPort sp = ports[port];
+        long queued = 0;
+        for (int prio = 0; prio < PRIORITIES; prio++) {
+            queued += sp.depthBytes(prio);
+        }
+        final int i = frame.intHopCount * Packet.INT_HOP_FIELDS;
+        frame.intHops[i] = sim.nowPs() / 1000;
+        frame.intHops[i + 1] = sp.txBytes() - frame.frameBytes; // the port's bytes before this frame
+        frame.intHops[i + 2] = queued;
+        frame.intHops[i + 3] = sp.rateBitsPerSec();
+        frame.intHopCount++;
     }
 
     /**

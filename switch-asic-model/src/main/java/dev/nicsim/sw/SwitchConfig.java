@@ -163,6 +163,14 @@ public final class SwitchConfig {
     /** Regional congestion mitigation (the RCM paper §3), all mechanisms off by default. Never null. */
     public RcmConfig rcm = new RcmConfig();
 
+    /**
+     * INT for HPCC (Li et al. SIGCOMM 2019 §4; HPCC ns-3 {@code SwitchNode::SwitchNotifyDequeue}): every
+     * data packet leaving an egress port gets a hop record ({@link Packet#intHops}: time, the port's
+     * transmitted bytes before it, the port's queued bytes, the link rate) while it has fewer than
+     * {@link Packet#INT_MAX_HOPS}. Needs a packet pool with INT room. Off by default: costs nothing.
+     */
+    public boolean intEnabled;
+
     /** Creates a configuration with the documented defaults. */
     public SwitchConfig() {
     }
@@ -292,6 +300,7 @@ public final class SwitchConfig {
         c.voqBytes = voqBytes;
         c.outputQueueBytes = outputQueueBytes;
         c.rcm = rcm == null ? null : rcm.copy();
+        c.intEnabled = intEnabled;
         return c;
     }
 

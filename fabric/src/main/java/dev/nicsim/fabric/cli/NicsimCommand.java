@@ -23,7 +23,8 @@ import java.util.Locale;
  */
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
-    subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class})
+    subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
+        Ns3Command.class, CompareCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */

@@ -105,6 +105,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         Reports.writeFlows(dir, result.flows());
+        dev.nicsim.fabric.ns3.FctFile.write(dir.resolve(dev.nicsim.fabric.ns3.FctFile.FILE),
+            dev.nicsim.fabric.ns3.Ns3Fct.rows(scenario, runner.graph(), result.flows(), runner.completionOrder()));
         Reports.writeCounters(dir, runner.counters());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(System.out, result);

@@ -66,6 +66,8 @@ public final class Runner implements FlowListener, EventHandler {
     private final UnicEmulator[] emulators;
     private final long[][][] lastDepth;
     private final ThroughputSampler throughput;
+    /** Flow ids in the order their flows completed (the first {@code completed} entries). */
+    private final int[] completionOrder;
     private int completed;
 
     /**
@@ -94,13 +96,28 @@ public final class Runner implements FlowListener, EventHandler {
         this.scenario = scenario;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
+        if (usesInt(scenario)) {
+            for (final TopologyGraph.Edge e : graph.edges()) {
+                if (dev.nicsim.pcc.PccIntHop.rateCode(e.link().rateBitsPerSec()) < 0) {
+                    throw new dev.nicsim.fabric.scenario.ScenarioException("topology: HPCC's INT hop records encode link"
+                        + " rates of 10, 25, 40, 50, 100, 200, 400 and 800 Gb/s, got " + e.link().rateBitsPerSec() / 1e9 + " Gb/s");
+                }
+            }
+        }
         final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
-        this.pool = new PacketPool(swConfig.rcm.anyEnabled()); // RCM flow IDs only where RCM runs
+        final boolean hpccInt = usesInt(scenario);
+        swConfig.intEnabled = hpccInt;
+        // RCM flow IDs only where RCM runs, INT hop records only where HPCC runs
+        this.pool = new PacketPool(swConfig.rcm.anyEnabled(), hpccInt);
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
         final NicConfig nicConfig = nicConfig(scenario.nic());
         psnStreams = scenario.nic().initialPsn() == Scenario.NicSpec.RANDOM_PSN ? new SplittableRandom[hosts] : null;
+        if (hpccInt) {
+            nicConfig.intHeaderBytes = INT_HEADER_BYTES;
+            nicConfig.intMulti = (int) scenario.algorithm().values().value("int_multi");
+        }
         for (int h = 0; h < hosts; h++) {
             nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
             if (psnStreams != null) {
@@ -125,6 +142,7 @@ public final class Runner implements FlowListener, EventHandler {
                 switches[s].setRoute(d, graph.ecmpPorts(hosts + s, d));
             }
         }
+        applyWredByRate(scenario.switchSpec());
         emulators = new UnicEmulator[hosts];
         final EmulatorConfig emulatorConfig = emulatorConfig(scenario.nic().emulator());
         for (int h = 0; h < hosts; h++) {
@@ -144,6 +162,7 @@ public final class Runner implements FlowListener, EventHandler {
         flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
             scenario.seed());
         fctPs = new long[flows.size()];
+        completionOrder = new int[flows.size()];
         idealPs = new long[flows.size()];
         baseRttNs = new int[flows.size()];
         for (final FlowSpec f : flows) {
@@ -157,6 +176,47 @@ public final class Runner implements FlowListener, EventHandler {
         sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
         throughput = new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(),
             List.of(switches));
+    }
+
+    /**
+     * {@code switch.wred.by_rate}: every switch egress port whose link rate is listed gets that
+     * entry's Kmin/Kmax/Pmax on the WRED priorities (Not-ECT drop threshold K = the entry's Kmin),
+     * as the HPCC ns-3 reference configures each port by its rate.
+     */
+    private void applyWredByRate(final Scenario.SwitchSpec s) {
+        if (s.wredByRate().isEmpty()) {
+            return;
+        }
+        for (final TopologyGraph.Edge e : graph.edges()) {
+            for (final int[] end : new int[][] {{e.a(), e.portA()}, {e.b(), e.portB()}}) {
+                if (end[0] < graph.hosts()) {
+                    continue;
+                }
+                for (final Scenario.RateWred r : s.wredByRate()) {
+                    if (r.rateBitsPerSec() == e.link().rateBitsPerSec()) {
+                        for (final int p : s.wredPriorities()) {
+                            switches[end[0] - graph.hosts()].setWredProfile(end[1], p,
+                                new WredProfile(r.kminBytes(), r.kmaxBytes(), r.pmax(), s.ecn(), r.kminBytes()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Wire bytes of the INT header on HPCC data packets and ACKs (ns-3 IntHeader NORMAL: 5 x 8 + 2). */
+    public static final int INT_HEADER_BYTES = 42;
+
+    /**
+     * Whether the run needs HPCC's in-band network telemetry: the algorithm is {@code hpcc} (it reads
+     * INT hop records from ACK events). Every other run has no INT header, no hop records and no
+     * INT room in its packets.
+     *
+     * @param scenario the scenario
+     * @return true for HPCC
+     */
+    public static boolean usesInt(final Scenario scenario) {
+        return "hpcc".equals(scenario.algorithm().provider().name());
     }
 
     private NetDevice device(final int node) {
@@ -189,8 +249,8 @@ public final class Runner implements FlowListener, EventHandler {
         c.txBurstPackets = n.txBurstPackets();
         c.dataPriority = n.dataPriority();
         c.dataDscp = n.dataDscp();
-        c.ackPriority = n.dataPriority();
-        c.ackDscp = n.dataDscp();
+        c.ackPriority = n.ackPriority();
+        c.ackDscp = n.ackDscp();
         c.cnpPriority = n.cnpPriority();
         c.cnpDscp = n.cnpDscp();
         c.validate();
@@ -237,6 +297,7 @@ public final class Runner implements FlowListener, EventHandler {
         final SwitchConfig c = new SwitchConfig();
         c.bufferBytes = s.bufferBytes();
         c.dscpToPriority[nic.dataDscp()] = nic.dataPriority();
+        c.dscpToPriority[nic.ackDscp()] = nic.ackPriority();
         c.dscpToPriority[nic.cnpDscp()] = nic.cnpPriority();
         if (s.pfcEnabled()) {
             for (final int p : s.pfcPriorities()) {
@@ -337,6 +398,7 @@ public final class Runner implements FlowListener, EventHandler {
     public void onFlowComplete(final int flowId, final long completionPs) {
         if (fctPs[flowId] < 0) {
             fctPs[flowId] = completionPs - flows.get(flowId).startPs();
+            completionOrder[completed] = flowId;
             completed++;
             if (completed == flows.size()) {
                 sim.stop();
@@ -433,6 +495,21 @@ public final class Runner implements FlowListener, EventHandler {
     /** @return every counter of the run (after {@link #run}) */
     public CounterRegistry counters() {
         return counters;
+    }
+
+    /**
+     * The flows that completed, in completion order (flows completing at the same time in the order
+     * the simulator delivered their last ACKs), as the HPCC ns-3 reference writes {@code fct.txt}.
+     *
+     * @return a new array of flow ids
+     */
+    public int[] completionOrder() {
+        return java.util.Arrays.copyOf(completionOrder, completed);
+    }
+
+    /** @return the fabric's graph (hosts, switches, links, routes) */
+    public TopologyGraph graph() {
+        return graph;
     }
 
     /** @return number of flows in the workload */

@@ -36,7 +36,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     /**
      * Topology.
      *
-     * @param type         {@code star}, {@code dumbbell}, {@code leaf_spine} or {@code fat_tree}
+     * @param type         {@code star}, {@code dumbbell}, {@code leaf_spine}, {@code fat_tree} or {@code file}
      * @param hosts        star: number of hosts on the one switch
      * @param hostsPerSide dumbbell: hosts on each of the two switches
      * @param leaves       leaf_spine: leaf switches
@@ -45,9 +45,27 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param k            fat_tree: k (even), k^3/4 hosts
      * @param hostLink     host-to-switch links
      * @param fabricLink   switch-to-switch links
+     * @param file         file: the HPCC ns-3 topology file read ({@code topology.path}); null for the shapes
      */
     public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
-                           Link hostLink, Link fabricLink) {
+                           Link hostLink, Link fabricLink, dev.nicsim.fabric.ns3.Ns3Topology file) {
+        /**
+         * A generated shape (no topology file).
+         *
+         * @param type         {@code star}, {@code dumbbell}, {@code leaf_spine} or {@code fat_tree}
+         * @param hosts        star: number of hosts
+         * @param hostsPerSide dumbbell: hosts per side
+         * @param leaves       leaf_spine: leaves
+         * @param spines       leaf_spine: spines
+         * @param hostsPerLeaf leaf_spine: hosts per leaf
+         * @param k            fat_tree: k
+         * @param hostLink     host-to-switch links
+         * @param fabricLink   switch-to-switch links
+         */
+        public Topology(final String type, final int hosts, final int hostsPerSide, final int leaves, final int spines,
+                        final int hostsPerLeaf, final int k, final Link hostLink, final Link fabricLink) {
+            this(type, hosts, hostsPerSide, leaves, spines, hostsPerLeaf, k, hostLink, fabricLink, null);
+        }
     }
 
     /**
@@ -80,13 +98,29 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param outputQueueBytes   input-output queueing: bytes of each output queue
      * @param camCongestedBytes  CAM: a queue is congested at or above this depth, bytes; -1 = the WRED Kmin
      * @param rcm                regional congestion mitigation (the RCM paper §3)
+     * @param wredByRate         WRED/ECN profiles by egress link rate ({@code switch.wred.by_rate}, as the HPCC ns-3
+     *                           simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP): a port whose link rate is listed uses that
+     *                           entry's Kmin/Kmax/Pmax instead of {@code kminBytes}/{@code kmaxBytes}/{@code pmax};
+     *                           empty for one profile everywhere
      */
     public record SwitchSpec(long bufferBytes, boolean pfcEnabled, int[] pfcPriorities, boolean pfcDynamic,
                              long xoffBytes, long xonBytes, double pfcAlpha, long xonOffsetBytes, long headroomBytes,
                              int[] wredPriorities, long kminBytes, long kmaxBytes, double pmax, boolean ecn,
                              long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
                              int[] strictPriorities, int camDepth, int camSamplePackets, boolean inputOutputQueued,
-                             long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm) {
+                             long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm,
+                             java.util.List<RateWred> wredByRate) {
+    }
+
+    /**
+     * The WRED/ECN profile of the egress ports of one link rate ({@code switch.wred.by_rate[i]}).
+     *
+     * @param rateBitsPerSec link rate the entry applies to, bits/s
+     * @param kminBytes      Kmin, bytes
+     * @param kmaxBytes      Kmax, bytes, at least Kmin
+     * @param pmax           Pmax, 0..1
+     */
+    public record RateWred(long rateBitsPerSec, long kminBytes, long kmaxBytes, double pmax) {
     }
 
     /**
@@ -141,10 +175,12 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param initialPsn      first PSN of every QP's send queue, 0..2^24 - 1, or {@link #RANDOM_PSN}
      *                        (drawn per QP, as real NICs do; IBTA vol. 1 §9.7.1)
      * @param emulator        the uNIC CC processor every PCC event goes through
+     * @param ackPriority     priority (PCP) of ACKs and NAKs, 0..7 (default the data priority)
+     * @param ackDscp         DSCP of ACKs and NAKs (default the data DSCP)
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
                           int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
-                          int initialPsn, Emulator emulator) {
+                          int initialPsn, Emulator emulator, int ackPriority, int ackDscp) {
         /** {@link #initialPsn} value meaning: drawn per QP from the requester NIC's seeded stream. */
         public static final int RANDOM_PSN = -1;
     }
@@ -185,7 +221,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     /**
      * The workload.
      *
-     * @param type             {@code incast}, {@code permutation}, {@code poisson}, {@code hotspot} or {@code flows}
+     * @param type             {@code incast}, {@code permutation}, {@code poisson}, {@code hotspot}, {@code flows} or
+     *                         {@code file}
      * @param op               RDMA operation of every flow: {@code write}, {@code send} or {@code read}
      * @param senders          incast: number of senders
      * @param receiver         incast: receiving host id
@@ -197,11 +234,14 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param flows            poisson/hotspot: number of flows
      * @param hotFraction      hotspot: fraction of the flows sent to the hot set, [0, 1]
      * @param hotHostsFraction hotspot: fraction of the hosts in the hot set, (0, 1)
-     * @param flowList         flows: the listed flows, flow id = list index (empty for the other types)
+     * @param flowList         flows and file: the listed flows, flow id = list index (empty for the other types)
+     * @param file             file: the HPCC ns-3 flow file read ({@code workload.path}), flow id = its line order;
+     *                         null for the other types
      */
     public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
                            double load, FlowSizeCdf cdf, int flows, double hotFraction, double hotHostsFraction,
-                           java.util.List<dev.nicsim.fabric.workload.FlowSpec> flowList) {
+                           java.util.List<dev.nicsim.fabric.workload.FlowSpec> flowList,
+                           dev.nicsim.fabric.ns3.Ns3Flows file) {
     }
 
     /**

@@ -178,7 +178,7 @@ public final class ScenarioLoader {
         final long seed = seedOverride != null ? seedOverride : fileSeed;
         final long stopPs = Math.round(f.number("stop_time_us", 100_000, 0.001, 100_000_000) * PS_PER_US);
 
-        final Scenario.Topology topology = topology(f.child("topology"));
+        final Scenario.Topology topology = topology(f.child("topology"), file);
         final Scenario.NicSpec nic = nic(f.childOrEmpty("nic"));
         final Scenario.SwitchSpec sw = switchSpec(f.childOrEmpty("switch"), nic, topology);
         final Scenario.Algorithm algorithm = algorithm(f.child("algorithm"));
@@ -200,8 +200,46 @@ public final class ScenarioLoader {
         return new Scenario.Link(Math.round(gbps * 1e9), Math.round(delayNs * PS_PER_NS));
     }
 
-    private static Scenario.Topology topology(final YamlFields t) {
-        final String type = t.oneOf("type", "star", "dumbbell", "leaf_spine", "fat_tree");
+    /**
+     * A path field ({@code topology.path}, {@code workload.path}, {@code workload.cdf}): relative
+     * paths are taken relative to the scenario file first, then the current directory.
+     */
+    private static Path resolve(final YamlFields f, final String key, final Path scenarioFile) {
+        final String name = f.string(key);
+        Path p = scenarioFile.toAbsolutePath().getParent().resolve(name);
+        if (!Files.exists(p)) {
+            p = Path.of(name);
+        }
+        if (!Files.exists(p)) {
+            throw f.fieldError(key, "no such file '" + name + "' (looked next to the scenario and in the current directory)");
+        }
+        return p;
+    }
+
+    private static Scenario.Topology topology(final YamlFields t, final Path scenarioFile) {
+        final String type = t.oneOf("type", "star", "dumbbell", "leaf_spine", "fat_tree", "file");
+        if ("file".equals(type)) {
+            final dev.nicsim.fabric.ns3.Ns3Topology file = dev.nicsim.fabric.ns3.Ns3Topology.read(resolve(t, "path", scenarioFile));
+            for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : file.links()) {
+                if (l.errorRate() != 0) {
+                    throw new ScenarioException(file.file() + ":" + l.line() + ": error_rate: nicsim models no link errors,"
+                        + " expected 0, got " + l.errorRate());
+                }
+                if (l.rateBitsPerSec() < 1_000_000 || l.rateBitsPerSec() > 1_600_000_000_000L) {
+                    throw new ScenarioException(file.file() + ":" + l.line() + ": rate: expected 0.001 to 1600 Gb/s, got "
+                        + l.rateBitsPerSec() + " bit/s");
+                }
+            }
+            t.finish();
+            // the host link of host 0 stands for "the host link" where a workload needs one rate (Poisson load)
+            Scenario.Link host = null;
+            for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : file.links()) {
+                if (file.hostOf(l.a()) == 0 || file.hostOf(l.b()) == 0) {
+                    host = new Scenario.Link(l.rateBitsPerSec(), l.delayPs());
+                }
+            }
+            return new Scenario.Topology(type, file.hosts(), 0, 0, 0, 0, 0, host, host, file);
+        }
         int hosts = 0;
         int perSide = 0;
         int leaves = 0;
@@ -242,10 +280,21 @@ public final class ScenarioLoader {
             (int) n.integer("cnp_priority", 6, 0, 7),
             (int) n.integer("cnp_dscp", 48, 0, 63),
             initialPsn(n),
-            emulator(n.childOrEmpty("emulator")));
+            emulator(n.childOrEmpty("emulator")),
+            (int) n.integer("ack_priority", n.has("data_priority") ? n.integer("data_priority", 0, 7) : 3, 0, 7),
+            (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp", 0, 63) : 26, 0, 63));
         if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
             throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
                 + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());
+        }
+        if (spec.ackDscp() == spec.dataDscp() && spec.ackPriority() != spec.dataPriority()) {
+            throw n.fieldError(n.has("ack_dscp") ? "ack_dscp" : "ack_priority", "switches map DSCP to priority, so ACKs on the data DSCP "
+                + spec.dataDscp() + " must also use the data priority " + spec.dataPriority() + ", got ack_priority "
+                + spec.ackPriority() + " (give ack_dscp too)");
+        }
+        if (spec.ackDscp() == spec.cnpDscp() && spec.ackPriority() != spec.cnpPriority()) {
+            throw n.fieldError("ack_dscp", "ACKs on the CNP DSCP " + spec.cnpDscp() + " must use the CNP priority "
+                + spec.cnpPriority() + ", got ack_priority " + spec.ackPriority());
         }
         n.finish();
         return spec;
@@ -324,6 +373,25 @@ public final class ScenarioLoader {
         final double pmax = w.number("pmax", 0.2, 0, 1);
         final boolean ecn = w.bool("ecn", true);
         final long notEctK = w.integer("not_ect_drop_bytes", kmin, 0, buffer);
+        final List<Scenario.RateWred> byRate = new ArrayList<>();
+        if (w.has("by_rate")) {
+            for (final YamlFields r : w.mappings("by_rate")) {
+                final long rate = Math.round(r.number("rate_gbps", 0.001, 1600) * 1e9);
+                final long rkmin = r.integer("kmin_bytes", 0, buffer);
+                final long rkmax = r.integer("kmax_bytes", 0, buffer);
+                if (rkmax < rkmin) {
+                    throw r.fieldError("kmax_bytes", "expected kmax_bytes >= kmin_bytes (" + rkmin + "), got " + rkmax);
+                }
+                final double rpmax = r.number("pmax", 0, 1);
+                for (final Scenario.RateWred x : byRate) {
+                    if (x.rateBitsPerSec() == rate) {
+                        throw r.fieldError("rate_gbps", "rate " + rate / 1e9 + " Gb/s is listed twice");
+                    }
+                }
+                r.finish();
+                byRate.add(new Scenario.RateWred(rate, rkmin, rkmax, rpmax));
+            }
+        }
         w.finish();
         final YamlFields e = s.childOrEmpty("egress");
         final boolean egressDynamic = "dynamic".equals(e.oneOfOr("mode", "dynamic", "static", "dynamic"));
@@ -371,7 +439,7 @@ public final class ScenarioLoader {
         s.finish();
         return new Scenario.SwitchSpec(buffer, pfcOn, pfcPrios, dynamic, xoff, xon, alpha, xonOffset, headroom, wredPrios,
             kmin, kmax, pmax, ecn, notEctK, egressDynamic, queueLimit, egressAlpha, strict, camDepth, camSample, ioq, voq, oq,
-            camCongested, rcm);
+            camCongested, rcm, List.copyOf(byRate));
     }
 
     /**
@@ -464,7 +532,7 @@ public final class ScenarioLoader {
 
     private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo,
                                               final Scenario.NicSpec nic) {
-        final String type = w.oneOf("type", "incast", "permutation", "poisson", "hotspot", "flows");
+        final String type = w.oneOf("type", "incast", "permutation", "poisson", "hotspot", "flows", "file");
         final String op = w.oneOfOr("op", "write", "write", "send", "read");
         final long startPs = Math.round(w.number("start_us", 0, 0, 1e9) * PS_PER_US);
         final int hosts = hostCount(topo);
@@ -477,6 +545,7 @@ public final class ScenarioLoader {
         double hotFraction = 0;
         double hotHostsFraction = 0;
         List<FlowSpec> list = List.of();
+        dev.nicsim.fabric.ns3.Ns3Flows file = null;
         switch (type) {
             case "incast" -> {
                 senders = (int) w.integer("senders", 1, hosts - 1);
@@ -485,6 +554,10 @@ public final class ScenarioLoader {
             }
             case "permutation" -> size = w.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
             case "flows" -> list = flowList(w, hosts, startPs, topo, nic);
+            case "file" -> {
+                file = dev.nicsim.fabric.ns3.Ns3Flows.read(resolve(w, "path", scenarioFile), dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
+                list = fileFlows(file, topo, nic, startPs);
+            }
             default -> {
                 load = w.number("load", 0.000001, 1.0);
                 flows = (int) w.integer("flows", 1, 10_000_000);
@@ -497,17 +570,7 @@ public final class ScenarioLoader {
                     if (!w.has("cdf")) {
                         throw w.fieldError("cdf", "missing required field: give cdf (a flow-size CDF file) or size_bytes (one fixed size)");
                     }
-                    final String cdfName = w.string("cdf");
-                    // relative paths are taken relative to the scenario file first, then the current directory
-                    final Path dirOfScenario = scenarioFile.toAbsolutePath().getParent();
-                    Path p = dirOfScenario.resolve(cdfName);
-                    if (!Files.exists(p)) {
-                        p = Path.of(cdfName);
-                    }
-                    if (!Files.exists(p)) {
-                        throw w.fieldError("cdf", "no such file '" + cdfName + "' (looked next to the scenario and in the current directory)");
-                    }
-                    cdf = FlowSizeCdf.load(p);
+                    cdf = FlowSizeCdf.load(resolve(w, "cdf", scenarioFile));
                 }
                 if ("hotspot".equals(type)) {
                     hotFraction = w.number("hot_fraction", 0.15, 0, 1);
@@ -522,7 +585,39 @@ public final class ScenarioLoader {
         }
         w.finish();
         return new Scenario.Workload(type, op, senders, receiver, size, startPs, load, cdf, flows, hotFraction, hotHostsFraction,
-            list);
+            list, file);
+    }
+
+    /**
+     * The flows of an HPCC ns-3 flow file: ns-3 node ids mapped to hosts (through the topology file,
+     * or taken as host ids on a generated shape), start = the file's (ns-3-truncated) start plus
+     * {@code workload.start_us}, every flow on {@code nic.data_priority}.
+     */
+    private static List<FlowSpec> fileFlows(final dev.nicsim.fabric.ns3.Ns3Flows file, final Scenario.Topology topo,
+                                            final Scenario.NicSpec nic, final long offsetPs) {
+        final int hosts = hostCount(topo);
+        final List<FlowSpec> out = new ArrayList<>(file.flows().size());
+        for (final dev.nicsim.fabric.ns3.Ns3Flows.Flow f : file.flows()) {
+            final int src = fileHost(file, f, f.srcNode(), "src", topo, hosts);
+            final int dst = fileHost(file, f, f.dstNode(), "dst", topo, hosts);
+            if (f.priorityGroup() != nic.dataPriority()) {
+                throw new ScenarioException(file.file() + ":" + f.line() + ": priority_group: every flow runs on"
+                    + " nic.data_priority (" + nic.dataPriority() + "), got " + f.priorityGroup());
+            }
+            out.add(new FlowSpec(out.size(), src, dst, f.sizeBytes(), offsetPs + f.startNs() * PS_PER_NS));
+        }
+        return out;
+    }
+
+    private static int fileHost(final dev.nicsim.fabric.ns3.Ns3Flows file, final dev.nicsim.fabric.ns3.Ns3Flows.Flow f,
+                                final int node, final String field, final Scenario.Topology topo, final int hosts) {
+        final int host = topo.file() != null ? topo.file().hostOf(node) : node < hosts ? node : -1;
+        if (host < 0) {
+            throw new ScenarioException(file.file() + ":" + f.line() + ": " + field + ": expected a host node id"
+                + (topo.file() != null ? " of " + topo.file().file() + " (" + node + (node < topo.file().nodes()
+                ? " is a switch)" : " is not a node)") : " in 0.." + (hosts - 1) + ", got " + node));
+        }
+        return host;
     }
 
     /**
@@ -602,6 +697,7 @@ public final class ScenarioLoader {
             case "star" -> t.hosts();
             case "dumbbell" -> 2 * t.hostsPerSide();
             case "leaf_spine" -> t.leaves() * t.hostsPerLeaf();
+            case "file" -> t.file().hosts();
             default -> t.k() * t.k() * t.k() / 4;
         };
     }

@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * A topology as a graph: hosts are nodes {@code 0 .. hosts-1} (one port each), switches are nodes
  * {@code hosts .. hosts+switches-1}; every edge is a full-duplex link between two ports. Builds the
- * four shipped shapes (star, dumbbell, leaf-spine, k-ary fat tree) and derives shortest-path ECMP
+ * four shipped shapes (star, dumbbell, leaf-spine, k-ary fat tree) or the graph of an HPCC ns-3
+ * topology file (hosts in ascending ns-3 node id, switch node {@code n} named {@code sw<n>}, a
+ * switch's ports numbered in the order its links appear in the file), and derives shortest-path ECMP
  * routes and per-path delays from the graph, so every shape routes the same way.
  *
  * <p>Thread-safety: immutable after construction.
@@ -124,6 +126,24 @@ public final class TopologyGraph {
                             g.connect(agg[pod][a], half + c, core[a * half + c], pod, f);
                         }
                     }
+                }
+            }
+            case "file" -> {
+                final dev.nicsim.fabric.ns3.Ns3Topology nf = t.file();
+                g = new TopologyGraph(nf.hosts());
+                final int[] degree = new int[nf.nodes()];
+                for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : nf.links()) {
+                    degree[l.a()]++;
+                    degree[l.b()]++;
+                }
+                final int[] node = new int[nf.nodes()];
+                for (int n = 0; n < nf.nodes(); n++) {
+                    node[n] = nf.isSwitch(n) ? g.addSwitch("sw" + n, degree[n]) : nf.hostOf(n);
+                }
+                final int[] nextPort = new int[nf.nodes()];
+                for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : nf.links()) {
+                    g.connect(node[l.a()], nextPort[l.a()]++, node[l.b()], nextPort[l.b()]++,
+                        new Scenario.Link(l.rateBitsPerSec(), l.delayPs()));
                 }
             }
             default -> throw new IllegalArgumentException("unknown topology type " + t.type());

@@ -133,7 +133,7 @@ public final class WorkloadGenerator {
                     out.add(new FlowSpec(i, src, dst, size, Math.round(t * 1e12), cls));
                 }
             }
-            case "flows" -> out.addAll(w.flowList());
+            case "flows", "file" -> out.addAll(w.flowList());
             default -> throw new ScenarioException("workload.type: unknown type " + w.type());
         }
         return out;

@@ -14,7 +14,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Drives one algorithm instance on one flow directly (no processor): a 12-word context, one event
+ * Drives one algorithm instance on one flow directly (no processor): a 12-word context (more if the
+ * algorithm declares more), one event
  * record, attributes of a 100 Gb/s port with 1000-byte MTU and 10 us base RTT (BDP 125,000 bytes
  * = 125 packets), and the result of the last call.
  */
@@ -25,7 +26,7 @@ final class Harness {
     static final int QPN = 7;
 
     final PccAlgorithm algorithm;
-    final PccContext context = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, PccContext.DEFAULT_WORDS);
+    final PccContext context;
     final PccEvent event = new PccEvent().wrap(new UnsafeBuffer(new byte[PccEventLayout.RECORD_LENGTH]), 0);
     final PccAttributes attributes = new PccAttributes().set(LINE_BPS, 0, false, MTU, BASE_RTT_NS);
     final PccResult result = new PccResult();
@@ -36,6 +37,9 @@ final class Harness {
             values.set((String) nameValuePairs[i], ((Number) nameValuePairs[i + 1]).doubleValue());
         }
         algorithm = provider.create(values);
+        // 12 words (48 bytes, the DOCA-sized context) unless the algorithm declares more (hpcc)
+        final int words = Math.max(PccContext.DEFAULT_WORDS, algorithm.contextWords());
+        context = new PccContext().wrap(new UnsafeBuffer(new byte[4 * words]), 0, words);
         context.clear();
     }
 

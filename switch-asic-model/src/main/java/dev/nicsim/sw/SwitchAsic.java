@@ -29,13 +29,11 @@ import dev.nicsim.sim.Simulator;
  *     priorities, skipping priorities paused by PFC; the buffer is freed when a frame starts
  *     serialisation.</li>
  * </ol>
- * Hooks on this path: the CAM congestion-flow recognition per egress queue
- * ({@link CongestionCam}, the RCM paper §3.3) samples at enqueue, and regional congestion
- * mitigation ({@link RegionalCongestion}, the RCM paper §3, {@link RcmConfig}), built only when a
- * mechanism is on, takes received CNs ({@link Packet#KIND_RCM_CN}), may replace the ECMP port,
- * samples the queues at enqueue (a congested input sends a CN upstream) and gates each
- * VOQ-to-output move. With every RCM mechanism off none of this runs, no RCM counter is
- * registered, and the switch behaves exactly as without RCM. Counters: {@link SwitchCounters}.
+ * Hooks: CAM congestion-flow recognition ({@link CongestionCam}, the RCM paper §3.3) samples at
+ * enqueue; regional congestion mitigation ({@link RegionalCongestion}, §3, built only when a
+ * mechanism is on) takes CNs, may replace the ECMP port, samples queues and gates VOQ-to-output
+ * moves; HPCC's INT ({@link IntTelemetryStage}, only with {@link SwitchConfig#intEnabled}) stamps
+ * data frames as they start serialisation. Counters: {@link SwitchCounters}.
  *
  * <p>The switch has no processing latency (store and forward, then the egress link) and never
  * allocates on the packet path: packets come from and return to the {@link PacketPool}, queues are
@@ -52,7 +50,6 @@ public final class SwitchAsic implements NetDevice {
     private final SwitchPort[] ports;
     private final int strictPriorityMask;
     private final int[] dwrrQuantumBytes;
-    /** HPCC INT on data packets at egress ({@link SwitchConfig#intEnabled}). */
     private final boolean intEnabled;
 
     private final SwitchCounters stats;
@@ -550,25 +547,9 @@ public final class SwitchAsic implements NetDevice {
         } else if (frame.kind != Packet.KIND_RCM_CN) {
             mmu.onTransmitStart(port, frame);
         }
-        if (intEnabled && frame.kind == Packet.KIND_DATA && frame.intHops != null
-            && frame.intHopCount < Packet.INT_MAX_HOPS) {
-            appendIntHop(port, frame);
+        if (intEnabled) {
+            IntTelemetryStage.onTransmitStart(ports[port], frame, sim.nowPs());
         }
-    }
-
-    /** HPCC INT: the hop record of this egress, as ns-3's {@code PushHop} at dequeue. */
-    private void appendIntHop(final int port, final Packet frame) {
-        final SwitchPort sp = ports[port];
-        long queued = 0;
-        for (int prio = 0; prio < PRIORITIES; prio++) {
-            queued += sp.depthBytes(prio);
-        }
-        final int i = frame.intHopCount * Packet.INT_HOP_FIELDS;
-        frame.intHops[i] = sim.nowPs() / 1000;
-        frame.intHops[i + 1] = sp.txBytes() - frame.frameBytes; // the port's bytes before this frame
-        frame.intHops[i + 2] = queued;
-        frame.intHops[i + 3] = sp.rateBitsPerSec();
-        frame.intHopCount++;
     }
 
     /**

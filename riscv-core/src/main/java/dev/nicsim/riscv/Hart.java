@@ -156,7 +156,9 @@ public final class Hart {
     private long pendingTval;
     private int slowExtra;
     private long lastTrapInstret = -1;
-    private Fault firstTrap;
+    private long trapPc;
+    private int trapCause;
+    private long trapTval;
     private HaltReason haltReason = HaltReason.NONE;
     private int exitCode;
     private Fault fault;
@@ -1027,13 +1029,20 @@ public final class Hart {
     }
 
     private long exception(final long pc, final int cause, final long tval, final long n) {
-        final boolean fatal = systemCalls || (lastTrapInstret == n && firstTrap != null);
-        if (fatal) {
-            fault = systemCalls || firstTrap == null ? new Fault(pc, cause, tval) : firstTrap;
+        if (systemCalls) {
+            fault = new Fault(pc, cause, tval);
             haltReason = HaltReason.FAULT;
             return pc;
         }
-        firstTrap = new Fault(pc, cause, tval);
+        if (lastTrapInstret == n) {
+            // a second exception before any instruction retired: the handler itself faults (or there is none)
+            fault = new Fault(trapPc, trapCause, trapTval);
+            haltReason = HaltReason.FAULT;
+            return pc;
+        }
+        trapPc = pc;
+        trapCause = cause;
+        trapTval = tval;
         lastTrapInstret = n;
         mepc = pc;
         mcause = cause;

@@ -637,10 +637,7 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
                         dreg.bytes[(int) o] = (byte) x[rs2];
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 0) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 1, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 1, a)) {
                             exc = STOP;
                         }
                     } else {
@@ -660,10 +657,7 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
                         MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 1) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 2, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 2, a)) {
                             exc = STOP;
                         }
                     } else {
@@ -683,10 +677,7 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
                         MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 3) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 4, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 4, a)) {
                             exc = STOP;
                         }
                     } else {
@@ -706,10 +697,7 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
                         MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 7) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 8, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 8, a)) {
                             exc = STOP;
                         }
                     } else {
@@ -1209,8 +1197,7 @@ public final class Hart {
     }
 
     private void storeHookAfterAmo(final MemoryRegion r, final int o, final int size, final long a) {
-        final DecodedPage[] pg = r.pages;
-        if (pg[o >>> 12] != null || (o & 4095) < 2 && o >= 2 && pg[(o - 2) >>> 12] != null) {
+        if (r.pages[o >>> 12] != null) {
             storeHook(r, o, size, a); // a halt request leaves haltReason set; the loop stops after retiring
         }
     }

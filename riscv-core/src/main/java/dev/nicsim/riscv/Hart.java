@@ -1185,10 +1185,13 @@ public final class Hart {
             return old;
         }
         if (base == SC_W) {
-            if (reservation != a) {
+            // unprivileged spec §8.2: an SC invalidates the hart's reservation whether it
+            // succeeds or fails, so a failed SC between an LR and its SC makes that SC fail too
+            final boolean reserved = reservation == a;
+            reservation = -1;
+            if (!reserved) {
                 return 1;
             }
-            reservation = -1;
             r.put(o, size, src);
             storeHookAfterAmo(r, o, size, a);
             return 0;

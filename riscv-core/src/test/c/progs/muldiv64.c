@@ -59,6 +59,11 @@ static int64_t mulhsu64(int64_t a, uint64_t b)
     }
     return (int64_t)hi;
 }
+/* libgcc's own answers for a zero divisor (its generic code divides by the zero on purpose) */
+int64_t __divdi3(int64_t, int64_t);
+uint64_t __udivdi3(uint64_t, uint64_t);
+int64_t __moddi3(int64_t, int64_t);
+uint64_t __umoddi3(uint64_t, uint64_t);
 static int32_t div32(int32_t a, int32_t b) { int32_t r; __asm__ volatile("div %0,%1,%2" : "=r"(r) : "r"(a), "r"(b)); return r; }
 static int32_t mulh32(int32_t a, int32_t b) { int32_t r; __asm__ volatile("mulh %0,%1,%2" : "=r"(r) : "r"(a), "r"(b)); return r; }
 static int32_t mulhsu32(int32_t a, uint32_t b) { int32_t r; __asm__ volatile("mulhsu %0,%1,%2" : "=r"(r) : "r"(a), "r"(b)); return r; }
@@ -120,6 +125,11 @@ int main(void)
     line("mulh32(MIN,MIN)", (uint64_t)(int64_t)mulh32(OPAQUE((int32_t)INT32_MIN), OPAQUE((int32_t)INT32_MIN)));
     line("mulhsu32(-1,MAXU)", (uint64_t)(int64_t)mulhsu32(OPAQUE((int32_t)-1), OPAQUE(UINT32_MAX)));
     line("mulhu32(MAXU,MAXU)", mulhu32(OPAQUE(UINT32_MAX), OPAQUE(UINT32_MAX)));
+    line("__divdi3(5,0)", (uint64_t)__divdi3(OPAQUE((int64_t)5), OPAQUE((int64_t)0)));
+    line("__udivdi3(1<<40,0)", __udivdi3(OPAQUE((uint64_t)1 << 40), OPAQUE((uint64_t)0)));
+    line("__moddi3(-5,0)", (uint64_t)__moddi3(OPAQUE((int64_t)-5), OPAQUE((int64_t)0)));
+    line("__umoddi3(1<<40,0)", __umoddi3(OPAQUE((uint64_t)1 << 40), OPAQUE((uint64_t)0)));
+    line("__divdi3(MIN,-1)", (uint64_t)__divdi3(OPAQUE(INT64_MIN), OPAQUE((int64_t)-1)));
 #endif
     /* full tables, one hash line per first operand */
     for (int i = 0; i < NV; i++) {

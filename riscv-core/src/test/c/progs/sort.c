@@ -68,35 +68,25 @@ static void quicksort(int32_t *v, int lo, int hi)
     }
 }
 
-static void merge_sort(int32_t *v, int32_t *t, int n)
-{
-    for (int width = 1; width < n; width *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n;
-            int hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) t[k++] = v[i] <= v[j] ? v[i++] : v[j++];
-            while (i < mid) t[k++] = v[i++];
-            while (j < hi) t[k++] = v[j++];
-        }
-        memcpy(v, t, (size_t)n * sizeof v[0]);
+/* bottom-up merge sort of n keys through the scratch array t, one definition per key type */
+#define DEFINE_MERGE_SORT(name, type)                                               \
+    static void name(type *v, type *t, int n)                                       \
+    {                                                                               \
+        for (int width = 1; width < n; width *= 2) {                                \
+            for (int lo = 0; lo < n; lo += 2 * width) {                             \
+                int mid = lo + width < n ? lo + width : n;                          \
+                int hi = lo + 2 * width < n ? lo + 2 * width : n;                   \
+                int i = lo, j = mid, k = lo;                                        \
+                while (i < mid && j < hi) t[k++] = v[i] <= v[j] ? v[i++] : v[j++];  \
+                while (i < mid) t[k++] = v[i++];                                    \
+                while (j < hi) t[k++] = v[j++];                                     \
+            }                                                                       \
+            memcpy(v, t, (size_t)n * sizeof v[0]);                                  \
+        }                                                                           \
     }
-}
 
-static void merge_sort_u64(uint64_t *v, uint64_t *t, int n)
-{
-    for (int width = 1; width < n; width *= 2) {
-        for (int lo = 0; lo < n; lo += 2 * width) {
-            int mid = lo + width < n ? lo + width : n;
-            int hi = lo + 2 * width < n ? lo + 2 * width : n;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) t[k++] = v[i] <= v[j] ? v[i++] : v[j++];
-            while (i < mid) t[k++] = v[i++];
-            while (j < hi) t[k++] = v[j++];
-        }
-        memcpy(v, t, (size_t)n * sizeof v[0]);
-    }
-}
+DEFINE_MERGE_SORT(merge_sort, int32_t)
+DEFINE_MERGE_SORT(merge_sort_u64, uint64_t)
 
 static uint32_t checksum(const int32_t *v, int n)
 {

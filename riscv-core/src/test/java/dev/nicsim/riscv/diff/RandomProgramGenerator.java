@@ -20,7 +20,8 @@ import java.util.Random;
  * (0, &plusmn;1, XLEN and 32-bit minima/maxima, shift amounts around XLEN) or random ones.
  * Compressed (C) encodings come from the assembler, which compresses every eligible instruction
  * when the target has C; the generator biases toward such forms (rd = rs1, registers x8-x15,
- * small scaled offsets from the scratch base).
+ * small scaled offsets from the scratch base, branches against x0, and groups that point sp at the
+ * scratch buffer for the stack-pointer forms).
  *
  * <p>Reserved registers: x8 holds the scratch buffer's address for the whole program and x9 is the
  * address temporary of AMOs and {@code jalr}; neither is ever a random destination. The dump area
@@ -171,8 +172,10 @@ final class RandomProgramGenerator {
                 return store();
             } else if (kind < 89) {
                 return branch(index);
-            } else if (kind < 93) {
+            } else if (kind < 91) {
                 return jump(index);
+            } else if (kind < 93) {
+                return stackPointerGroup();
             } else if (atomics) {
                 return atomic();
             } else {
@@ -225,7 +228,37 @@ final class RandomProgramGenerator {
 
         private String branch(int index) {
             int target = forwardTarget(index);
-            return "    " + pick(BRANCH_OPS) + " " + source() + ", " + source() + ", .Lt" + target + "\n";
+            // rs2 = x0 with rs1 in x8-x15 and beq/bne is what c.beqz/c.bnez encode
+            String rs2 = rnd.nextInt(4) == 0 ? "x0" : source();
+            return "    " + pick(BRANCH_OPS) + " " + source() + ", " + rs2 + ", .Lt" + target + "\n";
+        }
+
+        /**
+         * Points sp (x2) at the scratch buffer and uses it the way the C extension's stack-pointer
+         * forms encode: c.mv, c.lwsp/c.ldsp, c.swsp/c.sdsp, c.addi16sp and c.addi4spn (the assembler
+         * picks them on C targets; elsewhere they are the same 32-bit instructions).
+         */
+        private String stackPointerGroup() {
+            int width = xlen == 64 && rnd.nextBoolean() ? 8 : 4;
+            String load = width == 8 ? "ld" : "lw";
+            String store = width == 8 ? "sd" : "sw";
+            StringBuilder b = new StringBuilder("    mv x2, x" + BASE_REG + "\n");
+            // c.addi16sp: a nonzero multiple of 16 in -512..496; stay inside the 256-byte buffer
+            int bump = 16 * (1 + rnd.nextInt(6));
+            b.append("    addi x2, x2, ").append(bump).append('\n');
+            int room = SCRATCH_BYTES - bump;
+            String rd = dest();
+            while (rd.equals("x2")) {
+                rd = dest();   // the store below still needs sp as its base
+            }
+            b.append("    ").append(load).append(' ').append(rd).append(", ")
+                    .append(rnd.nextInt(room / width) * width).append("(x2)\n");
+            b.append("    ").append(store).append(' ').append(source()).append(", ")
+                    .append(rnd.nextInt(room / width) * width).append("(x2)\n");
+            // c.addi4spn: rd in x8-x15 (x10-x15 here), a nonzero multiple of 4 up to 1020
+            b.append("    addi x").append(10 + rnd.nextInt(6)).append(", x2, ").append(4 * (1 + rnd.nextInt(255))).append('\n');
+            b.append("    addi x2, x2, -").append(bump).append('\n');
+            return b.toString();
         }
 
         private String jump(int index) {

@@ -34,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * and divide, sorting, CRC-32, DCQCN/TIMELY fixed point), each built for rv32im, rv32imac, rv64im
  * and rv64imac; and {@value #RANDOM_PER_ARCH} seeded random instruction sequences per target from
  * {@link RandomProgramGenerator}, which end by printing all 31 registers and their scratch memory.
+ * C programs run with the e31 cycle model, random programs alternately with e31 and ibex: the
+ * architectural result must not depend on the timing model.
  *
  * <p>Skips with a one-line reason when {@code riscv64-unknown-elf-gcc}, {@code qemu-riscv32} or
  * {@code qemu-riscv64} is not on {@code PATH}; with {@code -Dnicsim.requireTools=true} (set by
@@ -45,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
 class QemuDifferentialTest {
 
     /** The programs of {@code src/test/c/progs}, without {@code .c}. */
-    static final List<String> PROGRAMS = List.of("intcorner", "muldiv64", "sort", "crc32", "fixedrate");
+    static final List<String> PROGRAMS = List.of("intcorner", "muldiv64", "sort", "crc32", "fixedrate", "syscalls");
     /** Random programs per target in a default run. */
     static final int RANDOM_PER_ARCH = 20;
     /** Items per random program. */
@@ -89,7 +91,7 @@ class QemuDifferentialTest {
                 tests.add(DynamicTest.dynamicTest(program + " " + arch.march, () -> {
                     Path elf = work.resolve(program + "-" + arch.march + ".elf");
                     CrossToolchain.buildC(arch, CrossToolchain.sourceDir().resolve("progs").resolve(program + ".c"), elf);
-                    compare(arch, elf, program + " " + arch.march, null);
+                    compare(arch, elf, "e31", program + " " + arch.march, null);
                 }));
             }
         }
@@ -108,24 +110,26 @@ class QemuDifferentialTest {
         for (Arch arch : Arch.values()) {
             for (int i = 0; i < perArch; i++) {
                 long seed = baseSeed + 1000L * arch.ordinal() + i;
-                String name = "random seed=" + seed + " " + arch.march;
+                // the architectural result must not depend on the timing model: alternate them
+                String model = i % 2 == 0 ? "e31" : "ibex";
+                String name = "random seed=" + seed + " " + arch.march + " " + model;
                 tests.add(DynamicTest.dynamicTest(name, () -> {
                     Path asm = work.resolve("random-" + seed + "-" + arch.march + ".S");
                     Files.writeString(asm, RandomProgramGenerator.generate(seed, arch.xlen, arch.atomics, RANDOM_ITEMS),
                             StandardCharsets.UTF_8);
                     Path elf = work.resolve("random-" + seed + "-" + arch.march + ".elf");
                     CrossToolchain.buildRandom(arch, asm, elf);
-                    compare(arch, elf, name, asm);
+                    compare(arch, elf, model, name, asm);
                 }));
             }
         }
         return tests.stream();
     }
 
-    private static void compare(Arch arch, Path elf, String what, Path source) {
+    private static void compare(Arch arch, Path elf, String model, String what, Path source) {
         Outcome qemu = CrossToolchain.runQemu(arch, elf);
         ByteArrayOutputStream nicsimErr = new ByteArrayOutputStream();
-        Outcome nicsim = runNicsim(elf, nicsimErr);
+        Outcome nicsim = runNicsim(elf, model, nicsimErr);
         String expected = new String(qemu.stdout(), StandardCharsets.ISO_8859_1);
         String actual = new String(nicsim.stdout(), StandardCharsets.ISO_8859_1);
         if (!expected.equals(actual) || qemu.exitStatus() != nicsim.exitStatus()) {
@@ -139,18 +143,19 @@ class QemuDifferentialTest {
     }
 
     /**
-     * Runs the ELF in process through the {@code riscv run} command with the default cycle model.
+     * Runs the ELF in process through the {@code riscv run} command.
      *
      * @param elf the executable
+     * @param model the cycle model name ({@code e31} or {@code ibex})
      * @param err receives nicsim's stderr: the program's stderr and nicsim's summary or fault line
      * @return the program's stdout and exit status
      */
-    static Outcome runNicsim(Path elf, ByteArrayOutputStream err) {
+    static Outcome runNicsim(Path elf, String model, ByteArrayOutputStream err) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.ISO_8859_1);
                 PrintStream e = new PrintStream(err, true, StandardCharsets.ISO_8859_1)) {
-            status = RiscvCommand.run(new String[] {"run", elf.toString(),
+            status = RiscvCommand.run(new String[] {"run", elf.toString(), "--model", model,
                 "--max-instructions", Long.toString(MAX_INSTRUCTIONS)}, o, e);
         }
         return new Outcome(out.toByteArray(), status);

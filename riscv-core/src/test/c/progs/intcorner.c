@@ -330,6 +330,31 @@ static void atomics(void)
                      : "=&r"(tmp), "=&r"(fail) : "r"(&w[0]) : "memory");
     show("lr/sc result", w[0]);
     show("sc.w rd", fail);
+    /*
+     * Reservation rules (section 8.2): an SC to another address than the LR's fails, and any
+     * SC, failed or not, invalidates the reservation, so a following SC to the LR's address
+     * must fail too ("sc after failed sc" = 1) and must leave memory unchanged.
+     */
+    int32_t other_fail, after_fail;
+    __asm__ volatile("lr.w %0, (%3)\n\t"
+                     "sc.w %1, %5, (%4)\n\t"
+                     "sc.w %2, %5, (%3)"
+                     : "=&r"(tmp), "=&r"(other_fail), "=&r"(after_fail)
+                     : "r"(&w[0]), "r"(&w[1]), "r"(0x5a5a)
+                     : "memory");
+    show("sc to other address", other_fail);
+    show("sc after failed sc", after_fail);
+    show("w[0] after", w[0]);
+    /* after a successful SC the reservation is gone as well */
+    __asm__ volatile("lr.w %0, (%3)\n\t"
+                     "sc.w %1, %4, (%3)\n\t"
+                     "sc.w %2, %5, (%3)"
+                     : "=&r"(tmp), "=&r"(other_fail), "=&r"(after_fail)
+                     : "r"(&w[0]), "r"(tmp), "r"(0x6b6b)
+                     : "memory");
+    show("sc after lr", other_fail);
+    show("sc after successful sc", after_fail);
+    show("w[0] after", w[0]);
 #if XLEN_BITS == 64
     static int64_t d[2] __attribute__((aligned(8))) = {-1, 0x7fffffffffffffffll};
     int64_t o;

@@ -156,7 +156,9 @@ public final class Hart {
     private long pendingTval;
     private int slowExtra;
     private long lastTrapInstret = -1;
-    private Fault firstTrap;
+    private long trapPc;
+    private int trapCause;
+    private long trapTval;
     private HaltReason haltReason = HaltReason.NONE;
     private int exitCode;
     private Fault fault;
@@ -633,20 +635,88 @@ public final class Hart {
                     }
                     break;
                 }
-                case SB: case SH: case SW: case SD: {
+                case SB: {
                     final long a = (x[rs1] + imm) & amask;
-                    final int size = 1 << (op - SB);
                     final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1 + 1 - size) {
-                        dreg.put((int) o, size, x[rs2]);
+                    if (o >= 0 && o <= dreg.fastLast1) {
+                        dreg.bytes[(int) o] = (byte) x[rs2];
                         final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + size - 1) >>> 12)] != null
-                            || (o & 4095) < 2 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, size, a)) {
+                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 0) >>> 12)] != null
+                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
+                            && storeHook(dreg, o, 1, a)) {
                             exc = STOP;
                         }
                     } else {
-                        final int r = slowStore(a, size, x[rs2]);
+                        final int r = slowStore(a, 1, x[rs2]);
+                        dreg = dataRegion;
+                        if (r < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (r > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SH: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast2) {
+                        MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
+                        final DecodedPage[] pg = dreg.pages;
+                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 1) >>> 12)] != null
+                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
+                            && storeHook(dreg, o, 2, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int r = slowStore(a, 2, x[rs2]);
+                        dreg = dataRegion;
+                        if (r < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (r > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SW: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast4) {
+                        MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
+                        final DecodedPage[] pg = dreg.pages;
+                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 3) >>> 12)] != null
+                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
+                            && storeHook(dreg, o, 4, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int r = slowStore(a, 4, x[rs2]);
+                        dreg = dataRegion;
+                        if (r < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (r > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SD: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast8) {
+                        MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
+                        final DecodedPage[] pg = dreg.pages;
+                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 7) >>> 12)] != null
+                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
+                            && storeHook(dreg, o, 8, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int r = slowStore(a, 8, x[rs2]);
                         dreg = dataRegion;
                         if (r < 0) {
                             exc = CAUSE_STORE_ACCESS;
@@ -959,13 +1029,20 @@ public final class Hart {
     }
 
     private long exception(final long pc, final int cause, final long tval, final long n) {
-        final boolean fatal = systemCalls || (lastTrapInstret == n && firstTrap != null);
-        if (fatal) {
-            fault = systemCalls || firstTrap == null ? new Fault(pc, cause, tval) : firstTrap;
+        if (systemCalls) {
+            fault = new Fault(pc, cause, tval);
             haltReason = HaltReason.FAULT;
             return pc;
         }
-        firstTrap = new Fault(pc, cause, tval);
+        if (lastTrapInstret == n) {
+            // a second exception before any instruction retired: the handler itself faults (or there is none)
+            fault = new Fault(trapPc, trapCause, trapTval);
+            haltReason = HaltReason.FAULT;
+            return pc;
+        }
+        trapPc = pc;
+        trapCause = cause;
+        trapTval = tval;
         lastTrapInstret = n;
         mepc = pc;
         mcause = cause;

@@ -181,9 +181,11 @@ public final class RiscvCommand {
                 }
                 b.append('\n');
             }
-            if (trapped) {
+            if (trapped && h.fault() != null) {
+                b.append(String.format(Locale.ROOT, "%10d %s (%s) fatal: %s%n", issue, m.hex(pc), m.describe(pc), h.fault().causeName()));
+            } else if (trapped) {
                 b.append(String.format(Locale.ROOT, "%10d %s (%s) trap cause %d mtval %s -> %s%n", issue, m.hex(pc), m.describe(pc),
-                    h.mcause(), m.hex(h.mtval()), h.halted() ? "fatal" : m.hex(h.pc())));
+                    h.mcause(), m.hex(h.mtval()), m.hex(h.pc())));
             }
             w.write(b.toString());
         }

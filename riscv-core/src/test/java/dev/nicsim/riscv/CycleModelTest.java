@@ -145,6 +145,33 @@ class CycleModelTest {
     }
 
     @Test
+    void regionLatencyDecidedPerAccessByACallback() {
+        // a one-line "context cache": the first access to a 64-byte line misses (30 cycles), later ones hit (0)
+        final java.util.Set<Long> lines = new java.util.HashSet<>();
+        final java.util.List<Long> seen = new java.util.ArrayList<>();
+        final Memory m = new Memory();
+        m.addRegion("code", CODE, 4096, 0);
+        m.addRegion("context", SLOW, 4096, (address, size, store, cycle) -> {
+            seen.add(address);
+            return lines.add(address >>> 6) ? 30 : 0;
+        });
+        final Assembler a = new Assembler(CODE).lw(A0, 0, S0).addi(A1, A0, 1).lw(A2, 4, S0).addi(A3, A2, 1).ecall();
+        m.write(CODE, a.assemble());
+        m.store(SLOW + 4, 4, 41);
+        final Hart h = new Hart(m, 32, CycleModel.E31, 0);
+        h.setEnvironment(HALT_ON_ECALL);
+        h.setSystemCalls(true);
+        h.setPc(CODE);
+        h.setReg(S0, SLOW);
+        h.run(100);
+        // lw at 0, miss: ready 2 + 30 = 32; addi at 32; lw at 33, hit: ready 35; addi at 35; ecall 36 -> 37
+        assertEquals(37, h.cycles());
+        assertEquals(32, h.stallCycles(TimingClass.LOAD));
+        assertEquals(java.util.List.of(SLOW, SLOW + 4), seen);
+        assertEquals(42, h.reg(A3));
+    }
+
+    @Test
     void twoThreadsHideOneThreadsMemoryMiss() {
         // thread 0: lw from the slow region (result 2 + 20 = 22 cycles after issue), a dependent addi, ecall
         // thread 1: six independent addi and an ecall

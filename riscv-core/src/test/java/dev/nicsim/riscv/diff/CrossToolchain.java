@@ -128,7 +128,9 @@ final class CrossToolchain {
     }
 
     /**
-     * Compiles and links one C program with the start-up code and the runtime.
+     * Compiles and links one C program with the start-up code and the runtime. A program
+     * {@code progs/NAME.c} that needs its own memory layout has {@code rt/link-NAME.ld}
+     * (e.g. {@code smc}, with a writable and executable segment); the others use {@code rt/link.ld}.
      *
      * @param arch the target
      * @param source the program's {@code .c} file
@@ -137,7 +139,10 @@ final class CrossToolchain {
      */
     static void buildC(Arch arch, Path source, Path elf) {
         Path rt = sourceDir().resolve("rt");
-        link(arch, elf, rt.resolve("crt0.S"), rt.resolve("rt.c"), source);
+        String name = source.getFileName().toString().replaceFirst("\\.c$", "");
+        Path own = rt.resolve("link-" + name + ".ld");
+        link(arch, elf, Files.isRegularFile(own) ? own : rt.resolve("link.ld"),
+                rt.resolve("crt0.S"), rt.resolve("rt.c"), source);
     }
 
     /**
@@ -150,15 +155,15 @@ final class CrossToolchain {
      */
     static void buildRandom(Arch arch, Path asm, Path elf) {
         Path rt = sourceDir().resolve("rt");
-        link(arch, elf, asm, rt.resolve("rt.c"), rt.resolve("regdump.c"));
+        link(arch, elf, rt.resolve("link.ld"), asm, rt.resolve("rt.c"), rt.resolve("regdump.c"));
     }
 
-    private static void link(Arch arch, Path elf, Path... inputs) {
+    private static void link(Arch arch, Path elf, Path linkerScript, Path... inputs) {
         Path rt = sourceDir().resolve("rt");
         List<String> cmd = new ArrayList<>(List.of(GCC, "-march=" + arch.march, "-mabi=" + arch.mabi,
                 "-O2", "-ffreestanding", "-fno-builtin", "-fno-tree-loop-distribute-patterns",
-                "-nostdlib", "-static", "-Wall",
-                "-I" + rt, "-T", rt.resolve("link.ld").toString(), "-o", elf.toString()));
+                "-nostdlib", "-static", "-Wall", "-Wl,--no-warn-rwx-segments",
+                "-I" + rt, "-T", linkerScript.toString(), "-o", elf.toString()));
         for (Path p : inputs) {
             cmd.add(p.toString());
         }

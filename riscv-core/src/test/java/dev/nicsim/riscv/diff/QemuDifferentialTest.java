@@ -47,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 class QemuDifferentialTest {
 
     /** The programs of {@code src/test/c/progs}, without {@code .c}. */
-    static final List<String> PROGRAMS = List.of("intcorner", "muldiv64", "sort", "crc32", "fixedrate", "syscalls");
+    static final List<String> PROGRAMS = List.of(
+            "intcorner", "muldiv64", "sort", "crc32", "fixedrate", "syscalls", "smc");
     /** Random programs per target in a default run. */
     static final int RANDOM_PER_ARCH = 20;
     /** Items per random program. */

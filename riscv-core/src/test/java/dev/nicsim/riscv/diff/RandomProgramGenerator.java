@@ -14,9 +14,10 @@ import java.util.Random;
  * <p>The sequence mixes RV32I/RV64I register-register and register-immediate ALU operations
  * (including the RV64 W forms), {@code lui}/{@code auipc}, every M-extension operation, aligned
  * loads and stores of every width into the scratch buffer, optional A-extension AMOs and
- * {@code lr}/{@code sc} pairs, forward conditional branches, {@code jal} and {@code jalr}. Every
- * control transfer goes forward, so every program terminates after at most
- * {@code instructionCount} items. Registers start from values chosen to hit corner cases
+ * {@code lr}/{@code sc} pairs (sometimes followed by an {@code sc} that must fail), forward
+ * conditional branches, {@code jal}, {@code jalr}, and counted backward loops of 2 to 5
+ * iterations. Apart from those loops, whose counter no other instruction writes, every control
+ * transfer goes forward, so every program terminates. Registers start from values chosen to hit corner cases
  * (0, &plusmn;1, XLEN and 32-bit minima/maxima, shift amounts around XLEN) or random ones.
  * Compressed (C) encodings come from the assembler, which compresses every eligible instruction
  * when the target has C; the generator biases toward such forms (rd = rs1, registers x8-x15,
@@ -24,7 +25,8 @@ import java.util.Random;
  * scratch buffer for the stack-pointer forms).
  *
  * <p>Reserved registers: x8 holds the scratch buffer's address for the whole program and x9 is the
- * address temporary of AMOs and {@code jalr}; neither is ever a random destination. The dump area
+ * address temporary of AMOs and {@code jalr} and the loop counter; neither is ever a random
+ * destination. The dump area
  * sits right after the scratch buffer so x8-relative stores reach it.
  *
  * <p>Source: instruction semantics and encodings per the RISC-V unprivileged ISA specification
@@ -158,8 +160,10 @@ final class RandomProgramGenerator {
                 return rr(pick(RR_OPS), xlen == 64 && rnd.nextInt(4) == 0 ? pick(RR_W_OPS) : null);
             } else if (kind < 35) {
                 return immediate();
-            } else if (kind < 50) {
+            } else if (kind < 48) {
                 return rr(pick(M_OPS), xlen == 64 && rnd.nextInt(3) == 0 ? pick(M_W_OPS) : null);
+            } else if (kind < 50) {
+                return loop(index);
             } else if (kind < 53) {
                 return "    " + (rnd.nextBoolean() ? "lui" : "auipc") + " " + dest() + ", "
                         + hex(rnd.nextBoolean() ? rnd.nextInt(1 << 20) : pickInt(0, 1, 0x80000, 0xfffff, 0x7ffff)) + "\n";
@@ -279,10 +283,37 @@ final class RandomProgramGenerator {
                 return setup
                         + "    lr" + suffix + pick(AMO_ORDER) + " " + value + ", (x" + ADDR_REG + ")\n"
                         + rr(pick(RR_OPS), null)
-                        + "    sc" + suffix + pick(AMO_ORDER) + " " + dest() + ", " + source() + ", (x" + ADDR_REG + ")\n";
+                        + "    sc" + suffix + pick(AMO_ORDER) + " " + dest() + ", " + source() + ", (x" + ADDR_REG + ")\n"
+                        // a second SC without an LR must fail (rd = 1): the first ended the reservation
+                        + (rnd.nextBoolean() ? "    sc" + suffix + " " + dest() + ", " + source() + ", (x" + ADDR_REG + ")\n" : "");
             }
             return setup + "    " + pick(AMO_OPS) + suffix + pick(AMO_ORDER) + " " + dest() + ", " + source()
                     + ", (x" + ADDR_REG + ")\n";
+        }
+
+        /**
+         * A counted backward loop: x9 counts 2 to 5 iterations of 2 to 6 straight-line items
+         * (ALU, M, li, loads, stores; nothing that writes x9 or leaves the loop), so the same
+         * decoded instructions and the same backward branch run repeatedly.
+         */
+        private String loop(int index) {
+            StringBuilder b = new StringBuilder();
+            b.append("    li x").append(ADDR_REG).append(", ").append(2 + rnd.nextInt(4)).append('\n');
+            b.append(".Lloop").append(index).append(":\n");
+            int body = 2 + rnd.nextInt(5);
+            for (int k = 0; k < body; k++) {
+                switch (rnd.nextInt(6)) {
+                    case 0: b.append(rr(pick(RR_OPS), xlen == 64 && rnd.nextInt(4) == 0 ? pick(RR_W_OPS) : null)); break;
+                    case 1: b.append(immediate()); break;
+                    case 2: b.append(rr(pick(M_OPS), null)); break;
+                    case 3: b.append(load()); break;
+                    case 4: b.append(store()); break;
+                    default: b.append("    li ").append(dest()).append(", ").append(hex(initialValue())).append('\n'); break;
+                }
+            }
+            b.append("    addi x").append(ADDR_REG).append(", x").append(ADDR_REG).append(", -1\n");
+            b.append("    bnez x").append(ADDR_REG).append(", .Lloop").append(index).append('\n');
+            return b.toString();
         }
 
         /** A target 1 to 4 items ahead (a branch over 0 to 3 items), at most the end label. */

@@ -23,7 +23,7 @@ class RandomProgramGeneratorTest {
 
     private static final Pattern LABEL_REF = Pattern.compile("\\.Lt(\\d+)$");
     private static final Set<String> NO_DEST = Set.of(
-            "sb", "sh", "sw", "sd", "beq", "bne", "blt", "bge", "bltu", "bgeu");
+            "sb", "sh", "sw", "sd", "beq", "bne", "blt", "bge", "bltu", "bgeu", "bnez");
     private static final List<String> RV64_ONLY = List.of(
             "ld", "sd", "lwu", "addw", "subw", "sllw", "srlw", "sraw", "addiw", "slliw", "srliw", "sraiw",
             "mulw", "divw", "divuw", "remw", "remuw");
@@ -42,6 +42,9 @@ class RandomProgramGeneratorTest {
             Set<Integer> defined = new HashSet<>();
             int references = 0;
             for (String line : text.split("\n")) {
+                if (line.startsWith(".Lloop") || line.strip().startsWith("bnez x9, .Lloop")) {
+                    continue;   // the counted loops are the one backward branch, checked below
+                }
                 if (line.startsWith(".Lt")) {
                     defined.add(Integer.parseInt(line.substring(3, line.length() - 1)));
                     continue;
@@ -58,6 +61,32 @@ class RandomProgramGeneratorTest {
     }
 
     @Test
+    void loopsCountDownX9AndContainNoOtherControlTransfer() {
+        int loops = 0;
+        for (long seed = 0; seed < 20; seed++) {
+            String[] lines = RandomProgramGenerator.generate(seed, 64, true, 400).split("\n");
+            for (int i = 0; i < lines.length; i++) {
+                if (!lines[i].startsWith(".Lloop")) {
+                    continue;
+                }
+                loops++;
+                assertTrue(lines[i - 1].matches("    li x9, [2-5]"), "seed " + seed + ": loop without a 2..5 count");
+                int j = i + 1;
+                while (!lines[j].startsWith("    addi x9, x9, -1")) {
+                    String op = lines[j].strip().split(" ")[0];
+                    assertFalse(op.startsWith("b") || op.startsWith("j") || op.startsWith(".L"),
+                            "seed " + seed + ": control transfer or label inside a loop: '" + lines[j] + "'");
+                    assertFalse(!NO_DEST.contains(op) && lines[j].matches("    \\S+ x9,.*"),
+                            "seed " + seed + ": x9 written in a loop: '" + lines[j] + "'");
+                    j++;
+                }
+                assertEquals("    bnez x9, " + lines[i].substring(0, lines[i].length() - 1), lines[j + 1]);
+            }
+        }
+        assertTrue(loops > 0, "no loop generated in 20 programs");
+    }
+
+    @Test
     void reservedRegistersOnlyWrittenBySetUp() {
         for (long seed = 0; seed < 20; seed++) {
             String text = RandomProgramGenerator.generate(seed, 64, true, 400);
@@ -68,7 +97,8 @@ class RandomProgramGeneratorTest {
                     continue;
                 }
                 if (f[1].equals("x9")) {
-                    assertTrue(f[0].equals("lla") || (f[0].equals("addi") && f[2].equals("x8")),
+                    assertTrue(f[0].equals("lla") || (f[0].equals("addi") && (f[2].equals("x8") || f[3].equals("-1")))
+                            || (f[0].equals("li") && line.matches("    li x9, [2-5]")),
                             "seed " + seed + ": x9 written by '" + line + "'");
                 }
                 assertNotEquals("x8", f[1], "seed " + seed + ": x8 written by '" + line + "'");

@@ -7,7 +7,9 @@
  * 32-bit addi whose immediate changes, replacing a whole instruction with
  * another (add -> sub -> xor), turning a 32-bit instruction into two 16-bit
  * ones on C targets, and code that rewrites the next instruction of its own
- * caller's buffer in a loop. fence.i is written with .insn so that -march
+ * caller's buffer in a loop, and on C targets a 32-bit instruction that
+ * straddles a 4 KiB page boundary, rewritten one half (one page) at a time.
+ * fence.i is written with .insn so that -march
  * stays a plain multilib name. Exit status: low byte of the checksum.
  */
 #include "rt.h"
@@ -15,6 +17,10 @@
 #define FENCE_I() __asm__ volatile(".insn i 0x0f, 1, x0, x0, 0" ::: "memory")
 
 static uint32_t code[64] __attribute__((section(".smc"), aligned(8)));
+#ifdef __riscv_compressed
+/* two pages: an instruction at offset 4094 of the first straddles the boundary */
+static uint8_t pages[8192] __attribute__((section(".smc"), aligned(4096)));
+#endif
 
 typedef long (*fn_t)(long, long);
 
@@ -78,6 +84,26 @@ int main(void)
     half[1] = (uint16_t)(0x0001 | (A0 << 7) | (1u << 12) | ((0x3fu & 0x1f) << 2)); /* c.addi a0, -1 */
     FENCE_I();
     show("c.addi 7; c.addi -1", at(16)(1, 0));
+#endif
+#ifdef __riscv_compressed
+    /* 3b: a 32-bit addi at page offset 4094 (IALIGN = 16), then each half rewritten alone */
+    uint8_t *start = &pages[4096 - 2];
+    uint32_t w = enc_i(0x13, 0, A0, A0, 100);
+    for (int i = 0; i < 4; i++) start[i] = (uint8_t)(w >> (8 * i));
+    for (int i = 0; i < 4; i++) start[4 + i] = (uint8_t)(RET >> (8 * i));
+    FENCE_I();
+    fn_t straddle = (fn_t)(uintptr_t)start;
+    show("straddling addi 100 (a0=4)", straddle(4, 0));
+    w = enc_i(0x13, 0, A0, A0, -700);           /* immediate bits live in the upper half only */
+    start[2] = (uint8_t)(w >> 16);
+    start[3] = (uint8_t)(w >> 24);
+    FENCE_I();
+    show("upper half (second page) -> addi -700", straddle(4, 0));
+    w = enc_i(0x13, 4, A0, A0, -700);           /* funct3 4: xori, in the lower half only */
+    start[0] = (uint8_t)w;
+    start[1] = (uint8_t)(w >> 8);
+    FENCE_I();
+    show("lower half (first page) -> xori -700 (differs from addi: 4 ^ -700 = -704)", straddle(4, 0));
 #endif
     /* 4: a loop whose body is rewritten between iterations, 40 times */
     long acc = 0;

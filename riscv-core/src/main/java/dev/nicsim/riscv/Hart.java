@@ -120,11 +120,13 @@ public final class Hart {
     private long tdata2;
 
     // ---- timing ----
+    /**
+     * Per register: {@code (cycle its value is ready) << 4 | timing class of its producer}; the
+     * tags order like the cycles, so one max finds the later operand and its cause.
+     */
     private final long[] ready = new long[33];
-    private final byte[] producer = new byte[33];
-    private final int[] lat = new int[OP_COUNT];
-    private final int[] occ = new int[OP_COUNT];
-    private final byte[] opClass = new byte[OP_COUNT];
+    /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
+    private final int[] timing = new int[OP_COUNT];
     private final long[] stalls = new long[CONTROL + 1];
     private final boolean divDataDependent;
     private final boolean bhtPredictor;
@@ -138,6 +140,7 @@ public final class Hart {
     private final long[] btbTarget;
     private final long[] ras;
     private int rasTop;
+    private final int rasEntries;
     private int rasCount;
     private long cycles;
     private long instret;
@@ -183,9 +186,7 @@ public final class Hart {
         this.hartId = hartId;
         for (int op = 0; op < OP_COUNT; op++) {
             final TimingClass c = Isa.timingOf(op);
-            lat[op] = model.latencyCycles(c);
-            occ[op] = model.occupancyCycles(c);
-            opClass[op] = (byte) c.ordinal();
+            timing[op] = model.latencyCycles(c) | model.occupancyCycles(c) << 14 | c.ordinal() << 28;
         }
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
@@ -199,6 +200,7 @@ public final class Hart {
         btbTarget = new long[btbTag.length];
         java.util.Arrays.fill(btbTag, -1L);
         ras = new long[Math.max(1, model.rasEntries())];
+        rasEntries = model.rasEntries();
         rasCount = 0;
         environment = null;
     }
@@ -363,7 +365,7 @@ public final class Hart {
      */
     long issueCycle(final long decoded) {
         final int ctl = (int) decoded;
-        return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]));
+        return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]) >> 4);
     }
 
     void setYieldOnStall(final boolean on) {
@@ -396,10 +398,7 @@ public final class Hart {
         }
         final long[] x = this.x;
         final long[] ready = this.ready;
-        final byte[] producer = this.producer;
-        final int[] lat = this.lat;
-        final int[] occ = this.occ;
-        final byte[] opClass = this.opClass;
+        final int[] timing = this.timing;
         final long[] stalls = this.stalls;
         final long amask = this.addrMask;
         final int xs = this.sextShift;
@@ -453,25 +452,23 @@ public final class Hart {
             final int rs2 = (ctl >>> 19) & 31;
             final long imm = d >> 32;
             long t = now;
-            final long r1 = ready[rs1];
-            final long r2 = ready[rs2];
-            if (r1 > t || r2 > t) {
-                final long r = Math.max(r1, r2);
-                final int cause = producer[r1 >= r2 ? rs1 : rs2];
-                stalls[cause] += r - t;
+            final long r = Math.max(ready[rs1], ready[rs2]);
+            if (r >> 4 > t) {
+                final long rc = r >> 4;
+                stalls[(int) r & 15] += rc - t;
                 if (yieldOnStall) {
-                    readyAt = r;
+                    readyAt = rc;
                     break;
                 }
-                t = r;
+                t = rc;
             }
             long npc = pc + ((ctl >>> 24) & 7);
-            ready[rd] = t + lat[op];
-            producer[rd] = opClass[op];
-            final int o1 = occ[op];
+            final int tm = timing[op];
+            ready[rd] = (t + (tm & 0x3fff)) << 4 | tm >>> 28;
+            final int o1 = (tm >>> 14) & 0x3fff;
             long next = t + o1;
             if (o1 != 1) {
-                stalls[opClass[op]] += o1 - 1;
+                stalls[tm >>> 28] += o1 - 1;
             }
             int exc = -1;
             long tval = 0;
@@ -640,19 +637,16 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
                         dreg.bytes[(int) o] = (byte) x[rs2];
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 0) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 1, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 1, a)) {
                             exc = STOP;
                         }
                     } else {
-                        final int r = slowStore(a, 1, x[rs2]);
+                        final int sr = slowStore(a, 1, x[rs2]);
                         dreg = dataRegion;
-                        if (r < 0) {
+                        if (sr < 0) {
                             exc = CAUSE_STORE_ACCESS;
                             tval = a;
-                        } else if (r > 0) {
+                        } else if (sr > 0) {
                             exc = STOP;
                         }
                     }
@@ -663,19 +657,16 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
                         MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 1) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 2, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 2, a)) {
                             exc = STOP;
                         }
                     } else {
-                        final int r = slowStore(a, 2, x[rs2]);
+                        final int sr = slowStore(a, 2, x[rs2]);
                         dreg = dataRegion;
-                        if (r < 0) {
+                        if (sr < 0) {
                             exc = CAUSE_STORE_ACCESS;
                             tval = a;
-                        } else if (r > 0) {
+                        } else if (sr > 0) {
                             exc = STOP;
                         }
                     }
@@ -686,19 +677,16 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
                         MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 3) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 4, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 4, a)) {
                             exc = STOP;
                         }
                     } else {
-                        final int r = slowStore(a, 4, x[rs2]);
+                        final int sr = slowStore(a, 4, x[rs2]);
                         dreg = dataRegion;
-                        if (r < 0) {
+                        if (sr < 0) {
                             exc = CAUSE_STORE_ACCESS;
                             tval = a;
-                        } else if (r > 0) {
+                        } else if (sr > 0) {
                             exc = STOP;
                         }
                     }
@@ -709,19 +697,16 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
                         MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
-                        final DecodedPage[] pg = dreg.pages;
-                        if ((pg[(int) (o >>> 12)] != null || pg[(int) ((o + 7) >>> 12)] != null
-                            || (o & 4094) == 0 && o >= 2 && pg[(int) ((o - 2) >>> 12)] != null)
-                            && storeHook(dreg, o, 8, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 8, a)) {
                             exc = STOP;
                         }
                     } else {
-                        final int r = slowStore(a, 8, x[rs2]);
+                        final int sr = slowStore(a, 8, x[rs2]);
                         dreg = dataRegion;
-                        if (r < 0) {
+                        if (sr < 0) {
                             exc = CAUSE_STORE_ACCESS;
                             tval = a;
-                        } else if (r > 0) {
+                        } else if (sr > 0) {
                             exc = STOP;
                         }
                     }
@@ -846,7 +831,7 @@ public final class Hart {
                     final long b = x[rs2];
                     x[rd] = divide(op, a, b);
                     if (divDataDependent) {
-                        ready[rd] = t + divCycles(op, a, b);
+                        ready[rd] = (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal();
                     }
                     break;
                 }
@@ -861,7 +846,7 @@ public final class Hart {
                         pendingCause = -1;
                     } else {
                         x[rd] = v;
-                        ready[rd] += slowExtra;
+                        ready[rd] += (long) slowExtra << 4;
                         dreg = dataRegion;
                         if (haltReason != HaltReason.NONE) {
                             exc = STOP;
@@ -969,7 +954,7 @@ public final class Hart {
         if (r.fastLast1 >= 0) {
             dataRegion = r;
         } else {
-            ready[rd] += r.extraCycles(a, size, false, t);
+            ready[rd] += (long) r.extraCycles(a, size, false, t) << 4;
         }
         x[rd] = extend(op, r.get((int) (a - r.base), size));
         return true;
@@ -1084,19 +1069,21 @@ public final class Hart {
         }
         boolean hit;
         if (ret && rasCount > 0) {
-            rasTop = (rasTop + ras.length - 1) % ras.length;
+            hit = ras[rasTop] == target;
+            rasTop = rasTop == 0 ? ras.length - 1 : rasTop - 1;
             rasCount--;
-            hit = ras[(rasTop + 1) % ras.length] == target;
         } else {
             final int b = btbIndex(pc);
             hit = btbTag[b] == pc && btbTarget[b] == target;
             btbTag[b] = pc;
             btbTarget[b] = target;
         }
-        if (call && ras.length > 0) {
-            rasTop = (rasTop + 1) % ras.length;
+        if (call && rasEntries > 0) {
+            rasTop = rasTop == ras.length - 1 ? 0 : rasTop + 1;
             ras[rasTop] = link;
-            rasCount = Math.min(ras.length, rasCount + 1);
+            if (rasCount < ras.length) {
+                rasCount++;
+            }
         }
         if (!hit) {
             stalls[CONTROL] += mispredictPenalty;
@@ -1210,8 +1197,7 @@ public final class Hart {
     }
 
     private void storeHookAfterAmo(final MemoryRegion r, final int o, final int size, final long a) {
-        final DecodedPage[] pg = r.pages;
-        if (pg[o >>> 12] != null || (o & 4095) < 2 && o >= 2 && pg[(o - 2) >>> 12] != null) {
+        if (r.pages[o >>> 12] != null) {
             storeHook(r, o, size, a); // a halt request leaves haltReason set; the loop stops after retiring
         }
     }

@@ -122,13 +122,21 @@ public final class MemoryRegion {
         }
     }
 
-    /** The page holding a region offset, created if absent. */
+    /**
+     * The page holding a region offset, created if absent, together with the page before it: a
+     * store that starts on the previous page may reach into this one, so its stores must reach
+     * the store hook too. (A 4-byte instruction in a page's last slot creates the next page.) So
+     * the store fast path needs to look at one page only: the one its first byte is on.
+     */
     DecodedPage page(final long off) {
         final int i = (int) (off >>> 12);
         DecodedPage p = pages[i];
         if (p == null) {
             p = new DecodedPage(this, i << 12);
             pages[i] = p;
+            if (i > 0 && pages[i - 1] == null) {
+                pages[i - 1] = new DecodedPage(this, (i - 1) << 12);
+            }
         }
         return p;
     }

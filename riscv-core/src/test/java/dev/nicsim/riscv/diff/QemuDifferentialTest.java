@@ -80,6 +80,7 @@ class QemuDifferentialTest {
         });
     }
 
+    /** Each C program of {@link #PROGRAMS} on each target, under the e31 model. */
     @TestFactory
     Stream<DynamicTest> cProgramsMatchQemu() {
         DynamicTest skip = missingToolsTest();
@@ -99,6 +100,7 @@ class QemuDifferentialTest {
         return tests.stream();
     }
 
+    /** {@code nicsim.rvdiff.random} generated programs per target, seeds from {@code nicsim.rvdiff.seed}. */
     @TestFactory
     Stream<DynamicTest> randomProgramsMatchQemu() {
         DynamicTest skip = missingToolsTest();

@@ -368,6 +368,21 @@ public final class Hart {
         return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]) >> 4);
     }
 
+    /**
+     * Makes a hart that exited runnable again (an embedding emulator that runs one handler per
+     * event halts the hart at the handler's final ecall, then sets pc and arguments and resumes).
+     * Counters, CSRs, the scoreboard and the predictor are kept.
+     *
+     * @throws IllegalStateException when the hart halted on a fault
+     */
+    public void resume() {
+        if (haltReason == HaltReason.FAULT) {
+            throw new IllegalStateException("hart " + hartId + " halted on a fault: " + fault);
+        }
+        haltReason = HaltReason.NONE;
+        exitCode = 0;
+    }
+
     void setYieldOnStall(final boolean on) {
         yieldOnStall = on;
     }

@@ -127,7 +127,10 @@ public final class RiscvCommand {
                 return EXIT_BAD_INPUT;
             }
         } else {
-            h.run(max);
+            // slices of 1 Mi instructions: the JIT compiles run() as a whole method, not only on-stack
+            while (!h.halted() && h.instret() < max) {
+                h.run(Math.min(max, h.instret() + (1 << 20)));
+            }
         }
         summary(m, cm, err);
         if (m.environmentError() != null) {

@@ -145,6 +145,24 @@ class CycleModelTest {
     }
 
     @Test
+    void aHaltedHartResumesWithItsCountersKept() {
+        // handler: a0 += 1; ecall (halts). Run it three times as an emulator would, one event each.
+        final Assembler a = new Assembler(CODE).label("h").addi(A0, A0, 1).ecall();
+        final Hart h = new Hart(memory(a.assemble()), 32, CycleModel.E31, 0);
+        h.setEnvironment(HALT_ON_ECALL);
+        h.setSystemCalls(true);
+        for (int i = 0; i < 3; i++) {
+            h.setPc(CODE);
+            h.resume();
+            h.run(1_000);
+            assertEquals(Hart.HaltReason.EXIT, h.haltReason());
+        }
+        assertEquals(3, h.reg(A0));
+        assertEquals(6, h.instret());
+        assertEquals(6, h.cycles());
+    }
+
+    @Test
     void regionLatencyDecidedPerAccessByACallback() {
         // a one-line "context cache": the first access to a 64-byte line misses (30 cycles), later ones hit (0)
         final java.util.Set<Long> lines = new java.util.HashSet<>();

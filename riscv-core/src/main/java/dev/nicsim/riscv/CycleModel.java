@@ -1,0 +1,249 @@
+package dev.nicsim.riscv;
+
+
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * An in-order, single-issue pipeline's timing: per {@link TimingClass}, the <b>result latency</b>
+ * (cycles from an instruction's issue until a dependent instruction may issue: load-use and
+ * multi-cycle interlocks) and the <b>issue occupancy</b> (cycles before the same thread's next
+ * instruction may issue: a multi-cycle op that stalls the pipeline), plus the branch predictor.
+ *
+ * <p>Timing rules (applied by {@link Hart}): an instruction issues at
+ * {@code max(next free cycle, ready[rs1], ready[rs2])}; then
+ * {@code ready[rd] = issue + latency} (+ the memory region's extra cycles for loads and AMOs, or
+ * the data-dependent divide latency), and the next instruction may issue at
+ * {@code issue + occupancy} (+ a control-flow penalty). Cycle 0 is the first issue; pipeline fill
+ * is not counted. Write-after-write interlocks are not modelled.
+ *
+ * <p>Named models:
+ * <ul>
+ * <li>{@link #E31}: SiFive E31 core as in the SiFive FE310-G000 Manual v2p3, §3.2 (instruction
+ * fetch unit: 40-entry BTB, 128-entry BHT of 2-bit counters, 2-entry RAS, correctly predicted
+ * control flow costs nothing, a misprediction 3 cycles) and §3.3 (execution pipeline: 5 stages,
+ * fully bypassed, one-cycle result latency except LW 2, LB/LBU/LH/LHU 3, CSR reads 3,
+ * MUL/MULH/MULHU/MULHSU 5, DIV/DIVU/REM/REMU 2 to 33 depending on the operands (a 1-bit-per-cycle
+ * divider)). The E31 is RV32; RV64 programs use the same table, and a 64-bit divide takes up to 65
+ * cycles. LD/LWU are charged as LW, AMOs as LW (assumption), the BTB is modelled direct-mapped
+ * (assumption).</li>
+ * <li>{@link #IBEX}: lowRISC Ibex, 2-stage configuration "small" with the fast multiplier, from
+ * the Ibex documentation "Pipeline Details" (stall cycles per instruction type): loads and stores
+ * at least 1 stall cycle, MUL 2 and MULH 3 stall cycles, divide/remainder 37 stall cycles, taken
+ * branches and jumps at least 2 cycles (1 stall: the target is fetched after ID/EX), not-taken
+ * branches and CSR accesses no stall; no branch predictor. Results are written at the end of
+ * ID/EX, so there are no load-use interlocks; latency equals occupancy.</li>
+ * <li>a custom table from a YAML file ({@link #load}): see {@code docs/riscv-core.md}.</li>
+ * </ul>
+ *
+ * <p>Thread-safety: immutable.
+ */
+public final class CycleModel {
+    /** Branch predictor kinds. */
+    public enum Predictor {
+        /** No predictor: fall-through is fetched; taken branches and all jumps pay a penalty. */
+        NOT_TAKEN,
+        /** BHT of 2-bit counters for direction, BTB for targets, RAS for returns. */
+        BHT
+    }
+
+    private final String name;
+    private final String source;
+    private final EnumMap<TimingClass, Integer> latency;
+    private final EnumMap<TimingClass, Integer> occupancy;
+    private final boolean divDataDependent;
+    private final Predictor predictor;
+    private final int mispredictPenaltyCycles;
+    private final int takenBranchPenaltyCycles;
+    private final int jumpPenaltyCycles;
+    private final int bhtEntries;
+    private final int btbEntries;
+    private final int rasEntries;
+
+    /** SiFive E31 (FE310-G000 manual §3.2-3.3). */
+    public static final CycleModel E31;
+    /** lowRISC Ibex, small configuration, fast multiplier (Ibex docs "Pipeline Details"). */
+    public static final CycleModel IBEX;
+
+    static {
+        final EnumMap<TimingClass, Integer> l = ones();
+        l.put(TimingClass.LOAD, 2);
+        l.put(TimingClass.LOAD_SUBWORD, 3);
+        l.put(TimingClass.CSR, 3);
+        l.put(TimingClass.MUL, 5);
+        l.put(TimingClass.MULH, 5);
+        l.put(TimingClass.DIV, 33);
+        l.put(TimingClass.AMO, 2);
+        E31 = new CycleModel("e31", "SiFive FE310-G000 Manual v2p3 §3.2-3.3 (E31 core)", l, ones(), true,
+            Predictor.BHT, 3, 0, 0, 128, 40, 2);
+        final EnumMap<TimingClass, Integer> o = ones();
+        o.put(TimingClass.LOAD, 2);
+        o.put(TimingClass.LOAD_SUBWORD, 2);
+        o.put(TimingClass.STORE, 2);
+        o.put(TimingClass.AMO, 2);
+        o.put(TimingClass.MUL, 3);
+        o.put(TimingClass.MULH, 4);
+        o.put(TimingClass.DIV, 38);
+        o.put(TimingClass.FENCE, 2);
+        IBEX = new CycleModel("ibex", "lowRISC Ibex documentation, Pipeline Details (small configuration, fast multiplier)",
+            new EnumMap<>(o), o, false, Predictor.NOT_TAKEN, 0, 1, 1, 0, 0, 0);
+    }
+
+    private static EnumMap<TimingClass, Integer> ones() {
+        final EnumMap<TimingClass, Integer> m = new EnumMap<>(TimingClass.class);
+        for (final TimingClass c : TimingClass.values()) {
+            m.put(c, 1);
+        }
+        return m;
+    }
+
+    /**
+     * Creates a model.
+     *
+     * @param name                     name for the summary
+     * @param source                   where the numbers come from
+     * @param latency                  result latency per class, cycles, 1 to 10000 (missing: 1)
+     * @param occupancy                issue occupancy per class, cycles, 1 to 10000 (missing: 1)
+     * @param divDataDependent         divide latency from the operands (1 bit per cycle, 2 to XLEN+1)
+     *                                 instead of {@code latency[DIV]}
+     * @param predictor                branch predictor kind
+     * @param mispredictPenaltyCycles  {@link Predictor#BHT}: cycles lost on a misprediction
+     * @param takenBranchPenaltyCycles {@link Predictor#NOT_TAKEN}: cycles lost on a taken branch
+     * @param jumpPenaltyCycles        {@link Predictor#NOT_TAKEN}: cycles lost on jal/jalr/mret/trap
+     * @param bhtEntries               BHT size (rounded down to a power of two), at least 1 for BHT
+     * @param btbEntries               BTB size, at least 1 for BHT
+     * @param rasEntries               return-address stack depth, 0 for none
+     * @throws IllegalArgumentException when a number is out of range
+     */
+    public CycleModel(final String name, final String source, final Map<TimingClass, Integer> latency,
+                      final Map<TimingClass, Integer> occupancy, final boolean divDataDependent, final Predictor predictor,
+                      final int mispredictPenaltyCycles, final int takenBranchPenaltyCycles, final int jumpPenaltyCycles,
+                      final int bhtEntries, final int btbEntries, final int rasEntries) {
+        this.name = name;
+        this.source = source;
+        this.latency = ones();
+        this.occupancy = ones();
+        this.latency.putAll(latency);
+        this.occupancy.putAll(occupancy);
+        for (final TimingClass c : TimingClass.values()) {
+            check("latency." + c.name().toLowerCase(Locale.ROOT), this.latency.get(c), 1);
+            check("issue." + c.name().toLowerCase(Locale.ROOT), this.occupancy.get(c), 1);
+        }
+        this.divDataDependent = divDataDependent;
+        this.predictor = predictor;
+        this.mispredictPenaltyCycles = check("branch.mispredict_penalty", mispredictPenaltyCycles, 0);
+        this.takenBranchPenaltyCycles = check("branch.taken_penalty", takenBranchPenaltyCycles, 0);
+        this.jumpPenaltyCycles = check("branch.jump_penalty", jumpPenaltyCycles, 0);
+        this.bhtEntries = Integer.highestOneBit(Math.max(1, check("branch.bht_entries", bhtEntries, 0)));
+        this.btbEntries = Math.max(1, check("branch.btb_entries", btbEntries, 0));
+        this.rasEntries = check("branch.ras_entries", rasEntries, 0);
+    }
+
+    private static int check(final String what, final int v, final int min) {
+        if (v < min || v > 10_000) {
+            throw new IllegalArgumentException(what + " = " + v + " is out of range [" + min + ", 10000]");
+        }
+        return v;
+    }
+
+    /** @return name ({@code e31}, {@code ibex}, or the YAML's {@code name}) */
+    public String name() {
+        return name;
+    }
+
+    /** @return where the numbers come from */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * Result latency of a class.
+     *
+     * @param c class
+     * @return cycles, at least 1
+     */
+    public int latencyCycles(final TimingClass c) {
+        return latency.get(c);
+    }
+
+    /**
+     * Issue occupancy of a class.
+     *
+     * @param c class
+     * @return cycles, at least 1
+     */
+    public int occupancyCycles(final TimingClass c) {
+        return occupancy.get(c);
+    }
+
+    /** @return whether divides take an operand-dependent 2 to XLEN+1 cycles */
+    public boolean divDataDependent() {
+        return divDataDependent;
+    }
+
+    /** @return the predictor kind */
+    public Predictor predictor() {
+        return predictor;
+    }
+
+    /** @return cycles lost on a mispredicted control transfer (BHT predictor) */
+    public int mispredictPenaltyCycles() {
+        return mispredictPenaltyCycles;
+    }
+
+    /** @return cycles lost on a taken branch (no predictor) */
+    public int takenBranchPenaltyCycles() {
+        return takenBranchPenaltyCycles;
+    }
+
+    /** @return cycles lost on a jump, mret or trap entry (no predictor) */
+    public int jumpPenaltyCycles() {
+        return jumpPenaltyCycles;
+    }
+
+    /** @return BHT entries (a power of two) */
+    public int bhtEntries() {
+        return bhtEntries;
+    }
+
+    /** @return BTB entries */
+    public int btbEntries() {
+        return btbEntries;
+    }
+
+    /** @return RAS depth */
+    public int rasEntries() {
+        return rasEntries;
+    }
+
+    /**
+     * Resolves a {@code --model} argument.
+     *
+     * @param spec {@code e31}, {@code ibex}, or a YAML file path
+     * @return the model
+     * @throws IllegalArgumentException with a one-line message when the file is unreadable or bad
+     */
+    public static CycleModel byName(final String spec) {
+        if ("e31".equalsIgnoreCase(spec)) {
+            return E31;
+        }
+        if ("ibex".equalsIgnoreCase(spec)) {
+            return IBEX;
+        }
+        return load(Path.of(spec));
+    }
+
+    /**
+     * Loads a custom table from a YAML file (format in {@code docs/riscv-core.md} and
+     * {@link CycleModelYaml}); snakeyaml is needed only when this is called.
+     *
+     * @param file YAML file
+     * @return the model
+     * @throws IllegalArgumentException with a one-line message naming the file and key
+     */
+    public static CycleModel load(final Path file) {
+        return CycleModelYaml.load(file);
+    }
+}

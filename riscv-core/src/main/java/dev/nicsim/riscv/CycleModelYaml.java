@@ -1,0 +1,146 @@
+package dev.nicsim.riscv;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import dev.nicsim.riscv.CycleModel.Predictor;
+
+/**
+ * Reads a custom {@link CycleModel} from YAML (kept apart so that the core itself does not need
+ * snakeyaml on the class path).
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class CycleModelYaml {
+    private CycleModelYaml() {
+    }
+
+    private static final Set<String> TOP_KEYS = Set.of("name", "source", "latency", "issue", "div_data_dependent", "branch");
+    private static final Set<String> BRANCH_KEYS = Set.of("predictor", "mispredict_penalty", "taken_penalty", "jump_penalty",
+        "bht_entries", "btb_entries", "ras_entries");
+
+    /**
+     * Loads a custom table. Format (every key optional except {@code name}; latencies and issue
+     * cycles default to 1):
+     * <pre>
+     * name: my-core
+     * source: "where the numbers come from"
+     * latency: {alu: 1, load: 2, load_subword: 3, store: 1, mul: 5, mulh: 5, div: 33, csr: 3, amo: 2}
+     * issue:   {div: 1}
+     * div_data_dependent: false
+     * branch: {predictor: bht, mispredict_penalty: 3, bht_entries: 128, btb_entries: 40, ras_entries: 2}
+     * # or     {predictor: not-taken, taken_penalty: 1, jump_penalty: 1}
+     * </pre>
+     * Class keys: {@code alu, branch, jal, jalr, load, load_subword, store, mul, mulh, div, csr,
+     * amo, fence, system}.
+     *
+     * @param file YAML file
+     * @return the model
+     * @throws IllegalArgumentException with a one-line message naming the file and key
+     */
+    static CycleModel load(final Path file) {
+        final Object root;
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
+        } catch (final IOException e) {
+            throw new IllegalArgumentException(file + ": cannot read model file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        } catch (final RuntimeException e) {
+            throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
+        }
+        try {
+            if (!(root instanceof Map<?, ?> m)) {
+                throw new IllegalArgumentException("top level must be a mapping");
+            }
+            for (final Object k : m.keySet()) {
+                if (!TOP_KEYS.contains(String.valueOf(k))) {
+                    throw new IllegalArgumentException("unknown key '" + k + "' (expected one of " + TOP_KEYS + ")");
+                }
+            }
+            final Object nm = m.get("name");
+            if (nm == null) {
+                throw new IllegalArgumentException("missing key 'name'");
+            }
+            final EnumMap<TimingClass, Integer> lat = classMap(m.get("latency"), "latency");
+            final EnumMap<TimingClass, Integer> occ = classMap(m.get("issue"), "issue");
+            final boolean dd = Boolean.TRUE.equals(m.get("div_data_dependent"));
+            Predictor p = Predictor.NOT_TAKEN;
+            int mis = 0;
+            int taken = 0;
+            int jump = 0;
+            int bht = 0;
+            int btb = 0;
+            int ras = 0;
+            if (m.get("branch") != null) {
+                if (!(m.get("branch") instanceof Map<?, ?> b)) {
+                    throw new IllegalArgumentException("'branch' must be a mapping");
+                }
+                for (final Object k : b.keySet()) {
+                    if (!BRANCH_KEYS.contains(String.valueOf(k))) {
+                        throw new IllegalArgumentException("unknown key 'branch." + k + "' (expected one of " + BRANCH_KEYS + ")");
+                    }
+                }
+                final String ps = b.get("predictor") == null ? "not-taken" : String.valueOf(b.get("predictor"));
+                if (ps.equals("bht")) {
+                    p = Predictor.BHT;
+                } else if (!ps.equals("not-taken")) {
+                    throw new IllegalArgumentException("branch.predictor '" + ps + "' must be 'bht' or 'not-taken'");
+                }
+                mis = intOf(b, "mispredict_penalty", "branch.");
+                taken = intOf(b, "taken_penalty", "branch.");
+                jump = intOf(b, "jump_penalty", "branch.");
+                bht = intOf(b, "bht_entries", "branch.");
+                btb = intOf(b, "btb_entries", "branch.");
+                ras = intOf(b, "ras_entries", "branch.");
+            }
+            return new CycleModel(String.valueOf(nm), m.get("source") == null ? file.toString() : String.valueOf(m.get("source")), lat, occ, dd,
+                p, mis, taken, jump, bht, btb, ras);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage());
+        }
+    }
+
+    private static int intOf(final Map<?, ?> m, final String key, final String prefix) {
+        final Object v = m.get(key);
+        if (v == null) {
+            return 0;
+        }
+        if (!(v instanceof Integer i)) {
+            throw new IllegalArgumentException(prefix + key + " = '" + v + "' is not an integer");
+        }
+        return i;
+    }
+
+    private static EnumMap<TimingClass, Integer> classMap(final Object o, final String what) {
+        final EnumMap<TimingClass, Integer> out = new EnumMap<>(TimingClass.class);
+        if (o == null) {
+            return out;
+        }
+        if (!(o instanceof Map<?, ?> m)) {
+            throw new IllegalArgumentException("'" + what + "' must be a mapping of class to cycles");
+        }
+        for (final Map.Entry<?, ?> e : m.entrySet()) {
+            final TimingClass c;
+            try {
+                c = TimingClass.valueOf(String.valueOf(e.getKey()).toUpperCase(Locale.ROOT));
+            } catch (final IllegalArgumentException x) {
+                throw new IllegalArgumentException("unknown class '" + what + "." + e.getKey() + "'");
+            }
+            if (!(e.getValue() instanceof Integer i)) {
+                throw new IllegalArgumentException(what + "." + e.getKey() + " = '" + e.getValue() + "' is not an integer");
+            }
+            out.put(c, i);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,1291 @@
+package dev.nicsim.riscv;
+
+import static dev.nicsim.riscv.Isa.*;
+
+/**
+ * One RISC-V hardware thread (hart): RV32IMAC or RV64IMAC with Zicsr and Zifencei in machine
+ * mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
+ *
+ * <p><b>Architecture</b> ("The RISC-V Instruction Set Manual" Volume I 20191213 and Volume II
+ * 20211203): registers hold XLEN-bit values sign-extended to 64 bits; machine-mode CSRs
+ * {@code mstatus} (MIE, MPIE; MPP reads as M), {@code misa} (read-only: MXL, A, C, I, M),
+ * {@code mie}/{@code mip} (storage only, no interrupts are raised), {@code mtvec}, {@code mepc},
+ * {@code mcause}, {@code mtval}, {@code mscratch}, {@code mhartid}, {@code mvendorid},
+ * {@code marchid}, {@code mimpid} (0), {@code mcycle}/{@code minstret} (and their RV32
+ * {@code h} halves) and the read-only aliases {@code cycle}, {@code time} (one tick per cycle),
+ * {@code instret}, and the debug trigger CSRs {@code tselect}/{@code tdata1-3} of a hart with no
+ * triggers (RISC-V Debug Specification 1.0 §5.7: tselect reads 0, tdata1 reads type 0). Any other CSR, a write to a read-only CSR, and S/U-mode features raise an
+ * illegal-instruction exception. Exceptions (Volume II §3.1.15-3.1.17, §3.3.1): instruction
+ * access fault (1), illegal instruction (2, mtval = the instruction bits), breakpoint (3, mtval
+ * = pc), load/store-AMO address misaligned for LR/SC/AMOs (4/6, mtval = address), load and
+ * store/AMO access faults (5/7, mtval = address), ecall from M (11); on a trap {@code mepc},
+ * {@code mcause}, {@code mtval} are written, MPIE takes MIE, MIE is cleared, and the hart jumps
+ * to {@code mtvec.BASE}; {@code mret} restores them. Misaligned loads and stores inside one
+ * region are performed (no trap). An exception that the program cannot handle is fatal (the
+ * hart halts with a {@link Fault}): in system-call mode every exception but ecall; otherwise a
+ * second exception before any instruction retires after the first (e.g. no handler at mtvec).
+ *
+ * <p><b>Speed</b>: each instruction is decoded once into a {@code long} in the
+ * {@link DecodedPage} of its 4 KiB page (per-page arrays, rvemu/rv8 style) and re-decoded only
+ * after a store to its bytes or {@code fence.i}. The interpreter loop keeps pc, cycle and
+ * instruction counters in locals and allocates nothing.
+ *
+ * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
+ * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:
+ * DIV), and control-flow penalties to {@link #controlPenaltyCycles()}.
+ *
+ * <p>Thread-safety: not thread-safe; a hart and its memory belong to one thread.
+ */
+public final class Hart {
+    /** Exception causes (Volume II Table 3.6). */
+    public static final int CAUSE_FETCH_ACCESS = 1;
+    /** Illegal instruction. */
+    public static final int CAUSE_ILLEGAL = 2;
+    /** Breakpoint. */
+    public static final int CAUSE_BREAKPOINT = 3;
+    /** Load address misaligned (LR). */
+    public static final int CAUSE_LOAD_MISALIGNED = 4;
+    /** Load access fault. */
+    public static final int CAUSE_LOAD_ACCESS = 5;
+    /** Store/AMO address misaligned. */
+    public static final int CAUSE_STORE_MISALIGNED = 6;
+    /** Store/AMO access fault. */
+    public static final int CAUSE_STORE_ACCESS = 7;
+    /** Environment call from M-mode. */
+    public static final int CAUSE_ECALL_M = 11;
+
+    /** Why a hart stopped: see {@link #haltReason()}. */
+    public enum HaltReason {
+        /** Still runnable. */
+        NONE,
+        /** The program exited ({@link #exitCode()}). */
+        EXIT,
+        /** An exception the program does not handle ({@link #fault()}). */
+        FAULT
+    }
+
+    /**
+     * An unhandled exception.
+     *
+     * @param pc    address of the faulting instruction, zero-extended
+     * @param cause exception cause (Volume II Table 3.6)
+     * @param tval  mtval value (address or instruction bits)
+     */
+    public record Fault(long pc, int cause, long tval) {
+        /** @return the cause's name as the privileged spec writes it */
+        public String causeName() {
+            switch (cause) {
+                case 0: return "instruction address misaligned";
+                case CAUSE_FETCH_ACCESS: return "instruction access fault";
+                case CAUSE_ILLEGAL: return "illegal instruction";
+                case CAUSE_BREAKPOINT: return "breakpoint";
+                case CAUSE_LOAD_MISALIGNED: return "load address misaligned";
+                case CAUSE_LOAD_ACCESS: return "load access fault";
+                case CAUSE_STORE_MISALIGNED: return "store/AMO address misaligned";
+                case CAUSE_STORE_ACCESS: return "store/AMO access fault";
+                case 8: return "environment call from U-mode";
+                case CAUSE_ECALL_M: return "environment call from M-mode";
+                default: return "exception " + cause;
+            }
+        }
+    }
+
+    private static final MemoryRegion NO_REGION = new MemoryRegion("none", 0, 0, 0, null);
+    private static final int CONTROL = TimingClass.values().length;
+    /** Internal: the instruction retired and the hart must stop (exit, tohost). */
+    private static final int STOP = 1 << 20;
+    private static final long MSTATUS_MIE = 1L << 3;
+    private static final long MSTATUS_MPIE = 1L << 7;
+    private static final long MSTATUS_MPP = 3L << 11;
+    private static final long MIP_MASK = 0x888;
+
+    // ---- architectural state ----
+    final long[] x = new long[33];
+    private long pc;
+    private final int xlen;
+    private final int sextShift;
+    private final long addrMask;
+    private final int hartId;
+    private long mstatus;
+    private long mtvec;
+    private long mepc;
+    private long mcause;
+    private long mtval;
+    private long mscratch;
+    private long mie;
+    private long mip;
+    private long cycleOffset;
+    private long instretOffset;
+    private long reservation = -1;
+    private long tdata2;
+
+    // ---- timing ----
+    /**
+     * Per register: {@code (cycle its value is ready) << 4 | timing class of its producer}; the
+     * tags order like the cycles, so one max finds the later operand and its cause.
+     */
+    private final long[] ready = new long[33];
+    /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
+    private final int[] timing = new int[OP_COUNT];
+    private final long[] stalls = new long[CONTROL + 1];
+    private final boolean divDataDependent;
+    private final boolean bhtPredictor;
+    private final int takenPenalty;
+    private final int jumpPenalty;
+    private final int mispredictPenalty;
+    private final int redirectPenalty;
+    private final byte[] bht;
+    private final int bhtMask;
+    private final long[] btbTag;
+    private final long[] btbTarget;
+    private final long[] ras;
+    private int rasTop;
+    private final int rasEntries;
+    private int rasCount;
+    private long cycles;
+    private long instret;
+    private boolean yieldOnStall;
+    private long readyAt;
+    private boolean stopAfterTrap;
+    private boolean trapped;
+
+    // ---- environment ----
+    private final Memory memory;
+    private Environment environment;
+    private boolean systemCalls;
+    private DecodedPage fetchPage;
+    private MemoryRegion dataRegion = NO_REGION;
+    private int pendingCause = -1;
+    private long pendingTval;
+    private int slowExtra;
+    private long lastTrapInstret = -1;
+    private long trapPc;
+    private int trapCause;
+    private long trapTval;
+    private HaltReason haltReason = HaltReason.NONE;
+    private int exitCode;
+    private Fault fault;
+
+    /**
+     * Creates a hart at pc 0 with all registers 0.
+     *
+     * @param memory the memory it executes from and accesses
+     * @param xlen   32 or 64
+     * @param model  timing
+     * @param hartId the value {@code mhartid} reads, at least 0
+     * @throws IllegalArgumentException when xlen is not 32 or 64
+     */
+    public Hart(final Memory memory, final int xlen, final CycleModel model, final int hartId) {
+        if (xlen != 32 && xlen != 64) {
+            throw new IllegalArgumentException("xlen must be 32 or 64: " + xlen);
+        }
+        this.memory = memory;
+        this.xlen = xlen;
+        this.sextShift = 64 - xlen;
+        this.addrMask = xlen == 32 ? 0xffffffffL : -1L;
+        this.hartId = hartId;
+        for (int op = 0; op < OP_COUNT; op++) {
+            final TimingClass c = Isa.timingOf(op);
+            timing[op] = model.latencyCycles(c) | model.occupancyCycles(c) << 14 | c.ordinal() << 28;
+        }
+        divDataDependent = model.divDataDependent();
+        bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
+        takenPenalty = model.takenBranchPenaltyCycles();
+        jumpPenalty = model.jumpPenaltyCycles();
+        mispredictPenalty = model.mispredictPenaltyCycles();
+        redirectPenalty = bhtPredictor ? mispredictPenalty : jumpPenalty;
+        bht = new byte[bhtPredictor ? model.bhtEntries() : 1];
+        bhtMask = bht.length - 1;
+        btbTag = new long[bhtPredictor ? model.btbEntries() : 1];
+        btbTarget = new long[btbTag.length];
+        java.util.Arrays.fill(btbTag, -1L);
+        ras = new long[Math.max(1, model.rasEntries())];
+        rasEntries = model.rasEntries();
+        rasCount = 0;
+        environment = null;
+    }
+
+    // ---------------------------------------------------------------- accessors
+
+    /** @return 32 or 64 */
+    public int xlen() {
+        return xlen;
+    }
+
+    /** @return mhartid */
+    public int hartId() {
+        return hartId;
+    }
+
+    /** @return the pc (zero-extended) */
+    public long pc() {
+        return pc;
+    }
+
+    /**
+     * Sets the pc.
+     *
+     * @param pc address
+     */
+    public void setPc(final long pc) {
+        this.pc = pc & addrMask;
+    }
+
+    /**
+     * Reads an integer register.
+     *
+     * @param r 0 to 31
+     * @return its value, sign-extended from XLEN
+     */
+    public long reg(final int r) {
+        return r == 0 ? 0 : x[r];
+    }
+
+    /**
+     * Writes an integer register (x0 stays 0).
+     *
+     * @param r 0 to 31
+     * @param v value (sign-extended from XLEN on RV32)
+     */
+    public void setReg(final int r, final long v) {
+        if (r != 0) {
+            x[r] = (v << sextShift) >> sextShift;
+        }
+    }
+
+    /** @return the memory */
+    public Memory memory() {
+        return memory;
+    }
+
+    /**
+     * Sets what ecalls and tohost stores reach.
+     *
+     * @param env environment, or {@code null} for none (ecall then traps; tohost is ignored)
+     */
+    public void setEnvironment(final Environment env) {
+        this.environment = env;
+    }
+
+    /**
+     * Chooses what {@code ecall} does.
+     *
+     * @param on {@code true}: the environment handles it as a system call (Linux user-mode
+     *           style, and every other exception is fatal); {@code false}: it traps to mtvec
+     */
+    public void setSystemCalls(final boolean on) {
+        this.systemCalls = on;
+    }
+
+    /** @return cycles: the cycle at which the next instruction may issue (= cycles elapsed) */
+    public long cycles() {
+        return cycles;
+    }
+
+    /**
+     * Sets the hart's cycle counter (used by a core that interleaves harts).
+     *
+     * @param c cycle
+     */
+    void setCycles(final long c) {
+        cycles = c;
+    }
+
+    /** @return instructions retired */
+    public long instret() {
+        return instret;
+    }
+
+    /**
+     * Stall cycles charged to a class.
+     *
+     * @param c class
+     * @return cycles
+     */
+    public long stallCycles(final TimingClass c) {
+        return stalls[c.ordinal()];
+    }
+
+    /** @return cycles lost to control flow (mispredictions, taken branches, jumps, traps) */
+    public long controlPenaltyCycles() {
+        return stalls[CONTROL];
+    }
+
+    /** @return why the hart halted, or {@link HaltReason#NONE} */
+    public HaltReason haltReason() {
+        return haltReason;
+    }
+
+    /** @return whether the hart halted */
+    public boolean halted() {
+        return haltReason != HaltReason.NONE;
+    }
+
+    /** @return exit status when {@link HaltReason#EXIT} */
+    public int exitCode() {
+        return exitCode;
+    }
+
+    /** @return the unhandled exception when {@link HaltReason#FAULT}, else {@code null} */
+    public Fault fault() {
+        return fault;
+    }
+
+    /**
+     * Halts the hart as an exit (for environments).
+     *
+     * @param code exit status
+     */
+    public void exit(final int code) {
+        exitCode = code;
+        haltReason = HaltReason.EXIT;
+    }
+
+    /**
+     * Makes {@link #run} return right after entering a trap (single-stepping for traces).
+     *
+     * @param on whether to stop after a trap entry
+     */
+    void setStopAfterTrap(final boolean on) {
+        stopAfterTrap = on;
+    }
+
+    /** @return whether the last {@link #run} ended on a trap entry (clears the flag) */
+    boolean takeTrapped() {
+        final boolean b = trapped;
+        trapped = false;
+        return b;
+    }
+
+    /**
+     * The cycle at which a decoded instruction would issue now (for traces).
+     *
+     * @param decoded packed decode
+     * @return issue cycle
+     */
+    long issueCycle(final long decoded) {
+        final int ctl = (int) decoded;
+        return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]) >> 4);
+    }
+
+    void setYieldOnStall(final boolean on) {
+        yieldOnStall = on;
+    }
+
+    long readyAt() {
+        return readyAt;
+    }
+
+    void setReadyAt(final long c) {
+        readyAt = c;
+    }
+
+    private long sext(final long v) {
+        return (v << sextShift) >> sextShift;
+    }
+
+    // ---------------------------------------------------------------- the interpreter
+
+    /**
+     * Runs until {@link #instret()} reaches {@code maxInstret}, the hart halts, or (when a core
+     * interleaves threads) the next instruction must wait for an operand.
+     *
+     * @param maxInstret absolute retired-instruction count to stop at
+     */
+    public void run(final long maxInstret) {
+        if (haltReason != HaltReason.NONE) {
+            return;
+        }
+        final long[] x = this.x;
+        final long[] ready = this.ready;
+        final int[] timing = this.timing;
+        final long[] stalls = this.stalls;
+        final long amask = this.addrMask;
+        final int xs = this.sextShift;
+        final int xlen = this.xlen;
+        long pc = this.pc;
+        long now = this.cycles;
+        long n = this.instret;
+        DecodedPage page = this.fetchPage;
+        long pageBase = page == null ? Long.MIN_VALUE : page.base;
+        MemoryRegion dreg = this.dataRegion;
+        while (n < maxInstret) {
+            long off = pc - pageBase;
+            if ((off >>> 12) != 0) {
+                page = pageFor(pc);
+                if (page == null) {
+                    pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
+                    now += redirectPenalty + 1;
+                    stalls[CONTROL] += redirectPenalty;
+                    if (haltReason != HaltReason.NONE || stopAfterTrap) {
+                        trapped = true;
+                        break;
+                    }
+                    pageBase = Long.MIN_VALUE;
+                    continue;
+                }
+                pageBase = page.base;
+                off = pc - pageBase;
+            }
+            final int slot = (int) off >>> 1;
+            long d = page.decoded[slot];
+            if (d == 0) {
+                d = page.decode(slot, xlen);
+                if (d == DecodedPage.FETCH_FAULT) {
+                    pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
+                    now += redirectPenalty + 1;
+                    stalls[CONTROL] += redirectPenalty;
+                    if (haltReason != HaltReason.NONE || stopAfterTrap) {
+                        trapped = true;
+                        break;
+                    }
+                    continue;
+                }
+                if (slot == 2047 && ((d >>> 24) & 7) == 4 && page.regionOffset + 4096L < page.region.sizeBytes) {
+                    page.region.page(page.regionOffset + 4096L); // straddler: stores to the next page must reach the hook
+                }
+            }
+            final int ctl = (int) d;
+            final int op = ctl & 0xff;
+            final int rd = (ctl >>> 8) & 63;
+            final int rs1 = (ctl >>> 14) & 31;
+            final int rs2 = (ctl >>> 19) & 31;
+            final long imm = d >> 32;
+            long t = now;
+            final long r = Math.max(ready[rs1], ready[rs2]);
+            if (r >> 4 > t) {
+                final long rc = r >> 4;
+                stalls[(int) r & 15] += rc - t;
+                if (yieldOnStall) {
+                    readyAt = rc;
+                    break;
+                }
+                t = rc;
+            }
+            long npc = pc + ((ctl >>> 24) & 7);
+            final int tm = timing[op];
+            ready[rd] = (t + (tm & 0x3fff)) << 4 | tm >>> 28;
+            final int o1 = (tm >>> 14) & 0x3fff;
+            long next = t + o1;
+            if (o1 != 1) {
+                stalls[tm >>> 28] += o1 - 1;
+            }
+            int exc = -1;
+            long tval = 0;
+            switch (op) {
+                case LUI:
+                    x[rd] = imm;
+                    break;
+                case AUIPC:
+                    x[rd] = ((pc + imm) << xs) >> xs;
+                    break;
+                case JAL: {
+                    x[rd] = (npc << xs) >> xs;
+                    final long target = (pc + imm) & amask;
+                    next += jump(pc, target, rd == 1 || rd == 5, false, npc);
+                    npc = target;
+                    break;
+                }
+                case JALR: {
+                    final long target = (x[rs1] + imm) & ~1L & amask;
+                    x[rd] = (npc << xs) >> xs;
+                    next += jump(pc, target, rd == 1 || rd == 5, rd == SINK && (rs1 == 1 || rs1 == 5), npc);
+                    npc = target;
+                    break;
+                }
+                case BEQ:
+                    if (x[rs1] == x[rs2]) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case BNE:
+                    if (x[rs1] != x[rs2]) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case BLT:
+                    if (x[rs1] < x[rs2]) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case BGE:
+                    if (x[rs1] >= x[rs2]) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case BLTU:
+                    if (x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case BGEU:
+                    if (x[rs1] + Long.MIN_VALUE >= x[rs2] + Long.MIN_VALUE) {
+                        npc = (pc + imm) & amask;
+                        next += branch(pc, true, npc);
+                    } else {
+                        next += branch(pc, false, npc);
+                    }
+                    break;
+                case LB: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast1) {
+                        x[rd] = dreg.bytes[(int) o];
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LBU: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast1) {
+                        x[rd] = dreg.bytes[(int) o] & 0xff;
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LH: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast2) {
+                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o);
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LHU: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast2) {
+                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o) & 0xffff;
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LW: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast4) {
+                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o);
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LWU: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast4) {
+                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o) & 0xffffffffL;
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case LD: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast8) {
+                        x[rd] = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
+                    } else if (slowLoad(a, op, rd, t)) {
+                        dreg = dataRegion;
+                    } else {
+                        exc = CAUSE_LOAD_ACCESS;
+                        tval = a;
+                    }
+                    break;
+                }
+                case SB: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast1) {
+                        dreg.bytes[(int) o] = (byte) x[rs2];
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 1, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int sr = slowStore(a, 1, x[rs2]);
+                        dreg = dataRegion;
+                        if (sr < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (sr > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SH: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast2) {
+                        MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 2, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int sr = slowStore(a, 2, x[rs2]);
+                        dreg = dataRegion;
+                        if (sr < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (sr > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SW: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast4) {
+                        MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 4, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int sr = slowStore(a, 4, x[rs2]);
+                        dreg = dataRegion;
+                        if (sr < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (sr > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case SD: {
+                    final long a = (x[rs1] + imm) & amask;
+                    final long o = a - dreg.base;
+                    if (o >= 0 && o <= dreg.fastLast8) {
+                        MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 8, a)) {
+                            exc = STOP;
+                        }
+                    } else {
+                        final int sr = slowStore(a, 8, x[rs2]);
+                        dreg = dataRegion;
+                        if (sr < 0) {
+                            exc = CAUSE_STORE_ACCESS;
+                            tval = a;
+                        } else if (sr > 0) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case ADDI:
+                    x[rd] = x[rs1] + imm;
+                    break;
+                case SLTI:
+                    x[rd] = x[rs1] < imm ? 1 : 0;
+                    break;
+                case SLTIU:
+                    x[rd] = x[rs1] + Long.MIN_VALUE < imm + Long.MIN_VALUE ? 1 : 0;
+                    break;
+                case XORI:
+                    x[rd] = x[rs1] ^ imm;
+                    break;
+                case ORI:
+                    x[rd] = x[rs1] | imm;
+                    break;
+                case ANDI:
+                    x[rd] = x[rs1] & imm;
+                    break;
+                case SLLI:
+                    x[rd] = x[rs1] << imm;
+                    break;
+                case SRLI:
+                    x[rd] = x[rs1] >>> imm;
+                    break;
+                case SRAI:
+                    x[rd] = x[rs1] >> imm;
+                    break;
+                case ADD:
+                    x[rd] = x[rs1] + x[rs2];
+                    break;
+                case SUB:
+                    x[rd] = x[rs1] - x[rs2];
+                    break;
+                case SLL:
+                    x[rd] = x[rs1] << x[rs2];
+                    break;
+                case SLT:
+                    x[rd] = x[rs1] < x[rs2] ? 1 : 0;
+                    break;
+                case SLTU:
+                    x[rd] = x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE ? 1 : 0;
+                    break;
+                case XOR:
+                    x[rd] = x[rs1] ^ x[rs2];
+                    break;
+                case SRL:
+                    x[rd] = x[rs1] >>> x[rs2];
+                    break;
+                case SRA:
+                    x[rd] = x[rs1] >> x[rs2];
+                    break;
+                case OR:
+                    x[rd] = x[rs1] | x[rs2];
+                    break;
+                case AND:
+                    x[rd] = x[rs1] & x[rs2];
+                    break;
+                case ADDIW:
+                    x[rd] = (int) (x[rs1] + imm);
+                    break;
+                case SLLIW:
+                    x[rd] = (int) x[rs1] << imm;
+                    break;
+                case SRLIW:
+                    x[rd] = (int) x[rs1] >>> imm;
+                    break;
+                case SRAIW:
+                    x[rd] = (int) x[rs1] >> imm;
+                    break;
+                case ADDW:
+                    x[rd] = (int) (x[rs1] + x[rs2]);
+                    break;
+                case SUBW:
+                    x[rd] = (int) (x[rs1] - x[rs2]);
+                    break;
+                case SLLW:
+                    x[rd] = (int) x[rs1] << (int) x[rs2];
+                    break;
+                case SRLW:
+                    x[rd] = (int) x[rs1] >>> (int) x[rs2];
+                    break;
+                case SRAW:
+                    x[rd] = (int) x[rs1] >> (int) x[rs2];
+                    break;
+                case MUL:
+                    x[rd] = x[rs1] * x[rs2];
+                    break;
+                case MULH:
+                    x[rd] = Math.multiplyHigh(x[rs1], x[rs2]);
+                    break;
+                case MULHSU: {
+                    final long a = x[rs1];
+                    final long b = x[rs2];
+                    x[rd] = Math.multiplyHigh(a, b) + ((b >> 63) & a);
+                    break;
+                }
+                case MULHU: {
+                    final long a = x[rs1];
+                    final long b = x[rs2];
+                    x[rd] = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+                    break;
+                }
+                case MULW:
+                    x[rd] = (int) x[rs1] * (int) x[rs2];
+                    break;
+                case MULH32:
+                    x[rd] = (int) ((x[rs1] * x[rs2]) >> 32);
+                    break;
+                case MULHSU32:
+                    x[rd] = (int) ((x[rs1] * (x[rs2] & 0xffffffffL)) >> 32);
+                    break;
+                case MULHU32:
+                    x[rd] = (int) (((x[rs1] & 0xffffffffL) * (x[rs2] & 0xffffffffL)) >>> 32);
+                    break;
+                case DIV: case DIVU: case REM: case REMU: case DIVW: case DIVUW: case REMW: case REMUW: {
+                    final long a = x[rs1];
+                    final long b = x[rs2];
+                    x[rd] = divide(op, a, b);
+                    if (divDataDependent) {
+                        ready[rd] = (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal();
+                    }
+                    break;
+                }
+                case LR_W: case SC_W: case AMOSWAP_W: case AMOADD_W: case AMOXOR_W: case AMOAND_W: case AMOOR_W:
+                case AMOMIN_W: case AMOMAX_W: case AMOMINU_W: case AMOMAXU_W:
+                case LR_D: case SC_D: case AMOSWAP_D: case AMOADD_D: case AMOXOR_D: case AMOAND_D: case AMOOR_D:
+                case AMOMIN_D: case AMOMAX_D: case AMOMINU_D: case AMOMAXU_D: {
+                    final long v = amo(op, x[rs1] & amask, x[rs2], t);
+                    if (pendingCause >= 0) {
+                        exc = pendingCause;
+                        tval = pendingTval;
+                        pendingCause = -1;
+                    } else {
+                        x[rd] = v;
+                        ready[rd] += (long) slowExtra << 4;
+                        dreg = dataRegion;
+                        if (haltReason != HaltReason.NONE) {
+                            exc = STOP;
+                        }
+                    }
+                    break;
+                }
+                case FENCE:
+                case WFI:
+                    break;
+                case FENCE_I:
+                    memory.clearDecoded();
+                    break;
+                case ECALL:
+                    if (systemCalls && environment != null) {
+                        this.pc = pc;
+                        if (!environment.ecall(this)) {
+                            if (haltReason == HaltReason.NONE) {
+                                haltReason = HaltReason.EXIT;
+                            }
+                            exc = STOP;
+                        }
+                    } else {
+                        exc = CAUSE_ECALL_M;
+                    }
+                    break;
+                case EBREAK:
+                    exc = CAUSE_BREAKPOINT;
+                    tval = pc;
+                    break;
+                case MRET:
+                    mstatus = (mstatus & MSTATUS_MPIE) != 0 ? mstatus | MSTATUS_MIE | MSTATUS_MPIE : (mstatus & ~MSTATUS_MIE) | MSTATUS_MPIE;
+                    npc = mepc & amask;
+                    next += redirectPenalty;
+                    stalls[CONTROL] += redirectPenalty;
+                    break;
+                case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI:
+                    if (!csr(op, (int) imm, rd, rs1, t, n)) {
+                        exc = CAUSE_ILLEGAL;
+                        tval = wordAt(pc) & 0xffffffffL;
+                    }
+                    break;
+                default: // ILLEGAL
+                    exc = CAUSE_ILLEGAL;
+                    tval = imm & 0xffffffffL;
+                    break;
+            }
+            if (exc >= 0) {
+                if (exc == STOP) {
+                    pc = npc;
+                    now = next;
+                    n++;
+                    break;
+                }
+                pc = exception(pc, exc, tval, n);
+                now = next + redirectPenalty;
+                stalls[CONTROL] += redirectPenalty;
+                if (haltReason != HaltReason.NONE || stopAfterTrap) {
+                    trapped = true;
+                    break;
+                }
+                continue;
+            }
+            pc = npc;
+            now = next;
+            n++;
+        }
+        this.pc = pc;
+        this.cycles = now;
+        this.instret = n;
+        this.fetchPage = page;
+        this.dataRegion = dreg;
+    }
+
+    // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
+
+    private static long extend(final int op, final long v) {
+        switch (op) {
+            case LB: return (byte) v;
+            case LH: return (short) v;
+            case LW: return (int) v;
+            case LBU: return v & 0xff;
+            case LHU: return v & 0xffff;
+            case LWU: return v & 0xffffffffL;
+            default: return v;
+        }
+    }
+
+    private static int sizeOf(final int op) {
+        switch (op) {
+            case LB: case LBU: return 1;
+            case LH: case LHU: return 2;
+            case LW: case LWU: return 4;
+            default: return 8;
+        }
+    }
+
+    /** A load outside the cached fast region, or to a region with latency. @return false: access fault */
+    private boolean slowLoad(final long a, final int op, final int rd, final long t) {
+        final int size = sizeOf(op);
+        final MemoryRegion r = memory.find(a, size);
+        if (r == null) {
+            return false;
+        }
+        if (r.fastLast1 >= 0) {
+            dataRegion = r;
+        } else {
+            ready[rd] += (long) r.extraCycles(a, size, false, t) << 4;
+        }
+        x[rd] = extend(op, r.get((int) (a - r.base), size));
+        return true;
+    }
+
+    /** @return -1 access fault, 1 halt requested, 0 done */
+    private int slowStore(final long a, final int size, final long v) {
+        final MemoryRegion r = memory.find(a, size);
+        if (r == null) {
+            return -1;
+        }
+        if (r.fastLast1 >= 0) {
+            dataRegion = r;
+        }
+        final long o = a - r.base;
+        r.put((int) o, size, v);
+        return storeHook(r, o, size, a) ? 1 : 0;
+    }
+
+    /** After a store to a page with decoded code or the tohost watch. @return halt requested */
+    private boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
+        r.invalidate(o, size);
+        if (a == reservation) {
+            reservation = -1;
+        }
+        final long w = memory.watchAddress();
+        if (a < w + 8 && w < a + size && environment != null) {
+            final MemoryRegion wr = memory.find(w, 8);
+            if (wr != null && environment.toHost(this, wr.get((int) (w - wr.base), 8))) {
+                if (haltReason == HaltReason.NONE) {
+                    haltReason = HaltReason.EXIT;
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private DecodedPage pageFor(final long pc) {
+        final MemoryRegion r = memory.find(pc, 2);
+        if (r == null) {
+            return null;
+        }
+        final long off = pc - r.base;
+        final DecodedPage p = r.page(off);
+        // a page shorter than 4 KiB at the region's end faults in decode()
+        return p;
+    }
+
+    private int wordAt(final long pc) {
+        final MemoryRegion r = memory.find(pc, 4);
+        if (r != null) {
+            return (int) r.get((int) (pc - r.base), 4);
+        }
+        final MemoryRegion r2 = memory.find(pc, 2);
+        return r2 == null ? 0 : (int) r2.get((int) (pc - r2.base), 2) & 0xffff;
+    }
+
+    private long exception(final long pc, final int cause, final long tval, final long n) {
+        if (systemCalls) {
+            fault = new Fault(pc, cause, tval);
+            haltReason = HaltReason.FAULT;
+            return pc;
+        }
+        if (lastTrapInstret == n) {
+            // a second exception before any instruction retired: the handler itself faults (or there is none)
+            fault = new Fault(trapPc, trapCause, trapTval);
+            haltReason = HaltReason.FAULT;
+            return pc;
+        }
+        trapPc = pc;
+        trapCause = cause;
+        trapTval = tval;
+        lastTrapInstret = n;
+        mepc = pc;
+        mcause = cause;
+        mtval = sext(tval);
+        mstatus = (mstatus & MSTATUS_MIE) != 0 ? (mstatus & ~MSTATUS_MIE) | MSTATUS_MPIE : mstatus & ~MSTATUS_MPIE;
+        return mtvec & ~3L & addrMask;
+    }
+
+    private int branch(final long pc, final boolean taken, final long target) {
+        if (!bhtPredictor) {
+            if (taken) {
+                stalls[CONTROL] += takenPenalty;
+                return takenPenalty;
+            }
+            return 0;
+        }
+        final int i = (int) (pc >>> 1) & bhtMask;
+        final int c = bht[i];
+        final int b = btbIndex(pc);
+        final boolean predictedTaken = c >= 2 && btbTag[b] == pc;
+        if (taken) {
+            bht[i] = (byte) (c == 3 ? 3 : c + 1);
+            btbTag[b] = pc;
+            btbTarget[b] = target;
+        } else {
+            bht[i] = (byte) (c == 0 ? 0 : c - 1);
+        }
+        if (predictedTaken != taken) {
+            stalls[CONTROL] += mispredictPenalty;
+            return mispredictPenalty;
+        }
+        return 0;
+    }
+
+    private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
+        if (!bhtPredictor) {
+            stalls[CONTROL] += jumpPenalty;
+            return jumpPenalty;
+        }
+        boolean hit;
+        if (ret && rasCount > 0) {
+            hit = ras[rasTop] == target;
+            rasTop = rasTop == 0 ? ras.length - 1 : rasTop - 1;
+            rasCount--;
+        } else {
+            final int b = btbIndex(pc);
+            hit = btbTag[b] == pc && btbTarget[b] == target;
+            btbTag[b] = pc;
+            btbTarget[b] = target;
+        }
+        if (call && rasEntries > 0) {
+            rasTop = rasTop == ras.length - 1 ? 0 : rasTop + 1;
+            ras[rasTop] = link;
+            if (rasCount < ras.length) {
+                rasCount++;
+            }
+        }
+        if (!hit) {
+            stalls[CONTROL] += mispredictPenalty;
+            return mispredictPenalty;
+        }
+        return 0;
+    }
+
+    private int btbIndex(final long pc) {
+        final long h = ((pc >>> 1) * 0x9E3779B97F4A7C15L) >>> 32;
+        return (int) ((h * btbTag.length) >>> 32);
+    }
+
+    private static long divide(final int op, final long a, final long b) {
+        switch (op) {
+            case DIV: return b == 0 ? -1 : a / b;
+            case DIVU: return b == 0 ? -1 : Long.divideUnsigned(a, b);
+            case REM: return b == 0 ? a : a % b;
+            case REMU: return b == 0 ? a : Long.remainderUnsigned(a, b);
+            case DIVW: {
+                final int ai = (int) a;
+                final int bi = (int) b;
+                return bi == 0 ? -1 : ai / bi;
+            }
+            case DIVUW: {
+                final int bi = (int) b;
+                return bi == 0 ? -1 : Integer.divideUnsigned((int) a, bi);
+            }
+            case REMW: {
+                final int bi = (int) b;
+                return bi == 0 ? (int) a : (int) a % bi;
+            }
+            default: { // REMUW
+                final int bi = (int) b;
+                return bi == 0 ? (int) a : Integer.remainderUnsigned((int) a, bi);
+            }
+        }
+    }
+
+    /**
+     * Data-dependent divide latency of a 1-bit-per-cycle divider with early out (E31 manual §3.3:
+     * "between a 2-cycle and 33-cycle result latency, depending on the operand values"): one
+     * cycle per quotient bit (the dividend's significant bits beyond the divisor's) plus one,
+     * from 2 (divisor larger than dividend, or zero) to width + 1. The per-bit rule is our model.
+     */
+    static int divCycles(final int op, final long a, final long b) {
+        final boolean word = op == DIVW || op == DIVUW || op == REMW || op == REMUW;
+        final boolean signed = op == DIV || op == REM || op == DIVW || op == REMW;
+        final int width = word ? 32 : 64;
+        long ua = word ? (signed ? Math.abs((long) (int) a) : a & 0xffffffffL) : (signed ? Math.abs(a) : a);
+        long ub = word ? (signed ? Math.abs((long) (int) b) : b & 0xffffffffL) : (signed ? Math.abs(b) : b);
+        if (ub == 0) {
+            return 2;
+        }
+        final int q = Math.max(0, Long.numberOfLeadingZeros(ub) - Long.numberOfLeadingZeros(ua) + 1);
+        return Math.max(2, Math.min(width + 1, q + 1));
+    }
+
+    private long amo(final int op, final long a, final long src, final long t) {
+        final boolean dbl = op >= LR_D;
+        final int size = dbl ? 8 : 4;
+        final int base = dbl ? op - (LR_D - LR_W) : op;
+        if ((a & (size - 1)) != 0) {
+            pendingCause = base == LR_W ? CAUSE_LOAD_MISALIGNED : CAUSE_STORE_MISALIGNED;
+            pendingTval = a;
+            return 0;
+        }
+        final MemoryRegion r = memory.find(a, size);
+        if (r == null) {
+            pendingCause = base == LR_W ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS;
+            pendingTval = a;
+            return 0;
+        }
+        if (r.fastLast1 >= 0) {
+            dataRegion = r;
+            slowExtra = 0;
+        } else {
+            slowExtra = r.extraCycles(a, size, false, t);
+        }
+        final int o = (int) (a - r.base);
+        final long old = r.get(o, size);
+        if (base == LR_W) {
+            reservation = a;
+            return old;
+        }
+        if (base == SC_W) {
+            if (reservation != a) {
+                return 1;
+            }
+            reservation = -1;
+            r.put(o, size, src);
+            storeHookAfterAmo(r, o, size, a);
+            return 0;
+        }
+        final long s = dbl ? src : (int) src;
+        final long v;
+        switch (base) {
+            case AMOSWAP_W: v = s; break;
+            case AMOADD_W: v = old + s; break;
+            case AMOXOR_W: v = old ^ s; break;
+            case AMOAND_W: v = old & s; break;
+            case AMOOR_W: v = old | s; break;
+            case AMOMIN_W: v = Math.min(old, s); break;
+            case AMOMAX_W: v = Math.max(old, s); break;
+            case AMOMINU_W: v = Long.compareUnsigned(dbl ? old : old & 0xffffffffL, dbl ? s : s & 0xffffffffL) < 0 ? old : s; break;
+            default: v = Long.compareUnsigned(dbl ? old : old & 0xffffffffL, dbl ? s : s & 0xffffffffL) > 0 ? old : s; break;
+        }
+        r.put(o, size, v);
+        storeHookAfterAmo(r, o, size, a);
+        return old;
+    }
+
+    private void storeHookAfterAmo(final MemoryRegion r, final int o, final int size, final long a) {
+        if (r.pages[o >>> 12] != null) {
+            storeHook(r, o, size, a); // a halt request leaves haltReason set; the loop stops after retiring
+        }
+    }
+
+    // ---- CSRs ----
+
+    private boolean csr(final int op, final int csrImm, final int rd, final int rs1, final long t, final long n) {
+        final int csr = csrImm & 0xfff;
+        final boolean imm = op >= CSRRWI;
+        final long src = imm ? (csrImm >>> 12) & 31 : x[rs1];
+        final boolean write = op == CSRRW || op == CSRRWI || (imm ? ((csrImm >>> 12) & 31) != 0 : rs1 != 0);
+        if (write && (csr >>> 10) == 3) {
+            return false;
+        }
+        final boolean rv32 = xlen == 32;
+        final long mcycle = t + cycleOffset;
+        final long minstret = n + instretOffset;
+        final long old;
+        switch (csr) {
+            case 0x300: old = mstatus | MSTATUS_MPP; break;
+            case 0x301: old = (rv32 ? 1L << 30 : 2L << 62) | 1 | 1 << 2 | 1 << 8 | 1 << 12; break;
+            case 0x304: old = mie; break;
+            case 0x305: old = mtvec; break;
+            case 0x310: if (!rv32) { return false; } old = 0; break;
+            case 0x340: old = mscratch; break;
+            case 0x341: old = mepc; break;
+            case 0x342: old = mcause; break;
+            case 0x343: old = mtval; break;
+            case 0x344: old = mip; break;
+            case 0xf11: case 0xf12: case 0xf13: case 0xf15: old = 0; break;
+            case 0x7a0: case 0x7a1: case 0x7a3: old = 0; break; // Sdtrig with no triggers: tselect 0, tdata1 type 0
+            case 0x7a2: old = tdata2; break;
+            case 0xf14: old = hartId; break;
+            case 0xb00: case 0xc00: case 0xc01: old = mcycle; break;
+            case 0xb02: case 0xc02: old = minstret; break;
+            case 0xb80: case 0xc80: case 0xc81: if (!rv32) { return false; } old = mcycle >>> 32; break;
+            case 0xb82: case 0xc82: if (!rv32) { return false; } old = minstret >>> 32; break;
+            default: return false;
+        }
+        if (write) {
+            final long v;
+            if (op == CSRRW || op == CSRRWI) {
+                v = src;
+            } else if (op == CSRRS || op == CSRRSI) {
+                v = old | src;
+            } else {
+                v = old & ~src;
+            }
+            switch (csr) {
+                case 0x300: mstatus = v & (MSTATUS_MIE | MSTATUS_MPIE); break;
+                case 0x304: mie = v & MIP_MASK; break;
+                case 0x305: mtvec = sext((v & 2) != 0 ? v & ~3L : v) & addrMask; break;
+                case 0x340: mscratch = sext(v); break;
+                case 0x341: mepc = v & ~1L & addrMask; break;
+                case 0x342: mcause = sext(v); break;
+                case 0x343: mtval = sext(v); break;
+                case 0x344: mip = v & MIP_MASK; break;
+                case 0x7a2: tdata2 = sext(v); break;
+                case 0xb00: cycleOffset = (rv32 ? (mcycle & ~0xffffffffL) | (v & 0xffffffffL) : v) - (t + 1); break;
+                case 0xb02: instretOffset = (rv32 ? (minstret & ~0xffffffffL) | (v & 0xffffffffL) : v) - (n + 1); break;
+                case 0xb80: cycleOffset = ((v << 32) | (mcycle & 0xffffffffL)) - (t + 1); break;
+                case 0xb82: instretOffset = ((v << 32) | (minstret & 0xffffffffL)) - (n + 1); break;
+                default: break; // misa, mstatush: WARL, writes ignored
+            }
+        }
+        x[rd] = sext(old);
+        return true;
+    }
+
+    // ---- CSR views for tests and the command ----
+
+    /** @return mcause */
+    public long mcause() {
+        return mcause;
+    }
+
+    /** @return mepc */
+    public long mepc() {
+        return mepc;
+    }
+
+    /** @return mtval */
+    public long mtval() {
+        return mtval;
+    }
+
+    /** @return mtvec */
+    public long mtvec() {
+        return mtvec;
+    }
+}

@@ -1,0 +1,215 @@
+package dev.nicsim.riscv;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * {@code nicsim riscv run ELF [--model e31|ibex|FILE] [--max-instructions N] [--trace FILE]
+ * [--ram-bytes N]}: runs a RISC-V executable on one hart with a cycle model.
+ *
+ * <p>The program's standard output and error go to {@code out} and {@code err}; the summary
+ * (instructions retired, cycles, CPI, stall cycles by cause) goes to {@code err}. {@code --trace}
+ * writes one line per instruction, like Spike's commit log:
+ * {@code cycle pc (symbol+off) (insn) disassembly [xN value]}; a trap entry adds a line
+ * {@code trap <cause> ...}.
+ *
+ * <p>Exit status: the program's ({@code exit}/{@code exit_group} status 0-255, or the riscv-tests
+ * {@code tohost} value {@code >> 1}); {@link #EXIT_BAD_INPUT} for bad input (file, ELF, option,
+ * model), one line naming the file and what is wrong; {@link #EXIT_FAULT} for an exception the
+ * program does not handle or the instruction limit, one line with pc, symbol and instruction word.
+ * Never a stack trace.
+ *
+ * <p>Thread-safety: {@link #run} is reentrant (no shared state).
+ */
+public final class RiscvCommand {
+    /** Exit status for bad input. */
+    public static final int EXIT_BAD_INPUT = 2;
+    /** Exit status for an unhandled fault or the instruction limit. */
+    public static final int EXIT_FAULT = 5;
+    /** Default {@code --max-instructions}. */
+    public static final long DEFAULT_MAX_INSTRUCTIONS = 10_000_000_000L;
+
+    private static final String USAGE = "usage: nicsim riscv run ELF [--model e31|ibex|FILE.yaml] [--max-instructions N] [--trace FILE] [--ram-bytes N]";
+
+    private RiscvCommand() {
+    }
+
+    /**
+     * Runs the command.
+     *
+     * @param args what follows {@code riscv} on the command line, e.g. {@code {"run", "x.elf", "--model", "ibex"}}
+     * @param out  receives the program's standard output
+     * @param err  receives the program's standard error, the summary and error lines
+     * @return exit status (see the class comment)
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
+            (args.length == 0 ? err : out).println(USAGE);
+            return args.length == 0 ? EXIT_BAD_INPUT : 0;
+        }
+        if (!args[0].equals("run")) {
+            err.println("nicsim riscv: unknown command '" + args[0] + "'");
+            err.println(USAGE);
+            return EXIT_BAD_INPUT;
+        }
+        String elf = null;
+        String model = "e31";
+        long max = DEFAULT_MAX_INSTRUCTIONS;
+        long ram = Machine.DEFAULT_RAM_BYTES;
+        String trace = null;
+        for (int i = 1; i < args.length; i++) {
+            final String a = args[i];
+            try {
+                switch (a) {
+                    case "--help":
+                    case "-h":
+                        out.println(USAGE);
+                        return 0;
+                    case "--model":
+                        model = value(args, ++i, a);
+                        break;
+                    case "--max-instructions":
+                        max = Long.parseLong(value(args, ++i, a));
+                        if (max <= 0) {
+                            throw new NumberFormatException("must be positive");
+                        }
+                        break;
+                    case "--ram-bytes":
+                        ram = Long.parseLong(value(args, ++i, a));
+                        break;
+                    case "--trace":
+                        trace = value(args, ++i, a);
+                        break;
+                    default:
+                        if (a.startsWith("-") || elf != null) {
+                            err.println("nicsim riscv: unexpected argument '" + a + "'");
+                            err.println(USAGE);
+                            return EXIT_BAD_INPUT;
+                        }
+                        elf = a;
+                }
+            } catch (final NumberFormatException e) {
+                err.println("nicsim riscv: " + a + ": not a positive number: '" + args[i] + "'");
+                return EXIT_BAD_INPUT;
+            } catch (final IllegalArgumentException e) {
+                err.println("nicsim riscv: " + e.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+        }
+        if (elf == null) {
+            err.println("nicsim riscv: missing ELF file");
+            err.println(USAGE);
+            return EXIT_BAD_INPUT;
+        }
+        final CycleModel cm;
+        final Machine m;
+        try {
+            cm = CycleModel.byName(model);
+            m = new Machine(ElfLoader.load(Path.of(elf)), cm, ram, out, err);
+        } catch (final ElfFormatException | IllegalArgumentException e) {
+            err.println("nicsim riscv: " + e.getMessage());
+            return EXIT_BAD_INPUT;
+        }
+        final Hart h = m.hart();
+        if (trace != null) {
+            try (Writer w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(Path.of(trace)), StandardCharsets.UTF_8), 1 << 16)) {
+                runTraced(m, max, w);
+            } catch (final IOException | UncheckedIOException e) {
+                err.println("nicsim riscv: " + trace + ": cannot write trace: " + e.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+        } else {
+            h.run(max);
+        }
+        summary(m, cm, err);
+        if (m.environmentError() != null) {
+            err.println("nicsim riscv: " + elf + ": " + m.environmentError());
+            return EXIT_FAULT;
+        }
+        switch (h.haltReason()) {
+            case EXIT:
+                return h.exitCode();
+            case FAULT:
+                err.println("nicsim riscv: " + elf + ": " + m.faultLine());
+                return EXIT_FAULT;
+            default: {
+                final long pc = h.pc();
+                final long w = m.instructionWord(pc);
+                err.println(String.format(Locale.ROOT, "nicsim riscv: %s: instruction limit %d reached at pc %s (%s): insn %s", elf, max,
+                    m.hex(pc), m.describe(pc), w < 0 ? "unmapped" : String.format(Locale.ROOT, "0x%08x", w)));
+                return EXIT_FAULT;
+            }
+        }
+    }
+
+    private static String value(final String[] args, final int i, final String opt) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(opt + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void runTraced(final Machine m, final long max, final Writer w) throws IOException {
+        final Hart h = m.hart();
+        h.setStopAfterTrap(true);
+        final StringBuilder b = new StringBuilder(160);
+        while (!h.halted() && h.instret() < max) {
+            final long pc = h.pc();
+            final long word = m.instructionWord(pc);
+            final long d = word < 0 ? 0 : Isa.decode((int) word, h.xlen());
+            final long issue = word < 0 ? h.cycles() : h.issueCycle(d);
+            final long before = h.instret();
+            h.run(before + 1);
+            final boolean trapped = h.takeTrapped();
+            b.setLength(0);
+            if (h.instret() > before || (!trapped && h.halted())) {
+                b.append(String.format(Locale.ROOT, "%10d %s (%s) ", issue, m.hex(pc), m.describe(pc)));
+                b.append(word <= 0xffff && Isa.isCompressed((int) word) ? String.format(Locale.ROOT, "(0x%04x)", word)
+                    : String.format(Locale.ROOT, "(0x%08x)", word));
+                b.append(' ').append(Isa.disassemble((int) word, h.xlen(), pc));
+                final int rd = ((int) d >>> 8) & 63;
+                if (rd != Isa.SINK && (d & 0xff) != Isa.ILLEGAL) {
+                    b.append(String.format(Locale.ROOT, "  x%-2d %s", rd, m.hex(h.reg(rd))));
+                }
+                b.append('\n');
+            }
+            if (trapped && h.fault() != null) {
+                b.append(String.format(Locale.ROOT, "%10d %s (%s) fatal: %s%n", issue, m.hex(pc), m.describe(pc), h.fault().causeName()));
+            } else if (trapped) {
+                b.append(String.format(Locale.ROOT, "%10d %s (%s) trap cause %d mtval %s -> %s%n", issue, m.hex(pc), m.describe(pc),
+                    h.mcause(), m.hex(h.mtval()), m.hex(h.pc())));
+            }
+            w.write(b.toString());
+        }
+        h.setStopAfterTrap(false);
+    }
+
+    private static void summary(final Machine m, final CycleModel cm, final PrintStream err) {
+        final Hart h = m.hart();
+        final long n = h.instret();
+        final long c = h.cycles();
+        err.println(String.format(Locale.ROOT, "nicsim riscv: model %s: %d instructions retired, %d cycles, CPI %.3f", cm.name(), n, c,
+            n == 0 ? 0.0 : (double) c / n));
+        final StringBuilder b = new StringBuilder("nicsim riscv: stall cycles:");
+        long total = 0;
+        for (final TimingClass tc : TimingClass.values()) {
+            final long s = h.stallCycles(tc);
+            if (s != 0) {
+                b.append(' ').append(tc.name().toLowerCase(Locale.ROOT)).append(' ').append(s).append(',');
+                total += s;
+            }
+        }
+        b.append(" control ").append(h.controlPenaltyCycles());
+        total += h.controlPenaltyCycles();
+        b.append(" (total ").append(total).append(')');
+        err.println(b);
+    }
+}

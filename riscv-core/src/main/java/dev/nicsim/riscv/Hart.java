@@ -342,6 +342,22 @@ public final class Hart {
     }
 
     /**
+     * Makes a halted hart runnable again (exit or fault forgotten, registers, CSRs, counters and
+     * predictor state kept), so an embedding can call into the same program many times: the uNIC
+     * emulator runs one firmware handler per PCC event on a hart and ends each with an
+     * {@code ecall} that halts it.
+     */
+    public void resume() {
+        haltReason = HaltReason.NONE;
+        fault = null;
+        exitCode = 0;
+        lastTrapInstret = -1;
+        reservation = -1;
+        pendingCause = -1;
+        trapped = false;
+    }
+
+    /**
      * Makes {@link #run} return right after entering a trap (single-stepping for traces).
      *
      * @param on whether to stop after a trap entry

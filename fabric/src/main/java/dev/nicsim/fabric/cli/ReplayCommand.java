@@ -7,6 +7,8 @@ import dev.nicsim.fabric.trace.ReplayInput;
 import dev.nicsim.fabric.trace.ReplayProcessor;
 import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
@@ -45,8 +47,16 @@ final class ReplayCommand implements Callable<Integer> {
         description = "A trace directory (nicsim run --record, nicsim trace import) or a pcap/pcapng file")
     Path input;
 
-    @Option(names = "--algorithm", required = true, paramLabel = "NAME", description = "Algorithm (see nicsim algorithms)")
+    @Option(names = "--algorithm", paramLabel = "NAME", description = "Algorithm (see nicsim algorithms)")
     String algorithm;
+
+    @Option(names = "--firmware", paramLabel = "ELF",
+        description = "Run a DOCA PCC firmware ELF on the emulator's RISC-V cores instead of a Java algorithm")
+    Path firmware;
+
+    @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000",
+        description = "Firmware: a handler retiring more instructions is abandoned (default ${DEFAULT-VALUE})")
+    long maxInstructionsPerEvent;
 
     @Option(names = "--set", paramLabel = "param=value", description = "Set an algorithm parameter, e.g. --set g=0.0625")
     List<String> sets = new ArrayList<>();
@@ -89,12 +99,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, CaptureException {
         final ReplayInput kind = ReplayInput.detect(input);
-        final PccAlgorithmProvider provider;
-        try {
-            provider = PccAlgorithms.byName(algorithm);
-        } catch (final IllegalArgumentException e) {
-            throw new TraceException("--algorithm: " + e.getMessage());
-        }
+        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent);
         if (!(lineRateGbps > 0) || Double.isInfinite(lineRateGbps)) {
             throw new TraceException("--line-rate-gbps: expected a positive rate, got " + lineRateGbps);
         }
@@ -156,6 +161,36 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The algorithm of {@code --algorithm NAME} or {@code --firmware ELF} (exactly one).
+     *
+     * @param algorithm       name or null
+     * @param firmware        ELF or null
+     * @param maxInstructions firmware budget per event
+     * @return the provider
+     * @throws TraceException naming the option when neither or both are given, the name is unknown or the ELF is bad
+     */
+    static PccAlgorithmProvider provider(final String algorithm, final Path firmware, final long maxInstructions) {
+        if ((algorithm == null) == (firmware == null)) {
+            throw new TraceException("give exactly one of --algorithm NAME and --firmware ELF");
+        }
+        if (firmware != null) {
+            if (maxInstructions < 1) {
+                throw new TraceException("--max-instructions-per-event: expected at least 1, got " + maxInstructions);
+            }
+            try {
+                return FirmwareProvider.load(firmware, maxInstructions);
+            } catch (final FirmwareException e) {
+                throw new TraceException("--firmware: " + e.getMessage());
+            }
+        }
+        try {
+            return PccAlgorithms.byName(algorithm);
+        } catch (final IllegalArgumentException e) {
+            throw new TraceException("--algorithm: " + e.getMessage());
+        }
+    }
+
     private ReplayEngine.Settings settings(final PccAlgorithmProvider provider, final PccParameterValues values,
                                            final ReplayProcessor proc) {
         return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
@@ -173,6 +208,9 @@ final class ReplayCommand implements Callable<Integer> {
 
     private int report(final ReplayEngine engine, final Path dir) {
         engine.printSummary(System.out);
+        if (firmware != null) {
+            System.out.println(((FirmwareProvider) engine.provider()).summaryLine());
+        }
         System.out.println("output in " + dir + " (events.csv, results.csv)");
         if (!verify) {
             return 0;

@@ -22,8 +22,7 @@ class RiscvCliTest {
 
     @Test
     void runsARiscvTestsElf() {
-        final Path elf = TestPaths.shared().resolve("peers/riscv-tests/elf/rv32ui-p-simple");
-        Assumptions.assumeTrue(Files.exists(elf), "riscv-tests not found at " + elf);
+        final Path elf = TestPaths.sharedOrSkip("peers/riscv-tests/elf/rv32ui-p-simple");
         final Cli.Outcome o = Cli.run("riscv", "run", elf.toString(), "--model", "ibex", "--max-instructions", "100000");
         assertEquals(0, o.exitCode(), o.err());
         assertTrue(o.err().startsWith("nicsim riscv: model ibex: "), o.err());

@@ -130,9 +130,10 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor)
                     : ReplayProcessor.forTrace(h.processor);
                 final ReplayEngine.Settings base = settings(provider, values, proc);
+                final dev.nicsim.microcode.emulator.EmulatorConfig recorded = ReplayProcessor.recordedConfig(h.processor);
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
-                    ReplayProcessor.recordedConfig(h.processor));
+                    recorded != null || firmware == null ? recorded : firmwareConfig());
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
                     reader.read(engine);
                     engine.finish();
@@ -147,7 +148,11 @@ final class ReplayCommand implements Callable<Integer> {
         final PccParameterValues values = provider.defaults();
         applySets(values);
         final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor) : ReplayProcessor.EMULATOR;
-        try (ReplayEngine engine = new ReplayEngine(settings(provider, values, proc), dir)) {
+        final ReplayEngine.Settings base = settings(provider, values, proc);
+        // firmware runs on the DPA-like cores: 1.8 GHz unless a trace recorded its own configuration
+        final ReplayEngine.Settings st = firmware == null ? base : new ReplayEngine.Settings(base.provider(), base.values(),
+            base.processor(), base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(), firmwareConfig());
+        try (ReplayEngine engine = new ReplayEngine(st, dir)) {
             final PccEventDeriver deriver;
             try {
                 deriver = new PccEventDeriver(engine, burstGapNs, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true);
@@ -194,6 +199,10 @@ final class ReplayCommand implements Callable<Integer> {
     private ReplayEngine.Settings settings(final PccAlgorithmProvider provider, final PccParameterValues values,
                                            final ReplayProcessor proc) {
         return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
+    }
+
+    private static dev.nicsim.microcode.emulator.EmulatorConfig firmwareConfig() {
+        return new dev.nicsim.microcode.emulator.EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
     }
 
     private void applySets(final PccParameterValues values) {

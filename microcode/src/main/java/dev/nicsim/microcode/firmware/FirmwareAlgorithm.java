@@ -18,13 +18,13 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * A DOCA PCC firmware image as a {@link dev.nicsim.pcc.PccAlgorithm}: one instance per emulated
  * core, sharing its NIC's firmware memory ({@link FirmwareNic}) with the NIC's other cores, with
  * a hart of its own ({@link Hart}, created on first use). Each call writes the event, the flow's
- * attributes and its 48-byte context into the mailbox and the context region
- * ({@link FirmwareLayout}), runs the runtime's entry on the hart to its completion {@code ecall},
- * and reads the result and the context back:
+ * attributes and its 48-byte context into the hardware thread's mailbox and context line
+ * ({@link FirmwareLayout}, firmware/ABI.md), runs {@code nicsim_pcc_event_entry} on the hart to
+ * its completion {@code ecall}, and reads the result and the context back:
  * <ul>
- * <li>{@link #initFlow}: {@code nicsim_entry_flow_start} (the port's {@code nicsim_user_flow_init},
+ * <li>{@link #initFlow}: control {@code call} = 1 (the port's {@code nicsim_pcc_user_flow_init},
  *     Java's initFlow; firmware without one leaves the result unchanged);</li>
- * <li>{@link #onEvent}: {@code nicsim_entry_event}, which calls {@code doca_pcc_dev_user_algo};
+ * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo};
  *     events of a type the firmware disabled in {@code doca_pcc_dev_user_init} are not run (the
  *     result stays unchanged, 0 cycles).</li>
  * </ul>
@@ -57,7 +57,6 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
     private final int budgetId;
     private final int instructionsId;
     private final int cyclesId;
-    private final long mailbox;
     private Hart hart;
     private int thread;
     private int contextExtra;
@@ -71,7 +70,6 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         this.nic = nic;
         this.instance = instance;
         this.maxInstructions = provider.maxInstructionsPerEvent();
-        this.mailbox = nic.image.mailbox;
         final var names = nic.declarations.counterNames();
         firmwareCounterIds = new int[names.size()];
         for (int i = 0; i < names.size(); i++) {
@@ -112,15 +110,19 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
 
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
-        final long m = mailbox;
-        nic.memory.store(m + MB_NOW, 4, nowNs);
-        nic.memory.store(m + MB_INITIAL_PSN, 4, attributes.initialPsn());
-        for (int i = 0; i < 8; i++) {
-            nic.memory.store(m + MB_EVENT + 8L * i, 8, 0);
+        final long m = FirmwareNic.mailbox(rank());
+        final var mem = nic.memory;
+        for (int i = 0; i < 10; i++) {
+            mem.store(m + 8L * i, 8, 0);
         }
+        mem.store(m + AT_INITIAL_PSN, 4, attributes.initialPsn());
+        mem.store(m + AT_NOW_NS, 4, nowNs);
+        mem.store(m + CT_CALL, 4, CALL_FLOW_INIT);
+        mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
+        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
         final int saved = contextExtra;
         contextExtra = 0;
-        run(nic.image.entryFlowStart, context, attributes, result, -1);
+        run(m, context, attributes, result, -1);
         contextExtra = saved;
     }
 
@@ -132,36 +134,61 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
             lastContextAccess = -1;
             return;
         }
-        final DirectBuffer b = event.buffer();
-        final int off = event.offset();
-        final long m = mailbox;
-        for (int i = 0; i < 8; i++) {
-            nic.memory.store(m + MB_EVENT + 8L * i, 8, b.getLong(off + 8 * i, LE));
-        }
-        nic.memory.store(m + MB_NOW, 4, event.timestampNs());
-        run(nic.image.entryEvent, context, attributes, result, type);
+        final long m = FirmwareNic.mailbox(rank());
+        final var mem = nic.memory;
+        final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
+        // the event as DOCA getters read it: multi-byte fields big-endian (firmware/ABI.md §4.1)
+        mem.store(m + EV_TYPE, 4, (DOCA_TYPE[type] & 0xFF) | (event.subtype() & 0xFF) << 8 | (event.port() & 0xFF) << 16);
+        mem.store(m + EV_FLOW_TAG, 4, Integer.reverseBytes(event.flowId()));
+        mem.store(m + EV_SN, 4, Integer.reverseBytes(event.sn()));
+        mem.store(m + EV_TIMESTAMP, 4, Integer.reverseBytes(event.timestampNs()));
+        mem.store(m + EV_FIRST_TIMESTAMP, 4, Integer.reverseBytes(event.firstTimestampNs()));
+        mem.store(m + EV_FIRST_SN, 4, Integer.reverseBytes(event.firstSn()));
+        mem.store(m + EV_NUM_COALESCED, 4, Integer.reverseBytes(event.numCoalesced()));
+        mem.store(m + EV_SENT_32BYTES, 2, Short.reverseBytes((short) Math.min(0xFFFF, (txBytes + 31) / 32)));
+        mem.store(m + EV_SENT_PKTS, 2, Short.reverseBytes((short) Math.min(0xFFFF, event.txPackets() & 0xFFFF_FFFFL)));
+        mem.store(m + EV_RTT_REQ_SEND, 4, Integer.reverseBytes(event.rttRequestSendNs()));
+        mem.store(m + EV_RTT_REQ_RECV, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
+        mem.store(m + EV_RTT_RESP_SEND, 4, Integer.reverseBytes(event.rttResponseSendNs()));
+        mem.store(m + 44, 4, 0);
+        mem.store(m + 48, 8, 0);
+        mem.store(m + EV_QPN, 4, Integer.reverseBytes(event.flowId()));
+        mem.store(m + EV_NICSIM_FLAGS, 4, (event.flags() & 0xFF) | (type & 0xFF) << 8);
+        mem.store(m + EV_TX_BYTES, 4, Integer.reverseBytes(event.txBytes()));
+        mem.store(m + EV_TX_PACKETS, 4, Integer.reverseBytes(event.txPackets()));
+        mem.store(m + 72, 8, 0);
+        mem.store(m + AT_INITIAL_PSN, 4, 0);
+        mem.store(m + AT_NOW_NS, 4, event.timestampNs());
+        mem.store(m + CT_CALL, 4, CALL_EVENT);
+        mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
+        mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
+        run(m, context, attributes, result, type);
     }
 
-    private void run(final long entry, final PccContext context, final PccAttributes attributes, final PccResult result,
+    /** @return this call's global hardware-thread index (core x 16 + thread, 0..255) */
+    private int rank() {
+        return (instance * 16 + thread) & (MAX_THREADS - 1);
+    }
+
+    private void run(final long m, final PccContext context, final PccAttributes attributes, final PccResult result,
                      final int type) {
         if (hart == null) {
             hart = nic.newHart(instance);
         }
-        final long m = mailbox;
         final var mem = nic.memory;
-        mem.store(m + MB_LINE_RATE, 8, attributes.lineRateBitsPerSec());
-        mem.store(m + MB_MTU, 4, attributes.mtuBytes());
-        mem.store(m + MB_BASE_RTT, 4, attributes.baseRttNs());
-        mem.store(m + MB_FLAGS, 4, attributes.overloaded() ? FLAG_OVERLOADED : 0);
-        mem.store(m + MB_SLOT, 4, attributes.algorithmSlot());
-        mem.store(m + MB_THREAD, 4, thread);
-        final long ctx = nic.contextBase + 64L * (thread & 63);
-        mem.store(m + MB_CONTEXT, 8, ctx);
-        mem.store(m + MB_RATE, 4, -1);
-        mem.store(m + MB_RTT_REQ, 4, 0);
-        mem.store(m + MB_WINDOW, 8, -1L);
-        mem.store(m + MB_TIMER, 4, 0);
-        mem.store(m + MB_FAST_START, 4, -1);
+        final int rank = rank();
+        mem.store(m + AT_SLOT_OVERLOAD, 4, (Math.max(0, nic.slot) & 15) | (attributes.overloaded() ? 16 : 0));
+        mem.store(m + AT_MTU, 4, attributes.mtuBytes());
+        mem.store(m + AT_LINE_RATE, 8, attributes.lineRateBitsPerSec());
+        mem.store(m + AT_BASE_RTT, 4, attributes.baseRttNs());
+        mem.store(m + RS_RATE, 4, -1);
+        mem.store(m + RS_RTT_REQ, 4, 0);
+        mem.store(m + RS_WINDOW, 8, -1L);
+        mem.store(m + RS_TIMER, 4, 0);
+        mem.store(m + RS_FAST_START, 4, -1);
+        mem.store(m + CT_THREAD_RANK, 4, rank);
+        mem.store(m + CT_STATUS, 4, 0);
+        final long ctx = nic.contextBase + 64L * rank;
         final int words = context.words();
         for (int i = 0; i < words; i++) {
             mem.store(ctx + 4L * i, 4, context.get(i));
@@ -171,10 +198,10 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         final FirmwareNic.Outcome o;
         if (profile != null && type >= 0) {
             FirmwareNic.stalls(hart, stallsBefore);
-            o = nic.callStepping(hart, entry, maxInstructions, profile.sampler());
+            o = nic.callStepping(hart, nic.image.entryEvent, m, ctx, maxInstructions, profile.sampler());
             FirmwareNic.stalls(hart, stallsAfter);
         } else {
-            o = nic.call(hart, entry, maxInstructions);
+            o = nic.call(hart, nic.image.entryEvent, m, ctx, maxInstructions);
         }
         lastCycles = nic.lastCycles;
         lastContextAccess = nic.contextAccessCycle;
@@ -196,22 +223,22 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         for (int i = 0; i < words; i++) {
             context.set(i, (int) mem.load(ctx + 4L * i, 4));
         }
-        final int rate = (int) mem.load(m + MB_RATE, 4);
+        final int rate = (int) mem.load(m + RS_RATE, 4);
         if (rate != -1) {
             result.rate(rate);
         }
-        if (mem.load(m + MB_RTT_REQ, 4) != 0) {
+        if (mem.load(m + RS_RTT_REQ, 4) != 0) {
             result.requestRttProbe();
         }
-        final long window = mem.load(m + MB_WINDOW, 8);
+        final long window = mem.load(m + RS_WINDOW, 8);
         if (window >= 0) {
             result.windowBytes(window);
         }
-        final int timer = (int) mem.load(m + MB_TIMER, 4);
+        final int timer = (int) mem.load(m + RS_TIMER, 4);
         if (timer > 0) {
             result.armTimerNs(timer);
         }
-        final int fastStart = (int) mem.load(m + MB_FAST_START, 4);
+        final int fastStart = (int) mem.load(m + RS_FAST_START, 4);
         if (fastStart >= 0) {
             result.fastStartPackets(fastStart);
         }

@@ -4,7 +4,6 @@ import dev.nicsim.pcc.PccParameter;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What a firmware declared in {@code doca_pcc_dev_user_init}: its algorithms, the parameters and
@@ -12,12 +11,10 @@ import java.util.Locale;
  * the event types it disabled. Read from the runtime's tables ({@link FirmwareLayout}) after the
  * init entry returned.
  *
- * <p>Names: a description string {@code "name|unit|text"} names the parameter or counter
- * {@code name}; a parameter whose unit is {@code fraction} holds 16.16 fixed point (as a Java
- * {@link PccParameter.Kind#FIXED_16_16} parameter), any other unit an integer. A description
- * without {@code |} (third-party DOCA code) becomes a name by lower-casing and mapping every other
- * character than letters and digits to {@code _}; an empty one {@code param<id>} /
- * {@code counter<id>}.
+ * <p>Names, units and kinds are the runtime's (firmware/ABI.md §6): a description starting with
+ * {@code name:} names its parameter or counter, else {@code param<id>} / {@code counter<id>}; a
+ * parameter of kind 1 holds 16.16 fixed point (as a Java {@link PccParameter.Kind#FIXED_16_16}
+ * parameter), kind 0 an integer.
  *
  * @param algorithms   declared algorithms, in index order
  * @param algoIndex    the algorithm that runs, or -1 when none was declared
@@ -47,44 +44,26 @@ public record FirmwareDeclarations(List<Algorithm> algorithms, int algoIndex, Li
     /**
      * Builds a parameter descriptor from a declaration.
      *
-     * @param denseId   the Java id (position)
-     * @param fwId      firmware parameter id
-     * @param desc      description string
-     * @param def       default raw value (u32)
-     * @param min       minimum raw value
-     * @param max       maximum raw value
+     * @param denseId  the Java id (position)
+     * @param fwId     firmware parameter id
+     * @param name     its name (firmware/ABI.md §6 "Names")
+     * @param fraction whether the raw value is 16.16 fixed point
+     * @param unit     its unit, or empty
+     * @param desc     its description
+     * @param def      default raw value (u32)
+     * @param min      minimum raw value
+     * @param max      maximum raw value
      * @return the descriptor
      */
-    static PccParameter parameter(final int denseId, final int fwId, final String desc, final long def, final long min,
-                                  final long max) {
-        final String[] parts = desc.split("\\|", 3);
-        final String name = parts.length > 1 ? parts[0].trim() : nameOf(desc, "param" + fwId);
-        final String unit = parts.length > 1 ? parts[1].trim() : "raw";
-        final String text = parts.length > 2 ? parts[2].trim() : desc.isBlank() ? "firmware parameter " + fwId : desc;
-        final boolean fraction = unit.equals("fraction");
+    static PccParameter parameter(final int denseId, final int fwId, final String name, final boolean fraction, final String unit,
+                                  final String desc, final long def, final long min, final long max) {
         final double scale = fraction ? 65536.0 : 1.0;
         final long lo = Math.min(min, max);
         final long hi = Math.max(min, max);
         final long d = Math.max(lo, Math.min(hi, def));
         return new PccParameter(denseId, name, fraction ? PccParameter.Kind.FIXED_16_16 : PccParameter.Kind.INTEGER,
-            d / scale, lo / scale, hi / scale, unit, text + " (firmware parameter " + fwId + ")");
-    }
-
-    /**
-     * A counter's name from its description.
-     *
-     * @param fwId firmware counter id
-     * @param desc description string
-     * @return the name
-     */
-    static String counterName(final int fwId, final String desc) {
-        final String[] parts = desc.split("\\|", 2);
-        return parts.length > 1 ? parts[0].trim() : nameOf(desc, "counter" + fwId);
-    }
-
-    private static String nameOf(final String desc, final String fallback) {
-        final String n = desc.trim().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_").replaceAll("^_+|_+$", "");
-        return n.isEmpty() ? fallback : n;
+            d / scale, lo / scale, hi / scale, unit.isEmpty() ? (fraction ? "fraction" : "raw") : unit,
+            (desc.isBlank() ? "firmware parameter" : desc) + " (firmware parameter " + fwId + ")");
     }
 
     /** @return the descriptions of every declared algorithm, for messages */

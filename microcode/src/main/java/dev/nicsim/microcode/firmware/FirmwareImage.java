@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * A firmware ELF checked against the runtime contract ({@link FirmwareLayout}): a RISC-V
- * executable defining {@code doca_pcc_dev_user_algo}, the three runtime entries and the mailbox.
+ * executable defining {@code doca_pcc_dev_user_algo}, the runtime's two entries and its ABI version.
  *
  * <p>Thread-safety: immutable after loading; shared by every NIC that runs it.
  */
@@ -18,8 +18,6 @@ public final class FirmwareImage {
     private final ElfImage elf;
     final long entryInit;
     final long entryEvent;
-    final long entryFlowStart;
-    final long mailbox;
 
     private FirmwareImage(final Path path, final ElfImage elf) {
         this.path = path;
@@ -31,8 +29,20 @@ public final class FirmwareImage {
         }
         entryInit = need(FirmwareLayout.ENTRY_INIT);
         entryEvent = need(FirmwareLayout.ENTRY_EVENT);
-        entryFlowStart = need(FirmwareLayout.ENTRY_FLOW_START);
-        mailbox = need(FirmwareLayout.MAILBOX);
+        need(FirmwareLayout.ABI_VERSION_SYMBOL);
+    }
+
+    /**
+     * Checks the ABI version the image was built for.
+     *
+     * @param version the value of {@code nicsim_pcc_abi_version}
+     * @throws FirmwareException when it is not {@link FirmwareLayout#ABI_VERSION}
+     */
+    void checkVersion(final long version) {
+        if (version != FirmwareLayout.ABI_VERSION) {
+            throw new FirmwareException(path + ": firmware ABI version " + version + ", this emulator speaks version "
+                + FirmwareLayout.ABI_VERSION + " (firmware/ABI.md)");
+        }
     }
 
     private long need(final String name) {

@@ -18,25 +18,25 @@ import java.util.function.Consumer;
 
 /**
  * The firmware memory of one NIC's Data Path Accelerator, shared by its cores as a DPA's cores
- * share theirs: the ELF's loaded segments (rounded out to 4 KiB pages, merged where they touch),
- * {@link #RAM_BYTES} of RAM after them (stack), and a context region of {@link #CONTEXT_BYTES}
- * after that, where the flow context of the event being handled sits while its handler runs.
+ * share theirs (firmware/ABI.md §2): the ELF's loaded segments (rounded out to 4 KiB pages, merged
+ * where they touch; the thread area of 256 mailbox-and-stack slots is one of them) and the
+ * context memory at {@link FirmwareLayout#CONTEXT_BASE}, one 64-byte line per hardware thread,
+ * where the flow context of the event being handled sits while its handler runs.
  * The context region's loads cost what the emulator's context-cache model says: the first load
  * of a call costs {@link #contextExtraCycles} (hit or miss latency), the others nothing (the
  * context is local after it), through the hart's per-access latency hook.
  *
  * <p>Calls run one at a time to completion on a hart the caller owns ({@link #call}); the stepped
- * emulator runs a NIC's cores on one thread, so one stack serves every call. An {@code ecall}
- * with a7 = 93 or 94 ends a call; a7 = 64 writes {@code (a1, a2)} bytes to the firmware log; any
- * other exception, or the instruction budget, abandons it.
+ * emulator runs a NIC's cores on one thread. {@code ecall} a7 = {@link FirmwareLayout#ECALL_DONE}
+ * ends a call; {@link FirmwareLayout#ECALL_PRINT} writes {@code (a0, a1)} bytes to the firmware
+ * log; the trace calls return 0; any other number returns -38 (ENOSYS); any other exception, or
+ * the instruction budget, abandons the call.
  *
  * <p>Thread-safety: not thread-safe; one thread drives all the cores of the NIC.
  */
 final class FirmwareNic implements Environment {
-    /** RAM after the image (stack), bytes. */
-    static final long RAM_BYTES = 64 << 10;
-    /** Context region, bytes (one 64-byte slot per hardware thread, up to 64 threads). */
-    static final long CONTEXT_BYTES = 4 << 10;
+    /** Context memory, bytes: one 64-byte line per hardware thread. */
+    static final long CONTEXT_BYTES = 64L * FirmwareLayout.MAX_THREADS;
     private static final long PAGE = 4096;
 
     /** How a call ended. */
@@ -52,14 +52,15 @@ final class FirmwareNic implements Environment {
     final FirmwareImage image;
     final Memory memory = new Memory();
     final CycleModel model;
-    final long stackTop;
-    final long globalPointer;
-    final long contextBase;
+    final long contextBase = FirmwareLayout.CONTEXT_BASE;
     final FirmwareDeclarations declarations;
     private final Consumer<String> log;
     private final StringBuilder logLine = new StringBuilder();
     private final long counterValues;
     private final long paramValues;
+    private final long slotTable;
+    /** Slot of port 0 that runs (the lowest enabled), -1 when none. */
+    final int slot;
 
     // per call
     private int contextExtraCycles;
@@ -110,35 +111,70 @@ final class FirmwareNic implements Environment {
         for (final long[] sp : spans) {
             memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], 0);
         }
-        final long ramBase = spans.get(spans.size() - 1)[1];
-        if (elf.xlen() == 32 && ramBase + RAM_BYTES + CONTEXT_BYTES > (1L << 32)) {
-            throw new FirmwareException(image.path() + ": no room for RAM after the image");
+        try {
+            memory.addRegion("context", contextBase, CONTEXT_BYTES, this::contextLatency);
+        } catch (final IllegalArgumentException e) {
+            throw new FirmwareException(image.path() + ": the image overlaps the context memory at 0x40000000 (firmware/ABI.md)");
         }
-        memory.addRegion("ram", ramBase, RAM_BYTES, 0);
-        contextBase = ramBase + RAM_BYTES;
-        memory.addRegion("context", contextBase, CONTEXT_BYTES, this::contextLatency);
         for (final ElfImage.Segment s : elf.segments()) {
             memory.write(s.address(), s.data());
         }
-        final long top = image.symbol(FirmwareLayout.STACK_TOP);
-        stackTop = top > 0 ? top : ramBase + RAM_BYTES - 64;
-        globalPointer = image.symbol("__global_pointer$");
+        image.checkVersion(memory.load(image.symbol(FirmwareLayout.ABI_VERSION_SYMBOL), 4) & 0xFFFF_FFFFL);
+        if (memory.find(FirmwareLayout.THREAD_AREA, 1) == null
+            || memory.find(FirmwareLayout.THREAD_AREA + FirmwareLayout.MAX_THREADS * FirmwareLayout.THREAD_SLOT_BYTES - 1, 1) == null) {
+            throw new FirmwareException(image.path() + ": no thread area at 0x01000000 (firmware/ABI.md)");
+        }
         counterValues = image.symbol(FirmwareLayout.COUNTER_VALUES);
         paramValues = image.symbol(FirmwareLayout.PARAM_VALUES);
+        slotTable = image.symbol(FirmwareLayout.SLOT_TABLE);
 
         final Hart h = newHart(0);
-        final Outcome o = call(h, image.entryInit, maxInstructions);
+        final Outcome o = call(h, image.entryInit, FirmwareLayout.THREAD_AREA, 0, maxInstructions);
         if (o != Outcome.DONE) {
             throw new FirmwareException(image.path() + ": doca_pcc_dev_user_init "
                 + (o == Outcome.BUDGET ? "did not return within " + maxInstructions + " instructions" : "faulted: " + faultLine(h.fault())));
         }
-        declarations = readDeclarations();
-        if (rawValues != null && declarations.algoIndex() >= 0 && paramValues >= 0) {
-            for (int p = 0; p < rawValues.length; p++) {
-                memory.store(paramValues + 4L * (declarations.algoIndex() * FirmwareLayout.MAX_PARAMS + declarations.paramIds()[p]), 4,
-                    rawValues[p]);
+        int first = -1;
+        if (slotTable >= 0) {
+            for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS && first < 0; sl++) {
+                if (u32(slotTable + (long) sl * FirmwareLayout.SLOT_ROW) != 0) {
+                    first = sl;
+                }
             }
         }
+        slot = first;
+        declarations = readDeclarations();
+        if (rawValues != null && declarations.algoIndex() >= 0 && paramValues >= 0) {
+            for (int port = 0; port < FirmwareLayout.MAX_PORTS; port++) {
+                for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS; sl++) {
+                    final long row = slotTable + (long) (port * FirmwareLayout.MAX_SLOTS + sl) * FirmwareLayout.SLOT_ROW;
+                    if (u32(row) == 0 || u32(row + 4) != declarations.algoIndex()) {
+                        continue;
+                    }
+                    for (int p = 0; p < rawValues.length; p++) {
+                        memory.store(paramValues + 4L * ((port * FirmwareLayout.MAX_SLOTS + sl) * FirmwareLayout.MAX_PARAMS
+                            + declarations.paramIds()[p]), 4, rawValues[p]);
+                    }
+                }
+            }
+        }
+        if (counterValues >= 0) {
+            final long n = (long) FirmwareLayout.MAX_THREADS * FirmwareLayout.MAX_PORTS * FirmwareLayout.MAX_SLOTS
+                * FirmwareLayout.MAX_COUNTERS * 4;
+            for (long a = 0; a < n; a += 8) {
+                memory.store(counterValues + a, 8, 0);
+            }
+        }
+    }
+
+    /**
+     * The mailbox of a hardware thread.
+     *
+     * @param rank global hardware-thread index, 0..255
+     * @return its address
+     */
+    static long mailbox(final int rank) {
+        return FirmwareLayout.THREAD_AREA + rank * FirmwareLayout.THREAD_SLOT_BYTES;
     }
 
     /**
@@ -176,13 +212,15 @@ final class FirmwareNic implements Environment {
     /**
      * Runs an entry to completion (or until abandoned).
      *
-     * @param h               the hart (any state; it is resumed, pc, ra, sp and gp set)
+     * @param h               the hart (any state; it is resumed, pc, a0 and a1 set)
      * @param entry           entry address
+     * @param mailbox         a0: the thread's mailbox
+     * @param context         a1: the flow context (0 for load init)
      * @param maxInstructions budget
      * @return how it ended; {@link #lastCycles}, {@link #lastInstructions}, {@link #contextAccessCycle} describe it
      */
-    Outcome call(final Hart h, final long entry, final long maxInstructions) {
-        prepareCall(h, entry);
+    Outcome call(final Hart h, final long entry, final long mailbox, final long context, final long maxInstructions) {
+        prepareCall(h, entry, mailbox, context);
         final long n0 = h.instret();
         h.run(n0 + maxInstructions);
         return finishCall(h, n0);
@@ -193,12 +231,15 @@ final class FirmwareNic implements Environment {
      *
      * @param h               the hart
      * @param entry           entry address
+     * @param mailbox         a0
+     * @param context         a1
      * @param maxInstructions budget
      * @param profile         receives (pc, cycles) per instruction
      * @return how it ended
      */
-    Outcome callStepping(final Hart h, final long entry, final long maxInstructions, final FirmwareProfile.Sampler profile) {
-        prepareCall(h, entry);
+    Outcome callStepping(final Hart h, final long entry, final long mailbox, final long context, final long maxInstructions,
+                         final FirmwareProfile.Sampler profile) {
+        prepareCall(h, entry, mailbox, context);
         final long n0 = h.instret();
         final long limit = n0 + maxInstructions;
         while (!h.halted() && h.instret() < limit) {
@@ -210,14 +251,12 @@ final class FirmwareNic implements Environment {
         return finishCall(h, n0);
     }
 
-    private void prepareCall(final Hart h, final long entry) {
+    private void prepareCall(final Hart h, final long entry, final long mailbox, final long context) {
         h.resume();
         h.setPc(entry);
         h.setReg(1, 0);
-        h.setReg(2, stackTop);
-        if (globalPointer >= 0) {
-            h.setReg(3, globalPointer);
-        }
+        h.setReg(10, mailbox);
+        h.setReg(11, context);
         contextTouched = false;
         contextAccessCycle = -1;
         callStartCycle = h.cycles();
@@ -258,21 +297,30 @@ final class FirmwareNic implements Environment {
      * @return the u32 value
      */
     long counter(final int fwId) {
-        if (counterValues < 0 || declarations.algoIndex() < 0) {
+        if (counterValues < 0 || slot < 0) {
             return 0;
         }
-        return memory.load(counterValues + 4L * (declarations.algoIndex() * FirmwareLayout.MAX_COUNTERS + fwId), 4) & 0xFFFF_FFFFL;
+        long sum = 0;
+        final long rowBytes = (long) FirmwareLayout.MAX_PORTS * FirmwareLayout.MAX_SLOTS * FirmwareLayout.MAX_COUNTERS * 4;
+        for (int t = 0; t < FirmwareLayout.MAX_THREADS; t++) {
+            sum += u32(counterValues + t * rowBytes + 4L * (slot * FirmwareLayout.MAX_COUNTERS + fwId));
+        }
+        return sum;
     }
 
     @Override
     public boolean ecall(final Hart h) {
         final long num = h.reg(17);
-        if (num == 93 || num == 94) {
+        if (num == FirmwareLayout.ECALL_DONE) {
             return false;
         }
-        if (num == 64) {
-            final long len = h.reg(12);
-            final byte[] data = len <= 0 || len > 4096 ? null : memory.read(h.reg(11), (int) len);
+        if (num == FirmwareLayout.ECALL_TRACE || num == FirmwareLayout.ECALL_TRACE_FLUSH) {
+            h.setReg(10, 0);
+            return true;
+        }
+        if (num == FirmwareLayout.ECALL_PRINT) {
+            final long len = h.reg(11);
+            final byte[] data = len <= 0 || len > 256 ? null : memory.read(h.reg(10), (int) len);
             if (data != null) {
                 for (final char ch : new String(data, StandardCharsets.UTF_8).toCharArray()) {
                     if (ch == '\n') {
@@ -319,7 +367,6 @@ final class FirmwareNic implements Environment {
         final long algos = image.symbol(FirmwareLayout.ALGO_TABLE);
         final long params = image.symbol(FirmwareLayout.PARAM_TABLE);
         final long counters = image.symbol(FirmwareLayout.COUNTER_TABLE);
-        final long slots = image.symbol(FirmwareLayout.SLOT_TABLE);
         final long mask = image.symbol(FirmwareLayout.DISABLE_MASK);
         final List<FirmwareDeclarations.Algorithm> list = new ArrayList<>();
         if (algos >= 0) {
@@ -327,33 +374,29 @@ final class FirmwareNic implements Environment {
                 final long row = algos + (long) a * FirmwareLayout.ALGO_ROW;
                 if (u32(row) != 0) {
                     list.add(new FirmwareDeclarations.Algorithm(a, u32(row + 4), (int) u32(row + 8), (int) u32(row + 12),
-                        string(memory.load(row + 24, 8), u32(row + 32)), (int) u32(row + 16), (int) u32(row + 20)));
+                        string(memory.load(row + 32, 8), u32(row + 24)), (int) u32(row + 16), (int) u32(row + 20)));
                 }
             }
         }
         int algo = -1;
-        if (slots >= 0) {
-            final long v = u32(slots);
-            if (v > 0 && v <= FirmwareLayout.MAX_ALGOS) {
-                algo = (int) v - 1;
-            }
-        }
-        if (algo < 0 && !list.isEmpty()) {
-            algo = list.get(0).index();
+        if (slot >= 0) {
+            algo = (int) u32(slotTable + (long) slot * FirmwareLayout.SLOT_ROW + 4);
         }
         final List<PccParameter> ps = new ArrayList<>();
         final List<Integer> pids = new ArrayList<>();
         final Set<String> names = new HashSet<>();
         final List<String> cs = new ArrayList<>();
         final List<Integer> cids = new ArrayList<>();
-        if (algo >= 0 && params >= 0) {
+        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && params >= 0) {
             for (int p = 0; p < FirmwareLayout.MAX_PARAMS; p++) {
                 final long row = params + (long) (algo * FirmwareLayout.MAX_PARAMS + p) * FirmwareLayout.PARAM_ROW;
                 if (u32(row) == 0) {
                     continue;
                 }
-                PccParameter d = FirmwareDeclarations.parameter(ps.size(), p, string(memory.load(row + 24, 8), u32(row + 20)),
-                    u32(row + 4), u32(row + 12), u32(row + 8));
+                final String nm = u32(row + 48) == 0 ? "param" + p : string(memory.load(row + 40, 8), u32(row + 48));
+                final String unit = u32(row + 52) == 0 ? "" : string(memory.load(row + 56, 8), u32(row + 52));
+                PccParameter d = FirmwareDeclarations.parameter(ps.size(), p, nm, u32(row + 24) == 1, unit,
+                    string(memory.load(row + 32, 8), u32(row + 28)), u32(row + 8), u32(row + 16), u32(row + 12));
                 if (!names.add(d.name())) {
                     d = new PccParameter(d.id(), d.name() + "_" + p, d.kind(), d.defaultValue(), d.min(), d.max(), d.unit(), d.description());
                     names.add(d.name());
@@ -362,14 +405,14 @@ final class FirmwareNic implements Environment {
                 pids.add(p);
             }
         }
-        if (algo >= 0 && counters >= 0) {
+        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && counters >= 0) {
             final Set<String> cn = new HashSet<>();
             for (int c = 0; c < FirmwareLayout.MAX_COUNTERS; c++) {
                 final long row = counters + (long) (algo * FirmwareLayout.MAX_COUNTERS + c) * FirmwareLayout.COUNTER_ROW;
                 if (u32(row) == 0) {
                     continue;
                 }
-                String n = FirmwareDeclarations.counterName(c, string(memory.load(row + 16, 8), u32(row + 12)));
+                String n = u32(row + 20) == 0 ? "counter" + c : string(memory.load(row + 32, 8), u32(row + 20));
                 if (!cn.add(n)) {
                     n = n + "_" + c;
                 }

@@ -33,7 +33,7 @@ class FirmwareDifferentialReplayTest {
     Path dir;
 
     static Path elf(final String file) {
-        // the firmware-c ports, else the Java side's interim port (firmware/interim)
+       
         final Path p = TestPaths.root().resolve("firmware/bin").resolve(file);
         final Path interim = TestPaths.root().resolve("firmware/interim").resolve(file);
         Assumptions.assumeTrue(Files.exists(p) || Files.exists(interim), "firmware/bin/" + file + " not in this checkout");

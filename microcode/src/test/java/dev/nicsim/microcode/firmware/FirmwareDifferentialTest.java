@@ -28,7 +28,7 @@ class FirmwareDifferentialTest {
             p = p.getParent();
         }
         final Path root = p == null ? Path.of("") : p;
-        // the firmware-c ports, else the Java side's interim port (firmware/interim)
+       
         final Path f = root.resolve("firmware/bin").resolve(file);
         final Path interim = root.resolve("firmware/interim").resolve(file);
         Assumptions.assumeTrue(Files.exists(f) || Files.exists(interim), "firmware/bin/" + file + " not in this checkout");

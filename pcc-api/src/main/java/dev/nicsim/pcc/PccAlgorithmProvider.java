@@ -1,6 +1,7 @@
 package dev.nicsim.pcc;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Service-provider interface through which nicsim finds algorithms with
@@ -40,6 +41,20 @@ public interface PccAlgorithmProvider {
      */
     default PccParameterValues defaults() {
         return new PccParameterValues(parameters());
+    }
+
+    /**
+     * Makes the instances for the cores of one CC processor (one NIC): the emulator asks the
+     * supplier once per core, the direct processor once. The default makes independent instances
+     * with {@link #create}; a provider whose instances of one processor share state (firmware:
+     * one memory image per NIC, as the cores of a Data Path Accelerator share theirs) overrides it.
+     *
+     * @param values parameter values, validated
+     * @return a supplier of instances, to be called on the processor's thread
+     * @throws IllegalArgumentException if parameter values are inconsistent with each other
+     */
+    default Supplier<PccAlgorithm> processorInstances(final PccParameterValues values) {
+        return () -> create(values);
     }
 
     /**

@@ -342,6 +342,22 @@ public final class Hart {
     }
 
     /**
+     * Makes a halted hart runnable again (exit or fault forgotten, registers, CSRs, counters and
+     * predictor state kept), so an embedding can call into the same program many times: the uNIC
+     * emulator runs one firmware handler per PCC event on a hart and ends each with an
+     * {@code ecall} that halts it.
+     */
+    public void resume() {
+        haltReason = HaltReason.NONE;
+        fault = null;
+        exitCode = 0;
+        lastTrapInstret = -1;
+        reservation = -1;
+        pendingCause = -1;
+        trapped = false;
+    }
+
+    /**
      * Makes {@link #run} return right after entering a trap (single-stepping for traces).
      *
      * @param on whether to stop after a trap entry
@@ -366,21 +382,6 @@ public final class Hart {
     long issueCycle(final long decoded) {
         final int ctl = (int) decoded;
         return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]) >> 4);
-    }
-
-    /**
-     * Makes a hart that exited runnable again (an embedding emulator that runs one handler per
-     * event halts the hart at the handler's final ecall, then sets pc and arguments and resumes).
-     * Counters, CSRs, the scoreboard and the predictor are kept.
-     *
-     * @throws IllegalStateException when the hart halted on a fault
-     */
-    public void resume() {
-        if (haltReason == HaltReason.FAULT) {
-            throw new IllegalStateException("hart " + hartId + " halted on a fault: " + fault);
-        }
-        haltReason = HaltReason.NONE;
-        exitCode = 0;
     }
 
     void setYieldOnStall(final boolean on) {

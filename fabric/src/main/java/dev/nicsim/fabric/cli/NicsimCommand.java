@@ -24,7 +24,7 @@ import java.util.Locale;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, NicsimCommand.RiscvSubcommand.class})
+        Ns3Command.class, CompareCommand.class, NicsimCommand.RiscvSubcommand.class, FirmwareCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */
@@ -61,7 +61,8 @@ public final class NicsimCommand implements Runnable {
     public static int execute(final String... args) {
         final CommandLine cl = new CommandLine(new NicsimCommand());
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException) {
+            if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException
+                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException) {
                 System.err.println("nicsim: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }

@@ -7,6 +7,8 @@ import dev.nicsim.fabric.trace.ReplayInput;
 import dev.nicsim.fabric.trace.ReplayProcessor;
 import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
@@ -45,8 +47,16 @@ final class ReplayCommand implements Callable<Integer> {
         description = "A trace directory (nicsim run --record, nicsim trace import) or a pcap/pcapng file")
     Path input;
 
-    @Option(names = "--algorithm", required = true, paramLabel = "NAME", description = "Algorithm (see nicsim algorithms)")
+    @Option(names = "--algorithm", paramLabel = "NAME", description = "Algorithm (see nicsim algorithms)")
     String algorithm;
+
+    @Option(names = "--firmware", paramLabel = "ELF",
+        description = "Run a DOCA PCC firmware ELF on the emulator's RISC-V cores instead of a Java algorithm")
+    Path firmware;
+
+    @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000",
+        description = "Firmware: a handler retiring more instructions is abandoned (default ${DEFAULT-VALUE})")
+    long maxInstructionsPerEvent;
 
     @Option(names = "--set", paramLabel = "param=value", description = "Set an algorithm parameter, e.g. --set g=0.0625")
     List<String> sets = new ArrayList<>();
@@ -89,12 +99,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, CaptureException {
         final ReplayInput kind = ReplayInput.detect(input);
-        final PccAlgorithmProvider provider;
-        try {
-            provider = PccAlgorithms.byName(algorithm);
-        } catch (final IllegalArgumentException e) {
-            throw new TraceException("--algorithm: " + e.getMessage());
-        }
+        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent);
         if (!(lineRateGbps > 0) || Double.isInfinite(lineRateGbps)) {
             throw new TraceException("--line-rate-gbps: expected a positive rate, got " + lineRateGbps);
         }
@@ -125,9 +130,10 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor)
                     : ReplayProcessor.forTrace(h.processor);
                 final ReplayEngine.Settings base = settings(provider, values, proc);
+                final dev.nicsim.microcode.emulator.EmulatorConfig recorded = ReplayProcessor.recordedConfig(h.processor);
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
-                    ReplayProcessor.recordedConfig(h.processor));
+                    recorded != null || firmware == null ? recorded : firmwareConfig());
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
                     reader.read(engine);
                     engine.finish();
@@ -142,7 +148,11 @@ final class ReplayCommand implements Callable<Integer> {
         final PccParameterValues values = provider.defaults();
         applySets(values);
         final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor) : ReplayProcessor.EMULATOR;
-        try (ReplayEngine engine = new ReplayEngine(settings(provider, values, proc), dir)) {
+        final ReplayEngine.Settings base = settings(provider, values, proc);
+        // firmware runs on the DPA-like cores: 1.8 GHz unless a trace recorded its own configuration
+        final ReplayEngine.Settings st = firmware == null ? base : new ReplayEngine.Settings(base.provider(), base.values(),
+            base.processor(), base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(), firmwareConfig());
+        try (ReplayEngine engine = new ReplayEngine(st, dir)) {
             final PccEventDeriver deriver;
             try {
                 deriver = new PccEventDeriver(engine, burstGapNs, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true);
@@ -156,9 +166,43 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The algorithm of {@code --algorithm NAME} or {@code --firmware ELF} (exactly one).
+     *
+     * @param algorithm       name or null
+     * @param firmware        ELF or null
+     * @param maxInstructions firmware budget per event
+     * @return the provider
+     * @throws TraceException naming the option when neither or both are given, the name is unknown or the ELF is bad
+     */
+    static PccAlgorithmProvider provider(final String algorithm, final Path firmware, final long maxInstructions) {
+        if ((algorithm == null) == (firmware == null)) {
+            throw new TraceException("give exactly one of --algorithm NAME and --firmware ELF");
+        }
+        if (firmware != null) {
+            if (maxInstructions < 1) {
+                throw new TraceException("--max-instructions-per-event: expected at least 1, got " + maxInstructions);
+            }
+            try {
+                return FirmwareProvider.load(firmware, maxInstructions);
+            } catch (final FirmwareException e) {
+                throw new TraceException("--firmware: " + e.getMessage());
+            }
+        }
+        try {
+            return PccAlgorithms.byName(algorithm);
+        } catch (final IllegalArgumentException e) {
+            throw new TraceException("--algorithm: " + e.getMessage());
+        }
+    }
+
     private ReplayEngine.Settings settings(final PccAlgorithmProvider provider, final PccParameterValues values,
                                            final ReplayProcessor proc) {
         return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
+    }
+
+    private static dev.nicsim.microcode.emulator.EmulatorConfig firmwareConfig() {
+        return new dev.nicsim.microcode.emulator.EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
     }
 
     private void applySets(final PccParameterValues values) {
@@ -173,6 +217,9 @@ final class ReplayCommand implements Callable<Integer> {
 
     private int report(final ReplayEngine engine, final Path dir) {
         engine.printSummary(System.out);
+        if (firmware != null) {
+            System.out.println(((FirmwareProvider) engine.provider()).summaryLine());
+        }
         System.out.println("output in " + dir + " (events.csv, results.csv)");
         if (!verify) {
             return 0;

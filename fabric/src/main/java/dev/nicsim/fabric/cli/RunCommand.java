@@ -110,6 +110,9 @@ final class RunCommand implements Callable<Integer> {
         Reports.writeCounters(dir, runner.counters());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(System.out, result);
+        if (scenario.algorithm().provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp) {
+            System.out.println(fp.summaryLine());
+        }
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);
         classes.print(System.out);

@@ -148,11 +148,13 @@ public final class Runner implements FlowListener, EventHandler {
         for (int h = 0; h < hosts; h++) {
             final int host = h;
             final java.util.function.Function<CcResultSink, CcProcessor> make = sink -> {
+                // one supplier per NIC: firmware instances of one NIC share its memory image
+                final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
+                    scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
                 if (emulatorConfig == null) {
-                    return new DirectCcProcessor(scenario.algorithm().provider().create(scenario.algorithm().values()), 0, sink);
+                    return new DirectCcProcessor(instances.get(), 0, sink);
                 }
-                emulators[host] = new UnicEmulator(emulatorConfig,
-                    () -> scenario.algorithm().provider().create(scenario.algorithm().values()), 0, sink);
+                emulators[host] = new UnicEmulator(emulatorConfig, instances, 0, sink);
                 return emulators[host];
             };
             processors[h] = traceListeners == null ? make.apply(nics[h])

@@ -203,19 +203,24 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param coalescing          merge an event into a waiting one of the same flow and type
      * @param highWaterMark       waiting events above which the algorithm sees the overload flag; -1 = 3/4 of the ring
      * @param handlerCycles       per event type (tx, ack, nack, cnp, rtt, timer) handler cycles; -1 = the algorithm's estimate
+     * @param maxInstructionsPerEvent firmware: instructions a handler may retire per event before it is abandoned
+     *                            ({@code firmware_budget_exceeded}); unused by Java algorithms
      */
     public record Emulator(boolean enabled, int cores, int threadsPerCore, long clockHz, int ringCapacity,
                            int contextCacheEntries, int dispatchCycles, int contextHitCycles, int contextMissCycles,
-                           int writeBackCycles, boolean coalescing, int highWaterMark, int[] handlerCycles) {
+                           int writeBackCycles, boolean coalescing, int highWaterMark, int[] handlerCycles,
+                           long maxInstructionsPerEvent) {
     }
 
     /**
      * The algorithm.
      *
-     * @param provider the algorithm's provider (found by name through ServiceLoader)
+     * @param provider the algorithm's provider (found by name through ServiceLoader, or the firmware
+     *                 image of {@code algorithm.firmware})
      * @param values   its validated parameter values
+     * @param firmware the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
      */
-    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values) {
+    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values, java.nio.file.Path firmware) {
     }
 
     /**

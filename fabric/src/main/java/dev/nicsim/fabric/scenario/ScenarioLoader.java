@@ -1,5 +1,7 @@
 package dev.nicsim.fabric.scenario;
 
+import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
@@ -179,9 +181,10 @@ public final class ScenarioLoader {
         final long stopPs = Math.round(f.number("stop_time_us", 100_000, 0.001, 100_000_000) * PS_PER_US);
 
         final Scenario.Topology topology = topology(f.child("topology"), file);
-        final Scenario.NicSpec nic = nic(f.childOrEmpty("nic"));
+        final boolean firmware = f.has("algorithm") && f.child("algorithm").has("firmware");
+        final Scenario.NicSpec nic = nic(f.childOrEmpty("nic"), firmware);
         final Scenario.SwitchSpec sw = switchSpec(f.childOrEmpty("switch"), nic, topology);
-        final Scenario.Algorithm algorithm = algorithm(f.child("algorithm"));
+        final Scenario.Algorithm algorithm = algorithm(f.child("algorithm"), file, nic.emulator());
         final Scenario.Workload workload = workload(f.child("workload"), file, topology, nic);
         final YamlFields s = f.childOrEmpty("sampling");
         final Scenario.Sampling sampling = new Scenario.Sampling(
@@ -267,7 +270,7 @@ public final class ScenarioLoader {
         return new Scenario.Topology(type, hosts, perSide, leaves, spines, perLeaf, k, host, fabric);
     }
 
-    private static Scenario.NicSpec nic(final YamlFields n) {
+    private static Scenario.NicSpec nic(final YamlFields n, final boolean firmware) {
         final Scenario.NicSpec spec = new Scenario.NicSpec(
             (int) n.integer("mtu_bytes", 1024, 256, 9000),
             (int) n.integer("ack_every_packets", 1, 1, 1024),
@@ -280,7 +283,7 @@ public final class ScenarioLoader {
             (int) n.integer("cnp_priority", 6, 0, 7),
             (int) n.integer("cnp_dscp", 48, 0, 63),
             initialPsn(n),
-            emulator(n.childOrEmpty("emulator")),
+            emulator(n.childOrEmpty("emulator"), firmware),
             (int) n.integer("ack_priority", n.has("data_priority") ? n.integer("data_priority", 0, 7) : 3, 0, 7),
             (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp", 0, 63) : 26, 0, 63));
         if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
@@ -320,11 +323,14 @@ public final class ScenarioLoader {
         throw n.fieldError("initial_psn", "expected random or an integer in [0, 16777215], got '" + v + "'");
     }
 
-    private static Scenario.Emulator emulator(final YamlFields e) {
+    private static Scenario.Emulator emulator(final YamlFields e, final boolean firmware) {
         final boolean enabled = e.bool("enabled", true);
         final int cores = (int) e.integer("cores", 16, 1, 1024);
         final int threads = (int) e.integer("threads_per_core", 16, 1, 256);
-        final long clockHz = Math.round(e.number("clock_ghz", 1.0, 0.001, 100) * 1e9);
+        // firmware runs on the RISC-V cores: the DPA-like default clock (docs/firmware-in-the-loop.md)
+        final long clockHz = Math.round(e.number("clock_ghz", firmware ? FirmwareProvider.DEFAULT_CLOCK_GHZ : 1.0, 0.001, 100) * 1e9);
+        final long maxInstructions = e.integer("max_instructions_per_event", FirmwareProvider.DEFAULT_MAX_INSTRUCTIONS_PER_EVENT,
+            1, 1_000_000_000);
         final int ring = (int) e.integer("ring_capacity", 256, 1, 1 << 20);
         final int cache = (int) e.integer("context_cache_entries", 256, 1, 1 << 20);
         final int dispatch = (int) e.integer("dispatch_cycles", 8, 0, 1_000_000);
@@ -344,7 +350,7 @@ public final class ScenarioLoader {
         h.finish();
         e.finish();
         return new Scenario.Emulator(enabled, cores, threads, clockHz, ring, cache, dispatch, hit, miss, writeBack,
-            coalescing, highWater, handler);
+            coalescing, highWater, handler, maxInstructions);
     }
 
     private static Scenario.SwitchSpec switchSpec(final YamlFields s, final Scenario.NicSpec nic,
@@ -503,13 +509,33 @@ public final class ScenarioLoader {
             compound, harmfulMin, latchHarmful, detourEntries, detourIdlePs);
     }
 
-    private static Scenario.Algorithm algorithm(final YamlFields a) {
-        final String name = a.string("name");
+    private static Scenario.Algorithm algorithm(final YamlFields a, final Path scenarioFile, final Scenario.Emulator emulator) {
         final PccAlgorithmProvider provider;
-        try {
-            provider = PccAlgorithms.byName(name);
-        } catch (final IllegalArgumentException e) {
-            throw a.fieldError("name", e.getMessage());
+        Path firmwarePath = null;
+        if (a.has("firmware")) {
+            // a firmware image replaces the named Java algorithm; the name, if given, is documentation
+            a.string("name", "");
+            final String elf = a.string("firmware");
+            Path p = scenarioFile.toAbsolutePath().getParent().resolve(elf);
+            if (!Files.exists(p)) {
+                p = Path.of(elf);
+            }
+            if (!Files.exists(p)) {
+                throw a.fieldError("firmware", "no such file '" + elf + "' (looked next to the scenario and in the current directory)");
+            }
+            try {
+                provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent());
+            } catch (final FirmwareException e) {
+                throw a.fieldError("firmware", e.getMessage());
+            }
+            firmwarePath = p;
+        } else {
+            final String name = a.string("name");
+            try {
+                provider = PccAlgorithms.byName(name);
+            } catch (final IllegalArgumentException e) {
+                throw a.fieldError("name", e.getMessage());
+            }
         }
         final PccParameterValues values = provider.defaults();
         final YamlFields params = a.childOrEmpty("params");
@@ -527,7 +553,7 @@ public final class ScenarioLoader {
             }
         }
         a.finish();
-        return new Scenario.Algorithm(provider, values);
+        return new Scenario.Algorithm(provider, values, firmwarePath);
     }
 
     private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo,

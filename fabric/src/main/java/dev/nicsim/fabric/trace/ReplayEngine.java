@@ -163,6 +163,11 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      *                 are replaced
      * @throws IOException if a file cannot be created
      */
+    /** @return the algorithm the events run through */
+    public dev.nicsim.pcc.PccAlgorithmProvider provider() {
+        return settings.provider();
+    }
+
     public ReplayEngine(final Settings settings, final Path outDir) throws IOException {
         this.settings = settings;
         Files.createDirectories(outDir);

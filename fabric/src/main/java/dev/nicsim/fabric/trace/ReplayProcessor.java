@@ -68,9 +68,9 @@ public enum ReplayProcessor {
     public CcProcessor create(final PccAlgorithmProvider provider, final PccParameterValues values,
                               final CcResultSink sink, final EmulatorConfig config) {
         return switch (this) {
-            case EMULATOR -> new UnicEmulator(config != null ? config : new EmulatorConfig(), () -> provider.create(values), 0, sink);
-            case IDEAL -> new UnicEmulator(EmulatorConfig.zeroCost(), () -> provider.create(values), 0, sink);
-            case DIRECT -> new DirectCcProcessor(provider.create(values), 0, sink);
+            case EMULATOR -> new UnicEmulator(config != null ? config : new EmulatorConfig(), provider.processorInstances(values), 0, sink);
+            case IDEAL -> new UnicEmulator(EmulatorConfig.zeroCost(), provider.processorInstances(values), 0, sink);
+            case DIRECT -> new DirectCcProcessor(provider.processorInstances(values).get(), 0, sink);
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.microcode.FlowContextStore;
+import dev.nicsim.microcode.MeasuredPccAlgorithm;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
@@ -83,6 +84,24 @@ final class EmulatorCore implements MessageHandler {
     private final int highWaterMark;
     private final boolean coalescing;
     private final int cacheEntries;
+
+    /**
+     * The algorithm when its handler cost is measured (firmware), else null: its handler runs when
+     * an event is dispatched to a thread (its cycles decide the thread's stretches), and the
+     * result waits in {@link #threadResults} until the event completes.
+     */
+    private final MeasuredPccAlgorithm measured;
+    /** Measured mode: zero-cost configuration (the ideal processor), so measured cycles are not charged. */
+    private final boolean measuredFree;
+    /** Measured mode: per thread, the result of the handler it ran at dispatch. */
+    private final PccResult[] threadResults;
+    /** Measured mode: per thread, cycles of its first stretch and of its second (after a context miss). */
+    private final long[] threadStageCycles;
+    private final long clockHz;
+    private final int dispatchCycles;
+    private final int contextHitCycles;
+    private final int contextMissCycles;
+    private final int writeBackCycles;
 
     /** Stage timings per event type, {@link CostTable}. */
     private final long[] costs;
@@ -188,6 +207,17 @@ final class EmulatorCore implements MessageHandler {
         this.coalescing = config.coalescing();
         this.cacheEntries = config.contextCacheEntries();
 
+        measured = algorithm instanceof MeasuredPccAlgorithm m ? m : null;
+        clockHz = config.clockHz();
+        dispatchCycles = config.dispatchCycles();
+        contextHitCycles = config.contextHitCycles();
+        contextMissCycles = config.contextMissCycles();
+        writeBackCycles = config.writeBackCycles();
+        boolean free = dispatchCycles == 0 && contextHitCycles == 0 && contextMissCycles == 0 && writeBackCycles == 0;
+        for (int t = 0; t < TYPES; t++) {
+            free &= config.handlerCyclesOverride(t) == 0;
+        }
+        measuredFree = measured != null && free;
         costs = CostTable.create(config, algorithm);
         s1Ps = CostTable.s1Ps(costs);
         missPs = CostTable.missPs(costs);
@@ -204,6 +234,16 @@ final class EmulatorCore implements MessageHandler {
         readyQueue = new int[threads];
         stallQueue = new int[threads];
         stallEndPs = new long[threads];
+        if (measured != null) {
+            threadResults = new PccResult[threads];
+            for (int t = 0; t < threads; t++) {
+                threadResults[t] = new PccResult();
+            }
+            threadStageCycles = new long[threads * 2];
+        } else {
+            threadResults = null;
+            threadStageCycles = null;
+        }
         growFlowArrays(16);
         growResults(16);
     }
@@ -646,9 +686,52 @@ final class EmulatorCore implements MessageHandler {
         threadRecords.putBytes(ThreadTable.recordOffset(th), pendingRecords, PendingTable.recordOffset(pos), R);
         FlowTable.busy(flows, slot, true);
         final boolean hit = cacheAccess(slot);
+        final boolean overloaded = pendingCount > highWaterMark;
+        if (measured != null) {
+            dispatchMeasured(th, slot, slotGeneration, type, hit, overloaded, PendingTable.arrivalPs(pendingMeta, pos));
+            return;
+        }
         ThreadTable.set(threadMeta, th, PendingTable.arrivalPs(pendingMeta, pos), CostTable.totalCycles(costs, type, hit),
             slotGeneration,
-            type | (pendingCount > highWaterMark ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
+            type | (overloaded ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
+        pushReady(th);
+    }
+
+    /**
+     * Measured mode's dispatch: the handler runs now, on the thread's copy of the event, with the
+     * context's first access costing the cache model's hit or miss latency; its cycles c (memory
+     * stalls included) make the thread's stretches. A hit (or a handler that never reads its
+     * context) holds the core for one stretch of d + c + w cycles. A miss holds it for d + p
+     * cycles (p: the handler's cycles before its first context load), waits the miss latency m off
+     * the issue slot, then holds it for max(0, c - p - m) + w: the stall the hart measured is the
+     * wait, spent off the core as with a Java handler. The result waits with the thread until
+     * the event completes.
+     */
+    private void dispatchMeasured(final int th, final int slot, final long slotGeneration, final int type, final boolean hit,
+                                  final boolean overloaded, final long arrivalPs) {
+        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
+        measured.prepare(th, measuredFree ? 0 : hit ? contextHitCycles : contextMissCycles);
+        runHandler(scratch.threadView, slot, overloaded);
+        threadResults[th].copyFrom(scratch.result);
+        final long c = measuredFree ? 0 : measured.lastHandlerCycles();
+        final long p = measured.lastContextAccessCycle();
+        final boolean split = !hit && p >= 0 && !measuredFree;
+        final long s1;
+        final long s2;
+        final long total;
+        if (split) {
+            s1 = dispatchCycles + p;
+            s2 = Math.max(0, c - p - contextMissCycles) + writeBackCycles;
+            total = s1 + contextMissCycles + s2;
+        } else {
+            s1 = dispatchCycles + c + writeBackCycles;
+            s2 = 0;
+            total = s1;
+        }
+        threadStageCycles[2 * th] = s1;
+        threadStageCycles[2 * th + 1] = s2;
+        ThreadTable.set(threadMeta, th, arrivalPs, total, slotGeneration,
+            type | (overloaded ? ThreadTable.OVERLOADED : 0) | (split ? ThreadTable.MISS : 0));
         pushReady(th);
     }
 
@@ -673,7 +756,13 @@ final class EmulatorCore implements MessageHandler {
         final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
         final int type = ThreadTable.typeOf(typeFlags);
         final long durationPs;
-        if ((typeFlags & ThreadTable.SECOND_STAGE) != 0) {
+        if (measured != null) {
+            final boolean second = (typeFlags & ThreadTable.SECOND_STAGE) != 0;
+            final long cycles = threadStageCycles[2 * th + (second ? 1 : 0)];
+            durationPs = cyclesToPs(cycles, clockHz);
+            busyCycles += cycles;
+            runningFinal = second || (typeFlags & ThreadTable.MISS) == 0;
+        } else if ((typeFlags & ThreadTable.SECOND_STAGE) != 0) {
             durationPs = CostTable.s2Ps(costs, type);
             busyCycles += CostTable.s2Cycles(costs, type);
             runningFinal = true;
@@ -715,7 +804,11 @@ final class EmulatorCore implements MessageHandler {
             return;
         }
         final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
-        runHandler(scratch.threadView, slot, (typeFlags & ThreadTable.OVERLOADED) != 0);
+        if (measured != null) {
+            scratch.result.copyFrom(threadResults[th]);
+        } else {
+            runHandler(scratch.threadView, slot, (typeFlags & ThreadTable.OVERLOADED) != 0);
+        }
         handled[ThreadTable.typeOf(typeFlags)]++;
         pushResult(qpn, tn, ThreadTable.cycles(threadMeta, th));
         owner.recordLatency(tn - ThreadTable.arrivalPs(threadMeta, th));
@@ -826,6 +919,15 @@ final class EmulatorCore implements MessageHandler {
             return;
         }
         final boolean hit = cacheAccess(slot);
+        if (measured != null) {
+            measured.prepare(0, measuredFree ? 0 : hit ? contextHitCycles : contextMissCycles);
+            runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
+            final long cycles = measuredFree ? 0 : dispatchCycles + measured.lastHandlerCycles() + writeBackCycles;
+            busyCycles += cycles;
+            handled[type]++;
+            owner.deliverNow(qpn, scratch.result, PendingTable.arrivalPs(pendingMeta, pos), cycles);
+            return;
+        }
         busyCycles += hit ? CostTable.hitBusyCycles(costs, type) : s1Cycles + CostTable.s2Cycles(costs, type);
         runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
         handled[type]++;

@@ -1,0 +1,264 @@
+package dev.nicsim.fabric.cli;
+
+import dev.nicsim.fabric.run.Runner;
+import dev.nicsim.fabric.run.TimeSeriesWriter;
+import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.fabric.trace.ChronicleTraceReader;
+import dev.nicsim.fabric.trace.ReplayEngine;
+import dev.nicsim.fabric.trace.ReplayInput;
+import dev.nicsim.fabric.trace.ReplayProcessor;
+import dev.nicsim.fabric.trace.TraceException;
+import dev.nicsim.microcode.emulator.EmulatorConfig;
+import dev.nicsim.microcode.firmware.FirmwareDeclarations;
+import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareProfile;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.microcode.firmware.ScriptedFlow;
+import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.riscv.TimingClass;
+import dev.nicsim.traces.CaptureDecoder;
+import dev.nicsim.traces.PccEventDeriver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code nicsim firmware info ELF} and {@code nicsim firmware profile ELF [--trace CAPTURE_OR_TRACE |
+ * --scenario FILE]}: what a DOCA PCC firmware declares, and what its handlers cost on the
+ * emulator's RISC-V cores. Exit codes: 0, 2 bad input (one line).
+ */
+@Command(name = "firmware", mixinStandardHelpOptions = true,
+    description = "Inspect and profile DOCA PCC firmware ELFs.",
+    subcommands = {FirmwareCommand.Info.class, FirmwareCommand.Profile.class})
+final class FirmwareCommand implements Runnable {
+    /** Per-packet events at nicsim's defaults: one ACK per packet and a TX burst every 8 packets. */
+    static final double EVENTS_PER_PACKET = 1 + 1 / 8.0;
+
+    @Override
+    public void run() {
+        picocli.CommandLine.usage(this, System.out);
+    }
+
+    static FirmwareProvider load(final Path elf, final long budget) {
+        try {
+            return FirmwareProvider.load(elf, budget);
+        } catch (final FirmwareException e) {
+            throw new TraceException(e.getMessage());
+        }
+    }
+
+    /** {@code firmware info ELF}. */
+    @Command(name = "info", mixinStandardHelpOptions = true,
+        description = "Declared algorithms, parameters (defaults, ranges) and counters of a firmware ELF.")
+    static final class Info implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "ELF")
+        Path elf;
+
+        @Override
+        public Integer call() {
+            final FirmwareProvider p = load(elf, FirmwareProvider.DEFAULT_MAX_INSTRUCTIONS_PER_EVENT);
+            final FirmwareDeclarations d = p.declarations();
+            final PrintStream o = System.out;
+            o.printf(Locale.ROOT, "%s: RV%d, entry doca_pcc_dev_user_algo at 0x%x%n", elf, p.image().elf().xlen(),
+                p.image().elf().symbols().find("doca_pcc_dev_user_algo").address());
+            o.println("algorithms:");
+            for (final FirmwareDeclarations.Algorithm a : d.algorithms()) {
+                o.printf(Locale.ROOT, "  [%d] id 0x%x v%d.%d \"%s\": %d parameters, %d counters%s%n", a.index(), a.id(), a.major(),
+                    a.minor(), a.description(), a.params(), a.counters(), a.index() == d.algoIndex() ? " (port 0 slot 0: runs)" : "");
+            }
+            if (d.algorithms().isEmpty()) {
+                o.println("  none declared");
+            }
+            o.println("parameters:");
+            for (int i = 0; i < d.parameters().size(); i++) {
+                final PccParameter q = d.parameters().get(i);
+                o.printf(Locale.ROOT, "  %-28s id %-3d default %-12s range [%s, %s] %s - %s%n", q.name(), d.paramIds()[i],
+                    num(q.defaultValue()), num(q.min()), num(q.max()), q.unit(), q.description());
+            }
+            o.println("counters:");
+            for (int i = 0; i < d.counterNames().size(); i++) {
+                o.printf(Locale.ROOT, "  %-28s id %d%n", d.counterNames().get(i), d.counterIds()[i]);
+            }
+            final List<String> disabled = new ArrayList<>();
+            final String[] doca = {"NULL", "FW", "ROCE_CNP", "ROCE_TX", "ROCE_ACK", "ROCE_NACK", "RTT", "TIMER"};
+            for (int b = 0; b < 32; b++) {
+                if ((d.disableMask() & (1 << b)) != 0) {
+                    disabled.add(b < doca.length ? doca[b] : Integer.toString(b));
+                }
+            }
+            o.println("disabled events: " + (disabled.isEmpty() ? "none" : String.join(", ", disabled)));
+            return 0;
+        }
+    }
+
+    /** {@code firmware profile ELF [--trace X | --scenario F]}. */
+    @Command(name = "profile", mixinStandardHelpOptions = true,
+        description = "Per event type instructions, cycles, CPI and stalls, the hottest functions, and the event budget of one NIC.")
+    static final class Profile implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "ELF")
+        Path elf;
+
+        @Option(names = "--trace", paramLabel = "CAPTURE_OR_TRACE", description = "Profile the events of a capture or trace")
+        Path trace;
+
+        @Option(names = "--scenario", paramLabel = "FILE", description = "Profile a scenario run with this firmware")
+        Path scenario;
+
+        @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
+            description = "Without --trace/--scenario: events of the scripted flow (default ${DEFAULT-VALUE})")
+        int events;
+
+        @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000")
+        long budget;
+
+        @Override
+        public Integer call() throws Exception {
+            if (trace != null && scenario != null) {
+                throw new TraceException("give at most one of --trace and --scenario");
+            }
+            FirmwareProvider p = load(elf, budget);
+            EmulatorConfig config = new EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
+            final String source;
+            if (scenario != null) {
+                final Scenario s = ScenarioLoader.load(scenario, List.of("algorithm.firmware=" + elf.toAbsolutePath(),
+                    "nic.emulator.max_instructions_per_event=" + budget), null);
+                p = (FirmwareProvider) s.algorithm().provider();
+                p.enableProfile();
+                final EmulatorConfig c = Runner.emulatorConfig(s.nic().emulator());
+                if (c != null) {
+                    config = c;
+                }
+                final Path tmp = Files.createTempDirectory("nicsim-profile");
+                try (TimeSeriesWriter series = new TimeSeriesWriter(tmp)) {
+                    new Runner(s, series).run(done -> { });
+                } finally {
+                    deleteTree(tmp);
+                }
+                source = "scenario " + scenario;
+            } else if (trace != null) {
+                p.enableProfile();
+                final Path tmp = Files.createTempDirectory("nicsim-profile");
+                try {
+                    replay(p, config, tmp);
+                } finally {
+                    deleteTree(tmp);
+                }
+                source = "events of " + trace;
+            } else {
+                if (events < 1) {
+                    throw new TraceException("--events: expected at least 1, got " + events);
+                }
+                p.enableProfile();
+                final PccAlgorithm a = p.create(p.defaults());
+                ((dev.nicsim.microcode.MeasuredPccAlgorithm) a).prepare(0, config.contextHitCycles());
+                final ScriptedFlow flow = new ScriptedFlow(a);
+                for (int i = 0; i < events; i++) {
+                    flow.step();
+                }
+                source = events + " events of the scripted flow (context hits)";
+            }
+            print(System.out, p, config, source);
+            return 0;
+        }
+
+        private void replay(final FirmwareProvider p, final EmulatorConfig config, final Path tmp) throws Exception {
+            final PccParameterValues values = p.defaults();
+            final ReplayEngine.Settings st = new ReplayEngine.Settings(p, values, ReplayProcessor.EMULATOR, 100_000_000_000L, 1024,
+                8000, false, config);
+            try (ReplayEngine engine = new ReplayEngine(st, tmp)) {
+                if (ReplayInput.detect(trace) == ReplayInput.TRACE) {
+                    try (ChronicleTraceReader reader = ChronicleTraceReader.open(trace)) {
+                        reader.read(engine);
+                    }
+                } else {
+                    new PccEventDeriver(engine, 10_000, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true)
+                        .derive(new CaptureDecoder(true), trace);
+                }
+                engine.finish();
+            }
+        }
+    }
+
+    static void print(final PrintStream o, final FirmwareProvider p, final EmulatorConfig config, final String source) {
+        final FirmwareProfile prof = p.enableProfile();
+        o.printf(Locale.ROOT, "profile of %s: %s; %s model at %.3f GHz%n", p.image().path(), source, p.model().name(),
+            config.clockHz() / 1e9);
+        o.printf(Locale.ROOT, "%-13s %8s %8s %8s %8s %8s %8s %8s %6s  %s%n", "event", "calls", "instr50", "instr99", "instrMax",
+            "cyc50", "cyc99", "cycMax", "CPI", "stall cycles per call by cause");
+        long totalCalls = 0;
+        double totalCycles = 0;
+        final TimingClass[] cs = TimingClass.values();
+        for (int t = 0; t < PccEventType.COUNT; t++) {
+            final FirmwareProfile.TypeFigures f = prof.figures(t);
+            if (f.events() == 0) {
+                continue;
+            }
+            totalCalls += f.events();
+            totalCycles += prof.meanCycles(t) * f.events();
+            final StringBuilder st = new StringBuilder();
+            for (int i = 0; i <= cs.length; i++) {
+                final long v = f.stallCycles()[i];
+                if (v > 0) {
+                    st.append(i < cs.length ? cs[i].name().toLowerCase(Locale.ROOT) : "control").append(' ')
+                        .append(String.format(Locale.ROOT, "%.1f", v / (double) f.events())).append("  ");
+                }
+            }
+            o.printf(Locale.ROOT, "%-13s %8d %8d %8d %8d %8d %8d %8d %6.2f  %s%s%n", PccEventType.name(t), f.events(),
+                f.instructionsP50(), f.instructionsP99(), f.instructionsMax(), f.cyclesP50(), f.cyclesP99(), f.cyclesMax(), f.cpi(),
+                st.toString().strip(), f.abandoned() > 0 ? "  (" + f.abandoned() + " abandoned)" : "");
+        }
+        o.println("hottest functions by cycles:");
+        final long all = Math.max(1, prof.totalCycles());
+        for (final FirmwareProfile.FunctionFigures f : prof.hottest(10)) {
+            o.printf(Locale.ROOT, "  %-36s %12d cycles %5.1f %%  %12d instructions%n", f.name(), f.cycles(), 100.0 * f.cycles() / all,
+                f.instructions());
+        }
+        if (totalCalls == 0) {
+            o.println("budget: no events were handled");
+            return;
+        }
+        final double handler = totalCycles / totalCalls;
+        final double perEvent = config.dispatchCycles() + config.contextHitCycles() * 0 + handler + config.writeBackCycles();
+        final double nicEventsPerSec = config.cores() * (double) config.clockHz() / perEvent;
+        o.printf(Locale.ROOT, "budget: %.1f handler cycles per event (mix above) + %d dispatch + %d write-back = %.1f busy cycles;"
+            + " one NIC (%d cores at %.3f GHz) sustains %.1f M events/s%n", handler, config.dispatchCycles(), config.writeBackCycles(),
+            perEvent, config.cores(), config.clockHz() / 1e9, nicEventsPerSec / 1e6);
+        o.printf(Locale.ROOT, "%-10s %-8s %14s %16s %10s%n", "port", "packet", "packets/s", "events/s needed", "headroom");
+        for (final int gbps : new int[] {100, 200, 400}) {
+            for (final int bytes : new int[] {1024, 4096}) {
+                final double pps = gbps * 1e9 / (bytes * 8.0);
+                final double eps = pps * EVENTS_PER_PACKET;
+                o.printf(Locale.ROOT, "%-10s %-8s %13.2fM %15.2fM %9.2fx%n", gbps + " Gb/s", bytes / 1024 + " KB", pps / 1e6, eps / 1e6,
+                    nicEventsPerSec / eps);
+            }
+        }
+        o.println("(events per packet: one ACK plus a TX burst every 8 packets, nicsim's defaults; packet = payload bytes on the wire)");
+    }
+
+    private static String num(final double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static void deleteTree(final Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (final Path q : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(q);
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.nicsim.microcode.firmware;
+
+import dev.nicsim.microcode.MeasuredPccAlgorithm;
+import dev.nicsim.pcc.PccAttributes;
+import dev.nicsim.pcc.PccContext;
+import dev.nicsim.pcc.PccCounters;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccResult;
+import dev.nicsim.riscv.Hart;
+import dev.nicsim.riscv.TimingClass;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteOrder;
+
+import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
+
+/**
+ * A DOCA PCC firmware image as a {@link dev.nicsim.pcc.PccAlgorithm}: one instance per emulated
+ * core, sharing its NIC's firmware memory ({@link FirmwareNic}) with the NIC's other cores, with
+ * a hart of its own ({@link Hart}, created on first use). Each call writes the event, the flow's
+ * attributes and its 48-byte context into the hardware thread's mailbox and context line
+ * ({@link FirmwareLayout}, firmware/ABI.md), runs {@code nicsim_pcc_event_entry} on the hart to
+ * its completion {@code ecall}, and reads the result and the context back:
+ * <ul>
+ * <li>{@link #initFlow}: control {@code call} = 1 (the port's {@code nicsim_pcc_user_flow_init},
+ *     Java's initFlow; firmware without one leaves the result unchanged);</li>
+ * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo};
+ *     events of a type the firmware disabled in {@code doca_pcc_dev_user_init} are not run (the
+ *     result stays unchanged, 0 cycles).</li>
+ * </ul>
+ *
+ * <p><b>Faults never stop the simulation.</b> A call that traps (illegal instruction, access
+ * outside the firmware's memory, misaligned atomic, ebreak) or retires more than the budget of
+ * instructions per event is abandoned: the result stays "unchanged" (the flow keeps its last rate
+ * and window), the context keeps its value from before the event, and {@code firmware_faults} or
+ * {@code firmware_budget_exceeded} counts it; the provider keeps the first fault's pc, symbol and
+ * cause ({@link FirmwareProvider#firstFault()}). The cycles it ran are charged.
+ *
+ * <p>Counters ({@link #counters()}): the firmware's declared counters (read from its memory; the
+ * NIC's instance 0 reports them, the others 0, so a processor's sum is the NIC's value), then
+ * {@code firmware_faults}, {@code firmware_budget_exceeded}, {@code firmware_instructions},
+ * {@code firmware_cycles} of this core.
+ *
+ * <p>Allocation-free per call (the hart is created on the first). Thread-safety: not
+ * thread-safe; one thread drives the NIC.
+ */
+public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+
+    private final FirmwareProvider provider;
+    private final FirmwareNic nic;
+    private final int instance;
+    private final long maxInstructions;
+    private final PccCounters counters = new PccCounters();
+    private final int[] firmwareCounterIds;
+    private final int faultsId;
+    private final int budgetId;
+    private final int instructionsId;
+    private final int cyclesId;
+    private Hart hart;
+    private int thread;
+    private int contextExtra;
+    private long lastCycles;
+    private long lastContextAccess = -1;
+    private final long[] stallsBefore = new long[TimingClass.values().length + 1];
+    private final long[] stallsAfter = new long[TimingClass.values().length + 1];
+
+    FirmwareAlgorithm(final FirmwareProvider provider, final FirmwareNic nic, final int instance) {
+        this.provider = provider;
+        this.nic = nic;
+        this.instance = instance;
+        this.maxInstructions = provider.maxInstructionsPerEvent();
+        final var names = nic.declarations.counterNames();
+        firmwareCounterIds = new int[names.size()];
+        for (int i = 0; i < names.size(); i++) {
+            firmwareCounterIds[i] = counters.allocate(names.get(i));
+        }
+        faultsId = counters.allocate("firmware_faults");
+        budgetId = counters.allocate("firmware_budget_exceeded");
+        instructionsId = counters.allocate("firmware_instructions");
+        cyclesId = counters.allocate("firmware_cycles");
+    }
+
+    @Override
+    public int contextWords() {
+        return PccContext.DEFAULT_WORDS;
+    }
+
+    @Override
+    public void prepare(final int hardwareThread, final int contextExtraCycles) {
+        thread = hardwareThread;
+        contextExtra = contextExtraCycles;
+    }
+
+    @Override
+    public long lastHandlerCycles() {
+        return lastCycles;
+    }
+
+    @Override
+    public long lastContextAccessCycle() {
+        return lastContextAccess;
+    }
+
+    /** @return 0: the emulator measures this algorithm's handlers instead */
+    @Override
+    public int handlerCycles(final int eventType) {
+        return 0;
+    }
+
+    @Override
+    public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
+        final long m = FirmwareNic.mailbox(rank());
+        final var mem = nic.memory;
+        for (int i = 0; i < 10; i++) {
+            mem.store(m + 8L * i, 8, 0);
+        }
+        mem.store(m + AT_INITIAL_PSN, 4, attributes.initialPsn());
+        mem.store(m + AT_NOW_NS, 4, nowNs);
+        mem.store(m + CT_CALL, 4, CALL_FLOW_INIT);
+        mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
+        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
+        final int saved = contextExtra;
+        contextExtra = 0;
+        run(m, context, attributes, result, -1);
+        contextExtra = saved;
+    }
+
+    @Override
+    public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes, final PccResult result) {
+        final int type = event.type();
+        if ((nic.declarations.disableMask() & (1 << DOCA_TYPE[type])) != 0) {
+            lastCycles = 0;
+            lastContextAccess = -1;
+            return;
+        }
+        final long m = FirmwareNic.mailbox(rank());
+        final var mem = nic.memory;
+        final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
+        // the event as DOCA getters read it: multi-byte fields big-endian (firmware/ABI.md §4.1)
+        mem.store(m + EV_TYPE, 4, (DOCA_TYPE[type] & 0xFF) | (event.subtype() & 0xFF) << 8 | (event.port() & 0xFF) << 16);
+        mem.store(m + EV_FLOW_TAG, 4, Integer.reverseBytes(event.flowId()));
+        mem.store(m + EV_SN, 4, Integer.reverseBytes(event.sn()));
+        mem.store(m + EV_TIMESTAMP, 4, Integer.reverseBytes(event.timestampNs()));
+        mem.store(m + EV_FIRST_TIMESTAMP, 4, Integer.reverseBytes(event.firstTimestampNs()));
+        mem.store(m + EV_FIRST_SN, 4, Integer.reverseBytes(event.firstSn()));
+        mem.store(m + EV_NUM_COALESCED, 4, Integer.reverseBytes(event.numCoalesced()));
+        mem.store(m + EV_SENT_32BYTES, 2, Short.reverseBytes((short) Math.min(0xFFFF, (txBytes + 31) / 32)));
+        mem.store(m + EV_SENT_PKTS, 2, Short.reverseBytes((short) Math.min(0xFFFF, event.txPackets() & 0xFFFF_FFFFL)));
+        mem.store(m + EV_RTT_REQ_SEND, 4, Integer.reverseBytes(event.rttRequestSendNs()));
+        mem.store(m + EV_RTT_REQ_RECV, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
+        mem.store(m + EV_RTT_RESP_SEND, 4, Integer.reverseBytes(event.rttResponseSendNs()));
+        mem.store(m + 44, 4, 0);
+        mem.store(m + 48, 8, 0);
+        mem.store(m + EV_QPN, 4, Integer.reverseBytes(event.flowId()));
+        mem.store(m + EV_NICSIM_FLAGS, 4, (event.flags() & 0xFF) | (type & 0xFF) << 8);
+        mem.store(m + EV_TX_BYTES, 4, Integer.reverseBytes(event.txBytes()));
+        mem.store(m + EV_TX_PACKETS, 4, Integer.reverseBytes(event.txPackets()));
+        mem.store(m + 72, 8, 0);
+        mem.store(m + AT_INITIAL_PSN, 4, 0);
+        mem.store(m + AT_NOW_NS, 4, event.timestampNs());
+        mem.store(m + CT_CALL, 4, CALL_EVENT);
+        mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
+        mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
+        run(m, context, attributes, result, type);
+    }
+
+    /** @return this call's global hardware-thread index (core x 16 + thread, 0..255) */
+    private int rank() {
+        return (instance * 16 + thread) & (MAX_THREADS - 1);
+    }
+
+    private void run(final long m, final PccContext context, final PccAttributes attributes, final PccResult result,
+                     final int type) {
+        if (hart == null) {
+            hart = nic.newHart(instance);
+        }
+        final var mem = nic.memory;
+        final int rank = rank();
+        mem.store(m + AT_SLOT_OVERLOAD, 4, (Math.max(0, nic.slot) & 15) | (attributes.overloaded() ? 16 : 0));
+        mem.store(m + AT_MTU, 4, attributes.mtuBytes());
+        mem.store(m + AT_LINE_RATE, 8, attributes.lineRateBitsPerSec());
+        mem.store(m + AT_BASE_RTT, 4, attributes.baseRttNs());
+        mem.store(m + RS_RATE, 4, -1);
+        mem.store(m + RS_RTT_REQ, 4, 0);
+        mem.store(m + RS_WINDOW, 8, -1L);
+        mem.store(m + RS_TIMER, 4, 0);
+        mem.store(m + RS_FAST_START, 4, -1);
+        mem.store(m + CT_THREAD_RANK, 4, rank);
+        mem.store(m + CT_STATUS, 4, 0);
+        final long ctx = nic.contextBase + 64L * rank;
+        final int words = context.words();
+        for (int i = 0; i < words; i++) {
+            mem.store(ctx + 4L * i, 4, context.get(i));
+        }
+        nic.contextExtraCycles(contextExtra);
+        final FirmwareProfile profile = provider.profile();
+        final FirmwareNic.Outcome o;
+        if (profile != null && type >= 0) {
+            FirmwareNic.stalls(hart, stallsBefore);
+            o = nic.callStepping(hart, nic.image.entryEvent, m, ctx, maxInstructions, profile.sampler());
+            FirmwareNic.stalls(hart, stallsAfter);
+        } else {
+            o = nic.call(hart, nic.image.entryEvent, m, ctx, maxInstructions);
+        }
+        lastCycles = nic.lastCycles;
+        lastContextAccess = nic.contextAccessCycle;
+        counters.add(instructionsId, nic.lastInstructions);
+        counters.add(cyclesId, nic.lastCycles);
+        if (profile != null && type >= 0) {
+            profile.event(type, nic.lastInstructions, nic.lastCycles, stallsBefore, stallsAfter, o != FirmwareNic.Outcome.DONE);
+        }
+        if (o != FirmwareNic.Outcome.DONE) {
+            if (o == FirmwareNic.Outcome.FAULT) {
+                counters.increment(faultsId);
+                provider.recordFault(nic.faultLine(hart.fault()), type);
+            } else {
+                counters.increment(budgetId);
+                provider.recordBudget(hart.pc(), nic.image.describe(hart.pc()), type);
+            }
+            return; // result unchanged, context as before the event
+        }
+        for (int i = 0; i < words; i++) {
+            context.set(i, (int) mem.load(ctx + 4L * i, 4));
+        }
+        final int rate = (int) mem.load(m + RS_RATE, 4);
+        if (rate != -1) {
+            result.rate(rate);
+        }
+        if (mem.load(m + RS_RTT_REQ, 4) != 0) {
+            result.requestRttProbe();
+        }
+        final long window = mem.load(m + RS_WINDOW, 8);
+        if (window >= 0) {
+            result.windowBytes(window);
+        }
+        final int timer = (int) mem.load(m + RS_TIMER, 4);
+        if (timer > 0) {
+            result.armTimerNs(timer);
+        }
+        final int fastStart = (int) mem.load(m + RS_FAST_START, 4);
+        if (fastStart >= 0) {
+            result.fastStartPackets(fastStart);
+        }
+    }
+
+    @Override
+    public PccCounters counters() {
+        for (int i = 0; i < firmwareCounterIds.length; i++) {
+            final long v = instance == 0 ? nic.counter(nic.declarations.counterIds()[i]) : 0;
+            counters.add(firmwareCounterIds[i], v - counters.get(firmwareCounterIds[i]));
+        }
+        return counters;
+    }
+
+    /** @return the firmware this instance runs */
+    public FirmwareProvider provider() {
+        return provider;
+    }
+}

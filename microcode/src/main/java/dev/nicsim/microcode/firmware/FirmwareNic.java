@@ -1,0 +1,445 @@
+package dev.nicsim.microcode.firmware;
+
+import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.riscv.CycleModel;
+import dev.nicsim.riscv.ElfImage;
+import dev.nicsim.riscv.Environment;
+import dev.nicsim.riscv.Hart;
+import dev.nicsim.riscv.Memory;
+import dev.nicsim.riscv.TimingClass;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The firmware memory of one NIC's Data Path Accelerator, shared by its cores as a DPA's cores
+ * share theirs (firmware/ABI.md §2): the ELF's loaded segments (rounded out to 4 KiB pages, merged
+ * where they touch; the thread area of 256 mailbox-and-stack slots is one of them) and the
+ * context memory at {@link FirmwareLayout#CONTEXT_BASE}, one 64-byte line per hardware thread,
+ * where the flow context of the event being handled sits while its handler runs.
+ * The context region's loads cost what the emulator's context-cache model says: the first load
+ * of a call costs {@link #contextExtraCycles} (hit or miss latency), the others nothing (the
+ * context is local after it), through the hart's per-access latency hook.
+ *
+ * <p>Calls run one at a time to completion on a hart the caller owns ({@link #call}); the stepped
+ * emulator runs a NIC's cores on one thread. {@code ecall} a7 = {@link FirmwareLayout#ECALL_DONE}
+ * ends a call; {@link FirmwareLayout#ECALL_PRINT} writes {@code (a0, a1)} bytes to the firmware
+ * log; the trace calls return 0; any other number returns -38 (ENOSYS); any other exception, or
+ * the instruction budget, abandons the call.
+ *
+ * <p>Thread-safety: not thread-safe; one thread drives all the cores of the NIC.
+ */
+final class FirmwareNic implements Environment {
+    /** Context memory, bytes: one 64-byte line per hardware thread. */
+    static final long CONTEXT_BYTES = 64L * FirmwareLayout.MAX_THREADS;
+    private static final long PAGE = 4096;
+
+    /** How a call ended. */
+    enum Outcome {
+        /** The entry signalled completion. */
+        DONE,
+        /** An exception: the call was abandoned. */
+        FAULT,
+        /** The instruction budget ran out: the call was abandoned. */
+        BUDGET
+    }
+
+    final FirmwareImage image;
+    final Memory memory = new Memory();
+    final CycleModel model;
+    final long contextBase = FirmwareLayout.CONTEXT_BASE;
+    final FirmwareDeclarations declarations;
+    private final Consumer<String> log;
+    private final StringBuilder logLine = new StringBuilder();
+    private final long counterValues;
+    private final long paramValues;
+    private final long slotTable;
+    /** Slot of port 0 that runs (the lowest enabled), -1 when none. */
+    final int slot;
+
+    // per call
+    private int contextExtraCycles;
+    private boolean contextTouched;
+    private long callStartCycle;
+    /** Cycles from the call's start to its first context load, -1 if none. */
+    long contextAccessCycle;
+    /** Cycles the last call took. */
+    long lastCycles;
+    /** Instructions the last call retired. */
+    long lastInstructions;
+
+    /**
+     * Builds a NIC's memory from the image and runs the init entry.
+     *
+     * @param image           the firmware
+     * @param model           the cores' cycle model
+     * @param rawValues       per declared parameter (in {@link FirmwareDeclarations#parameters()} order), the raw
+     *                        value to write after init, or null for the firmware's defaults
+     * @param maxInstructions init's instruction budget
+     * @param log             receives the firmware's output lines
+     * @throws FirmwareException if the image does not fit or the init entry faults or runs out of budget
+     */
+    FirmwareNic(final FirmwareImage image, final CycleModel model, final long[] rawValues, final long maxInstructions,
+                final Consumer<String> log) {
+        this.image = image;
+        this.model = model;
+        this.log = log;
+        final ElfImage elf = image.elf();
+        final List<long[]> spans = new ArrayList<>();
+        for (final ElfImage.Segment s : elf.segments()) {
+            final long lo = s.address() & ~(PAGE - 1);
+            final long hi = (s.address() + s.memBytes() + PAGE - 1) & ~(PAGE - 1);
+            if (!spans.isEmpty() && spans.get(spans.size() - 1)[1] >= lo) {
+                spans.get(spans.size() - 1)[1] = Math.max(hi, spans.get(spans.size() - 1)[1]);
+            } else {
+                spans.add(new long[] {lo, hi});
+            }
+        }
+        long total = 0;
+        for (final long[] sp : spans) {
+            total += sp[1] - sp[0];
+        }
+        if (total > (64L << 20)) {
+            throw new FirmwareException(image.path() + ": loadable segments take " + total + " bytes; firmware may take at most 64 MiB");
+        }
+        int i = 0;
+        for (final long[] sp : spans) {
+            memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], 0);
+        }
+        try {
+            memory.addRegion("context", contextBase, CONTEXT_BYTES, this::contextLatency);
+        } catch (final IllegalArgumentException e) {
+            throw new FirmwareException(image.path() + ": the image overlaps the context memory at 0x40000000 (firmware/ABI.md)");
+        }
+        for (final ElfImage.Segment s : elf.segments()) {
+            memory.write(s.address(), s.data());
+        }
+        image.checkVersion(memory.load(image.symbol(FirmwareLayout.ABI_VERSION_SYMBOL), 4) & 0xFFFF_FFFFL);
+        if (memory.find(FirmwareLayout.THREAD_AREA, 1) == null
+            || memory.find(FirmwareLayout.THREAD_AREA + FirmwareLayout.MAX_THREADS * FirmwareLayout.THREAD_SLOT_BYTES - 1, 1) == null) {
+            throw new FirmwareException(image.path() + ": no thread area at 0x01000000 (firmware/ABI.md)");
+        }
+        counterValues = image.symbol(FirmwareLayout.COUNTER_VALUES);
+        paramValues = image.symbol(FirmwareLayout.PARAM_VALUES);
+        slotTable = image.symbol(FirmwareLayout.SLOT_TABLE);
+
+        final Hart h = newHart(0);
+        final Outcome o = call(h, image.entryInit, FirmwareLayout.THREAD_AREA, 0, maxInstructions);
+        if (o != Outcome.DONE) {
+            throw new FirmwareException(image.path() + ": doca_pcc_dev_user_init "
+                + (o == Outcome.BUDGET ? "did not return within " + maxInstructions + " instructions" : "faulted: " + faultLine(h.fault())));
+        }
+        int first = -1;
+        if (slotTable >= 0) {
+            for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS && first < 0; sl++) {
+                if (u32(slotTable + (long) sl * FirmwareLayout.SLOT_ROW) != 0) {
+                    first = sl;
+                }
+            }
+        }
+        slot = first;
+        declarations = readDeclarations();
+        if (rawValues != null && declarations.algoIndex() >= 0 && paramValues >= 0) {
+            for (int port = 0; port < FirmwareLayout.MAX_PORTS; port++) {
+                for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS; sl++) {
+                    final long row = slotTable + (long) (port * FirmwareLayout.MAX_SLOTS + sl) * FirmwareLayout.SLOT_ROW;
+                    if (u32(row) == 0 || u32(row + 4) != declarations.algoIndex()) {
+                        continue;
+                    }
+                    for (int p = 0; p < rawValues.length; p++) {
+                        memory.store(paramValues + 4L * ((port * FirmwareLayout.MAX_SLOTS + sl) * FirmwareLayout.MAX_PARAMS
+                            + declarations.paramIds()[p]), 4, rawValues[p]);
+                    }
+                }
+            }
+        }
+        if (counterValues >= 0) {
+            final long n = (long) FirmwareLayout.MAX_THREADS * FirmwareLayout.MAX_PORTS * FirmwareLayout.MAX_SLOTS
+                * FirmwareLayout.MAX_COUNTERS * 4;
+            for (long a = 0; a < n; a += 8) {
+                memory.store(counterValues + a, 8, 0);
+            }
+        }
+    }
+
+    /**
+     * The mailbox of a hardware thread.
+     *
+     * @param rank global hardware-thread index, 0..255
+     * @return its address
+     */
+    static long mailbox(final int rank) {
+        return FirmwareLayout.THREAD_AREA + rank * FirmwareLayout.THREAD_SLOT_BYTES;
+    }
+
+    /**
+     * A hart on this NIC's memory in Linux-syscall mode (so that any exception but {@code ecall}
+     * stops it).
+     *
+     * @param id its {@code mhartid}
+     * @return the hart
+     */
+    Hart newHart(final int id) {
+        final Hart h = new Hart(memory, image.elf().xlen(), model, id);
+        h.setEnvironment(this);
+        h.setSystemCalls(true);
+        return h;
+    }
+
+    /**
+     * Sets the cost of the next call's first context load.
+     *
+     * @param extraCycles cycles beyond the model's load latency, at least 0
+     */
+    void contextExtraCycles(final int extraCycles) {
+        contextExtraCycles = extraCycles;
+    }
+
+    private int contextLatency(final long address, final int sizeBytes, final boolean store, final long cycle) {
+        if (store || contextTouched) {
+            return 0;
+        }
+        contextTouched = true;
+        contextAccessCycle = cycle - callStartCycle;
+        return contextExtraCycles;
+    }
+
+    /**
+     * Runs an entry to completion (or until abandoned).
+     *
+     * @param h               the hart (any state; it is resumed, pc, a0 and a1 set)
+     * @param entry           entry address
+     * @param mailbox         a0: the thread's mailbox
+     * @param context         a1: the flow context (0 for load init)
+     * @param maxInstructions budget
+     * @return how it ended; {@link #lastCycles}, {@link #lastInstructions}, {@link #contextAccessCycle} describe it
+     */
+    Outcome call(final Hart h, final long entry, final long mailbox, final long context, final long maxInstructions) {
+        prepareCall(h, entry, mailbox, context);
+        final long n0 = h.instret();
+        h.run(n0 + maxInstructions);
+        return finishCall(h, n0);
+    }
+
+    /**
+     * Runs an entry one instruction at a time, telling the profile each instruction's pc and cycles.
+     *
+     * @param h               the hart
+     * @param entry           entry address
+     * @param mailbox         a0
+     * @param context         a1
+     * @param maxInstructions budget
+     * @param profile         receives (pc, cycles) per instruction
+     * @return how it ended
+     */
+    Outcome callStepping(final Hart h, final long entry, final long mailbox, final long context, final long maxInstructions,
+                         final FirmwareProfile.Sampler profile) {
+        prepareCall(h, entry, mailbox, context);
+        final long n0 = h.instret();
+        final long limit = n0 + maxInstructions;
+        while (!h.halted() && h.instret() < limit) {
+            final long pc = h.pc();
+            final long c = h.cycles();
+            h.run(h.instret() + 1);
+            profile.instruction(pc, h.cycles() - c);
+        }
+        return finishCall(h, n0);
+    }
+
+    private void prepareCall(final Hart h, final long entry, final long mailbox, final long context) {
+        h.resume();
+        h.setPc(entry);
+        h.setReg(1, 0);
+        h.setReg(10, mailbox);
+        h.setReg(11, context);
+        contextTouched = false;
+        contextAccessCycle = -1;
+        callStartCycle = h.cycles();
+    }
+
+    private Outcome finishCall(final Hart h, final long n0) {
+        lastCycles = h.cycles() - callStartCycle;
+        lastInstructions = h.instret() - n0;
+        if (!h.halted()) {
+            return Outcome.BUDGET;
+        }
+        return h.haltReason() == Hart.HaltReason.FAULT ? Outcome.FAULT : Outcome.DONE;
+    }
+
+    /**
+     * One line for a fault: cause, pc, symbol (and address for access faults).
+     *
+     * @param f the fault
+     * @return the line
+     */
+    String faultLine(final Hart.Fault f) {
+        if (f == null) {
+            return "no fault";
+        }
+        final StringBuilder b = new StringBuilder(f.causeName()).append(" at pc 0x").append(Long.toHexString(f.pc()))
+            .append(" (").append(image.describe(f.pc())).append(')');
+        if (f.cause() == Hart.CAUSE_LOAD_ACCESS || f.cause() == Hart.CAUSE_STORE_ACCESS || f.cause() == Hart.CAUSE_LOAD_MISALIGNED
+            || f.cause() == Hart.CAUSE_STORE_MISALIGNED) {
+            b.append(", address 0x").append(Long.toHexString(f.tval()));
+        }
+        return b.toString();
+    }
+
+    /**
+     * A firmware counter's current value.
+     *
+     * @param fwId firmware counter id
+     * @return the u32 value
+     */
+    long counter(final int fwId) {
+        if (counterValues < 0 || slot < 0) {
+            return 0;
+        }
+        long sum = 0;
+        final long rowBytes = (long) FirmwareLayout.MAX_PORTS * FirmwareLayout.MAX_SLOTS * FirmwareLayout.MAX_COUNTERS * 4;
+        for (int t = 0; t < FirmwareLayout.MAX_THREADS; t++) {
+            sum += u32(counterValues + t * rowBytes + 4L * (slot * FirmwareLayout.MAX_COUNTERS + fwId));
+        }
+        return sum;
+    }
+
+    @Override
+    public boolean ecall(final Hart h) {
+        final long num = h.reg(17);
+        if (num == FirmwareLayout.ECALL_DONE) {
+            return false;
+        }
+        if (num == FirmwareLayout.ECALL_TRACE || num == FirmwareLayout.ECALL_TRACE_FLUSH) {
+            h.setReg(10, 0);
+            return true;
+        }
+        if (num == FirmwareLayout.ECALL_PRINT) {
+            final long len = h.reg(11);
+            final byte[] data = len <= 0 || len > 256 ? null : memory.read(h.reg(10), (int) len);
+            if (data != null) {
+                for (final char ch : new String(data, StandardCharsets.UTF_8).toCharArray()) {
+                    if (ch == '\n') {
+                        log.accept(logLine.toString());
+                        logLine.setLength(0);
+                    } else if (logLine.length() < 1000) {
+                        logLine.append(ch);
+                    }
+                }
+            }
+            h.setReg(10, data == null ? -14 : len);
+            return true;
+        }
+        h.setReg(10, -38);
+        return true;
+    }
+
+    @Override
+    public boolean toHost(final Hart h, final long value) {
+        return false;
+    }
+
+    private long u32(final long address) {
+        return memory.load(address, 4) & 0xFFFF_FFFFL;
+    }
+
+    private String string(final long address, final long size) {
+        if (address <= 0 || size <= 0) {
+            return "";
+        }
+        final int n = (int) Math.min(size, 256);
+        final byte[] b = memory.read(address, n);
+        if (b == null) {
+            return "";
+        }
+        int len = 0;
+        while (len < b.length && b[len] != 0) {
+            len++;
+        }
+        return new String(b, 0, len, StandardCharsets.UTF_8);
+    }
+
+    private FirmwareDeclarations readDeclarations() {
+        final long algos = image.symbol(FirmwareLayout.ALGO_TABLE);
+        final long params = image.symbol(FirmwareLayout.PARAM_TABLE);
+        final long counters = image.symbol(FirmwareLayout.COUNTER_TABLE);
+        final long mask = image.symbol(FirmwareLayout.DISABLE_MASK);
+        final List<FirmwareDeclarations.Algorithm> list = new ArrayList<>();
+        if (algos >= 0) {
+            for (int a = 0; a < FirmwareLayout.MAX_ALGOS; a++) {
+                final long row = algos + (long) a * FirmwareLayout.ALGO_ROW;
+                if (u32(row) != 0) {
+                    list.add(new FirmwareDeclarations.Algorithm(a, u32(row + 4), (int) u32(row + 8), (int) u32(row + 12),
+                        string(memory.load(row + 32, 8), u32(row + 24)), (int) u32(row + 16), (int) u32(row + 20)));
+                }
+            }
+        }
+        int algo = -1;
+        if (slot >= 0) {
+            algo = (int) u32(slotTable + (long) slot * FirmwareLayout.SLOT_ROW + 4);
+        }
+        final List<PccParameter> ps = new ArrayList<>();
+        final List<Integer> pids = new ArrayList<>();
+        final Set<String> names = new HashSet<>();
+        final List<String> cs = new ArrayList<>();
+        final List<Integer> cids = new ArrayList<>();
+        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && params >= 0) {
+            for (int p = 0; p < FirmwareLayout.MAX_PARAMS; p++) {
+                final long row = params + (long) (algo * FirmwareLayout.MAX_PARAMS + p) * FirmwareLayout.PARAM_ROW;
+                if (u32(row) == 0) {
+                    continue;
+                }
+                final String nm = u32(row + 48) == 0 ? "param" + p : string(memory.load(row + 40, 8), u32(row + 48));
+                final String unit = u32(row + 52) == 0 ? "" : string(memory.load(row + 56, 8), u32(row + 52));
+                PccParameter d = FirmwareDeclarations.parameter(ps.size(), p, nm, u32(row + 24) == 1, unit,
+                    string(memory.load(row + 32, 8), u32(row + 28)), u32(row + 8), u32(row + 16), u32(row + 12));
+                if (!names.add(d.name())) {
+                    d = new PccParameter(d.id(), d.name() + "_" + p, d.kind(), d.defaultValue(), d.min(), d.max(), d.unit(), d.description());
+                    names.add(d.name());
+                }
+                ps.add(d);
+                pids.add(p);
+            }
+        }
+        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && counters >= 0) {
+            final Set<String> cn = new HashSet<>();
+            for (int c = 0; c < FirmwareLayout.MAX_COUNTERS; c++) {
+                final long row = counters + (long) (algo * FirmwareLayout.MAX_COUNTERS + c) * FirmwareLayout.COUNTER_ROW;
+                if (u32(row) == 0) {
+                    continue;
+                }
+                String n = u32(row + 20) == 0 ? "counter" + c : string(memory.load(row + 32, 8), u32(row + 20));
+                if (!cn.add(n)) {
+                    n = n + "_" + c;
+                }
+                cs.add(n);
+                cids.add(c);
+            }
+        }
+        return new FirmwareDeclarations(List.copyOf(list), algo, List.copyOf(ps), pids.stream().mapToInt(Integer::intValue).toArray(),
+            List.copyOf(cs), cids.stream().mapToInt(Integer::intValue).toArray(), mask >= 0 ? (int) u32(mask) : 0);
+    }
+
+    /**
+     * Stall cycles of a hart by cause, for profiles: the timing classes, then control flow.
+     *
+     * @param h    the hart
+     * @param into array of {@code TimingClass.values().length + 1}
+     */
+    static void stalls(final Hart h, final long[] into) {
+        final TimingClass[] cs = TimingClass.values();
+        for (int i = 0; i < cs.length; i++) {
+            into[i] = h.stallCycles(cs[i]);
+        }
+        into[cs.length] = h.controlPenaltyCycles();
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "FirmwareNic[%s]", image.path());
+    }
+}

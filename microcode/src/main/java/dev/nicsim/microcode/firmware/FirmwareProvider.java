@@ -1,0 +1,219 @@
+package dev.nicsim.microcode.firmware;
+
+import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.riscv.CycleModel;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A firmware ELF as an algorithm provider: {@code algorithm.firmware: PATH.elf},
+ * {@code nicsim replay --firmware}, {@code nicsim firmware}. Loading checks the image
+ * ({@link FirmwareImage}) and runs its {@code doca_pcc_dev_user_init} once to learn the declared
+ * algorithms, parameters and counters ({@link FirmwareDeclarations}); {@link #parameters()} are the
+ * declared parameters of the algorithm in port 0, slot 0, so {@code algorithm.params.NAME} sets
+ * them by name (unknown names are rejected as for Java algorithms).
+ *
+ * <p>Each CC processor (NIC) gets one firmware memory, initialised by running
+ * {@code doca_pcc_dev_user_init} and then writing the parameter values into the runtime's table
+ * ({@link #processorInstances}); its cores get instances sharing it ({@link FirmwareAlgorithm}).
+ * The cores run the E31 cycle model ({@code CycleModel.E31}; docs/firmware-in-the-loop.md gives
+ * the sources and assumptions).
+ *
+ * <p>Thread-safety: the provider is shared by the NICs of one run, driven by one thread; the
+ * fault record and profile are plain fields.
+ */
+public final class FirmwareProvider implements PccAlgorithmProvider {
+    /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware-in-the-loop.md). */
+    public static final double DEFAULT_CLOCK_GHZ = 1.8;
+    /** Default instruction budget of one event's handler. */
+    public static final long DEFAULT_MAX_INSTRUCTIONS_PER_EVENT = 100_000;
+    /** Instruction budget of {@code doca_pcc_dev_user_init}. */
+    public static final long INIT_MAX_INSTRUCTIONS = 10_000_000;
+
+    private final FirmwareImage image;
+    private final FirmwareDeclarations declarations;
+    private final long maxInstructionsPerEvent;
+    private final CycleModel model;
+    private Consumer<String> log = line -> System.err.println("firmware: " + line);
+    private FirmwareProfile profile;
+    private long faults;
+    private long budgetExceeded;
+    private String firstFault;
+
+    private FirmwareProvider(final FirmwareImage image, final long maxInstructionsPerEvent, final CycleModel model) {
+        this.image = image;
+        this.maxInstructionsPerEvent = maxInstructionsPerEvent;
+        this.model = model;
+        this.declarations = new FirmwareNic(image, model, null, INIT_MAX_INSTRUCTIONS, line -> { }).declarations;
+    }
+
+    /**
+     * Loads a firmware ELF and runs its init once.
+     *
+     * @param elf                     the file
+     * @param maxInstructionsPerEvent instruction budget per event, at least 1
+     * @return the provider
+     * @throws FirmwareException one line: not a RISC-V ELF, no {@code doca_pcc_dev_user_algo}, not
+     *                           linked with the runtime, or its init faults
+     */
+    public static FirmwareProvider load(final Path elf, final long maxInstructionsPerEvent) {
+        if (maxInstructionsPerEvent < 1) {
+            throw new IllegalArgumentException("maxInstructionsPerEvent must be >= 1, got " + maxInstructionsPerEvent);
+        }
+        return new FirmwareProvider(FirmwareImage.load(elf), maxInstructionsPerEvent, CycleModel.E31);
+    }
+
+    /** @return {@code firmware:<file name>} */
+    @Override
+    public String name() {
+        return "firmware:" + image.path().getFileName();
+    }
+
+    @Override
+    public String description() {
+        return "firmware " + image.path() + (declarations.algorithms().isEmpty() ? "" : " ("
+            + String.join(", ", declarations.algorithmNames()) + ")");
+    }
+
+    @Override
+    public List<PccParameter> parameters() {
+        return declarations.parameters();
+    }
+
+    /** Makes a stand-alone instance with a firmware memory of its own. */
+    @Override
+    public PccAlgorithm create(final PccParameterValues values) {
+        return processorInstances(values).get();
+    }
+
+    /** Instances of one NIC: the first call builds the NIC's firmware memory; each call makes one core's instance. */
+    @Override
+    public Supplier<PccAlgorithm> processorInstances(final PccParameterValues values) {
+        final long[] raw = new long[declarations.parameters().size()];
+        for (int i = 0; i < raw.length; i++) {
+            raw[i] = values.raw(i);
+        }
+        return new Supplier<>() {
+            private FirmwareNic nic;
+            private int next;
+
+            @Override
+            public PccAlgorithm get() {
+                if (nic == null) {
+                    nic = new FirmwareNic(image, model, raw, INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
+                }
+                return new FirmwareAlgorithm(FirmwareProvider.this, nic, next++);
+            }
+        };
+    }
+
+    /** @return the image */
+    public FirmwareImage image() {
+        return image;
+    }
+
+    /** @return what its init declared */
+    public FirmwareDeclarations declarations() {
+        return declarations;
+    }
+
+    /** @return instruction budget per event */
+    public long maxInstructionsPerEvent() {
+        return maxInstructionsPerEvent;
+    }
+
+    /** @return the cores' cycle model */
+    public CycleModel model() {
+        return model;
+    }
+
+    /**
+     * Sets where firmware output lines go (default: standard error, prefixed {@code firmware: }).
+     *
+     * @param sink receives one line at a time
+     */
+    public void log(final Consumer<String> sink) {
+        this.log = sink;
+    }
+
+    /**
+     * Turns on profiling: every later handler call runs one instruction at a time and is recorded.
+     *
+     * @return the profile
+     */
+    public FirmwareProfile enableProfile() {
+        if (profile == null) {
+            profile = new FirmwareProfile(image);
+        }
+        return profile;
+    }
+
+    /** @return the profile, or null when off */
+    FirmwareProfile profile() {
+        return profile;
+    }
+
+    void recordFault(final String line, final int type) {
+        faults++;
+        if (firstFault == null) {
+            firstFault = line + " (" + typeName(type) + ")";
+        }
+    }
+
+    void recordBudget(final long pc, final String symbol, final int type) {
+        budgetExceeded++;
+        if (firstFault == null) {
+            firstFault = String.format(Locale.ROOT, "instruction budget of %d exceeded at pc 0x%x (%s) (%s)", maxInstructionsPerEvent,
+                pc, symbol, typeName(type));
+        }
+    }
+
+    private static String typeName(final int type) {
+        return type < 0 ? "flow start" : PccEventType.name(type) + " event";
+    }
+
+    /** @return handler calls abandoned on a trap, over every NIC so far */
+    public long faults() {
+        return faults;
+    }
+
+    /** @return handler calls abandoned at the instruction budget, over every NIC so far */
+    public long budgetExceeded() {
+        return budgetExceeded;
+    }
+
+    /** @return the first abandoned call: cause, pc, symbol, event type; null when none */
+    public String firstFault() {
+        return firstFault;
+    }
+
+    /**
+     * One line for summaries: the firmware, its algorithm and the faults so far.
+     *
+     * @return the line
+     */
+    public String summaryLine() {
+        final StringBuilder b = new StringBuilder("firmware           ").append(image.path());
+        if (declarations.algoIndex() >= 0) {
+            for (final FirmwareDeclarations.Algorithm a : declarations.algorithms()) {
+                if (a.index() == declarations.algoIndex()) {
+                    b.append(String.format(Locale.ROOT, " (algorithm %d \"%s\" v%d.%d)", a.id(), a.description(), a.major(), a.minor()));
+                }
+            }
+        }
+        b.append(String.format(Locale.ROOT, "; %s model; %d faults, %d over the budget of %d instructions", model.name(), faults,
+            budgetExceeded, maxInstructionsPerEvent));
+        if (firstFault != null) {
+            b.append("; first: ").append(firstFault);
+        }
+        return b.toString();
+    }
+}

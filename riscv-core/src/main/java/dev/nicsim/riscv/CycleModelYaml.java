@@ -73,7 +73,11 @@ final class CycleModelYaml {
             }
             final EnumMap<TimingClass, Integer> lat = classMap(m.get("latency"), "latency");
             final EnumMap<TimingClass, Integer> occ = classMap(m.get("issue"), "issue");
-            final boolean dd = Boolean.TRUE.equals(m.get("div_data_dependent"));
+            final Object ddValue = m.get("div_data_dependent");
+            if (ddValue != null && !(ddValue instanceof Boolean)) {
+                throw new IllegalArgumentException("div_data_dependent = '" + ddValue + "' is not true or false");
+            }
+            final boolean dd = Boolean.TRUE.equals(ddValue);
             Predictor p = Predictor.NOT_TAKEN;
             int mis = 0;
             int taken = 0;

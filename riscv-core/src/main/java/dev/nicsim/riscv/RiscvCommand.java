@@ -84,6 +84,9 @@ public final class RiscvCommand {
                         break;
                     case "--ram-bytes":
                         ram = Long.parseLong(value(args, ++i, a));
+                        if (ram < 0) {
+                            throw new NumberFormatException("must not be negative");
+                        }
                         break;
                     case "--trace":
                         trace = value(args, ++i, a);

@@ -94,6 +94,10 @@ class RiscvCommandTest {
         final Result bad = run("run", hello(dir, 64).toString(), "--model", y.toString());
         assertEquals(2, bad.code());
         assertEquals("nicsim riscv: " + y + ": unknown class 'latency.lod'\n", bad.err());
+        Files.writeString(y, "name: x\ndiv_data_dependent: yes-please\n");
+        final Result notBool = run("run", hello(dir, 64).toString(), "--model", y.toString());
+        assertEquals(2, notBool.code());
+        assertEquals("nicsim riscv: " + y + ": div_data_dependent = 'yes-please' is not true or false\n", notBool.err());
     }
 
     @Test

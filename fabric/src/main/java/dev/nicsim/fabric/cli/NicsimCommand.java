@@ -14,12 +14,17 @@ import java.util.Locale;
 /**
  * The {@code nicsim} command line: {@code run} (simulate a scenario, optionally recording a trace
  * and a pcap), {@code trace} ({@code import} a capture into a trace, {@code dump} a trace),
- * {@code replay} (run a trace or capture through an algorithm) and {@code algorithms} (list the
- * algorithms on the class path with their parameters).
+ * {@code replay} (run a trace or capture through an algorithm), {@code algorithms} (list the
+ * algorithms on the class path with their parameters), {@code ns3 import} (an HPCC ns-3
+ * configuration as a scenario), {@code compare} (a run's {@code fct.txt} against a reference one)
+ * and {@code riscv run} (a RISC-V executable on the riscv-core hart).
  *
- * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option, capture, trace), 3
- * {@code replay --verify} found a difference, 1 internal error. Bad input is reported as one line
- * on standard error, never as a stack trace.
+ * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option, capture, trace, ns-3
+ * file, fct file, ELF or cycle model), 3 {@code replay --verify} found a difference, 1 internal
+ * error; {@code riscv run} exits with the program's status, or 5 for a fault the program does not
+ * handle. Bad input is reported as one line on standard error, never as a stack trace.
+ *
+ * <p>Thread-safety: picocli runs one command on the calling thread.
  */
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",

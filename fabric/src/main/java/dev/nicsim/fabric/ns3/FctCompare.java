@@ -154,11 +154,21 @@ public final class FctCompare {
      *
      * @param nicsimFct    the run's {@code fct.txt}
      * @param referenceFct the reference's
-     * @return the comparison
-     * @throws dev.nicsim.fabric.scenario.ScenarioException for a missing file or a malformed line
+     * @return the comparison, at least one flow matched
+     * @throws dev.nicsim.fabric.scenario.ScenarioException for a missing file, a malformed line, or
+     *                                                      when no flow of one file matches a flow
+     *                                                      of the other (nothing to compare)
      */
     public static Result compare(final Path nicsimFct, final Path referenceFct) {
-        return compare(FctFile.read(nicsimFct), FctFile.read(referenceFct));
+        final List<FctFile.Row> run = FctFile.read(nicsimFct);
+        final List<FctFile.Row> reference = FctFile.read(referenceFct);
+        final Result r = compare(run, reference);
+        if (r.matched() == 0) {
+            throw new dev.nicsim.fabric.scenario.ScenarioException(referenceFct + ": no flow matches one of " + nicsimFct
+                + " by (src_ip, dst_ip, size, start_ns) (" + run.size() + " flows in the run, " + reference.size()
+                + " in the reference)");
+        }
+        return r;
     }
 
     /**

@@ -127,7 +127,8 @@ public final class Ns3Import {
         return bps / 1_000_000;
     }
 
-    private Path file(final Ns3Config.Entry e, final Path given, final String option) {
+    private Path file(final String key, final Path given, final String option) {
+        final Ns3Config.Entry e = opt(key);
         if (given != null) {
             if (!Files.exists(given)) {
                 throw new ScenarioException(given + ": no such file (" + option + ")");
@@ -135,8 +136,7 @@ public final class Ns3Import {
             return given;
         }
         if (e == null) {
-            throw new ScenarioException(config.file() + ": no " + option.substring(2).toUpperCase(Locale.ROOT)
-                + "_FILE key; give " + option + " FILE");
+            throw new ScenarioException(config.file() + ": no " + key + " key; give " + option + " FILE");
         }
         final Path dir = config.file().toAbsolutePath().getParent();
         for (final Path p : new Path[] {dir.resolve(e.value()), Path.of(e.value()), dir.resolve(Path.of(e.value()).getFileName())}) {
@@ -207,9 +207,10 @@ public final class Ns3Import {
             case 10 -> throw bad(ccMode, "10 (HPCC-PINT) is not modelled");
             default -> throw bad(ccMode, "expected 1 (DCQCN), 3 (HPCC) or 7 (TIMELY), got " + cc);
         };
-        final Path topoPath = file(opt("TOPOLOGY_FILE"), topologyGiven, "--topology");
-        final Path flowPath = file(opt("FLOW_FILE"), flowsGiven, "--flows");
+        final Path topoPath = file("TOPOLOGY_FILE", topologyGiven, "--topology");
+        final Path flowPath = file("FLOW_FILE", flowsGiven, "--flows");
         final Ns3Topology topo = Ns3Topology.read(topoPath);
+        topo.requireModelled(); // as the scenario loader will: never write a scenario that cannot run
         final Ns3Flows flows = Ns3Flows.read(flowPath, Integer.MAX_VALUE);
         final int pg = flows.flows().get(0).priorityGroup();
         for (final Ns3Flows.Flow f : flows.flows()) {

@@ -31,7 +31,7 @@ public final class Ns3Topology {
      * @param rateBitsPerSec rate, bits/s
      * @param delayPs        one-way propagation delay, ps
      * @param errorRate      per-packet error rate of the line (nicsim models none; the scenario loader
-     *                       rejects a non-zero one)
+     *                       rejects a non-zero one with {@link Ns3Topology#requireModelled})
      * @param line           1-based line in the file
      */
     public record Link(int a, int b, long rateBitsPerSec, long delayPs, double errorRate, int line) {
@@ -167,6 +167,25 @@ public final class Ns3Topology {
             }
         }
         return new Ns3Topology(file, nodes, isSwitch, links);
+    }
+
+    /**
+     * Checks that every link is one nicsim can model: error rate 0 (no link errors) and a rate of
+     * 1 Mb/s to 1.6 Tb/s.
+     *
+     * @throws ScenarioException {@code file:line: field: ...} for the first link that is not
+     */
+    public void requireModelled() {
+        for (final Link l : links) {
+            if (l.errorRate() != 0) {
+                throw new ScenarioException(file + ":" + l.line() + ": error_rate: nicsim models no link errors,"
+                    + " expected 0, got " + l.errorRate());
+            }
+            if (l.rateBitsPerSec() < 1_000_000 || l.rateBitsPerSec() > 1_600_000_000_000L) {
+                throw new ScenarioException(file + ":" + l.line() + ": rate: expected 0.001 to 1600 Gb/s, got "
+                    + l.rateBitsPerSec() + " bit/s");
+            }
+        }
     }
 
     /** @return the file it was read from */

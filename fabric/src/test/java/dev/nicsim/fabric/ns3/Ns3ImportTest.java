@@ -112,6 +112,14 @@ class Ns3ImportTest {
         assertEquals(16, csv.size());
         assertTrue(csv.get(1).startsWith("all,p50,") && csv.get(1).endsWith(",1.000"), csv.get(1));
         assertTrue(Files.size(dir.resolve("cmp/compare.png")) > 0);
+
+        // a reference none of whose flows match (start 12,345 ns): one line and exit 2, no charts of nothing
+        final Path other = dir.resolve("other-fct.txt");
+        Files.writeString(other, "0b000001 0b000101 10000 100 1542 12345 4240 4297\n");
+        o = Cli.run("compare", out.toString(), other.toString(), "--out", dir.resolve("cmp2").toString());
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals("nicsim: " + other + ": no flow matches one of " + out.resolve("fct.txt")
+            + " by (src_ip, dst_ip, size, start_ns) (3 flows in the run, 1 in the reference)", o.errLines().get(0));
     }
 
     @Test
@@ -132,10 +140,18 @@ class Ns3ImportTest {
         o = Cli.run("ns3", "import", c.toString(), "--topology", topo, "--flows", flows, "--to", dir.resolve("x.yaml").toString());
         assertEquals(2, o.exitCode());
         assertTrue(o.errLines().get(0).startsWith("nicsim: " + c + ":30: KMIN_MAP: no entry for 100000000000 bit/s"), o.err());
+        final Path lossy = dir.resolve("lossy-topo.txt");
+        Files.writeString(lossy, TOPOLOGY.replace("2 3 100Gbps 1000ns 0\n", "2 3 100Gbps 1000ns 0.5\n"));
+        c = fixtures(dir, CONFIG);
+        o = Cli.run("ns3", "import", c.toString(), "--topology", lossy.toString(), "--flows", flows, "--to",
+            dir.resolve("x.yaml").toString());
+        assertEquals(2, o.exitCode());
+        assertEquals("nicsim: " + lossy + ":5: error_rate: nicsim models no link errors, expected 0, got 0.5",
+            o.errLines().get(0));
         c = fixtures(dir, CONFIG.replace("FLOW_FILE mix/flow.txt\n", ""));
         o = Cli.run("ns3", "import", c.toString(), "--topology", topo, "--to", dir.resolve("x.yaml").toString());
         assertEquals(2, o.exitCode());
-        assertEquals("nicsim: " + c + ": no FLOWS_FILE key; give --flows FILE", o.errLines().get(0));
+        assertEquals("nicsim: " + c + ": no FLOW_FILE key; give --flows FILE", o.errLines().get(0));
     }
 
     @Test

@@ -1,9 +1,7 @@
 package dev.nicsim.fabric;
 
-import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
+import dev.nicsim.testsupport.SharedFiles;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -17,43 +15,24 @@ import java.nio.file.Path;
  */
 public final class TestPaths {
     /** System property that turns a missing shared file from a skip into a failure. */
-    public static final String REQUIRE_SHARED = "nicsim.requireShared";
+    public static final String REQUIRE_SHARED = SharedFiles.REQUIRE_SHARED;
 
     private TestPaths() {
     }
 
-    /** @return the repository root (where the parent pom is) */
+    /** @return the repository root (where the parent pom is); see {@link SharedFiles#root()} */
     public static Path root() {
-        final String prop = System.getProperty("nicsim.root");
-        if (prop != null && Files.exists(Path.of(prop, "pom.xml"))) {
-            return Path.of(prop).toAbsolutePath().normalize();
-        }
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.exists(p.resolve("nicsim"))) {
-            p = p.getParent();
-        }
-        if (p == null) {
-            throw new IllegalStateException("cannot find the repository root from " + Path.of("").toAbsolutePath());
-        }
-        return p;
+        return SharedFiles.root();
     }
 
     /**
      * A file or directory of {@code ../shared} beside the repository, or skip (fail under
-     * {@code -Dnicsim.requireShared=true}) when it is absent.
+     * {@code -Dnicsim.requireShared=true}) when it is absent; see {@link SharedFiles#sharedOrSkip}.
      *
      * @param relativePath path below {@code ../shared}, e.g. {@code data/captures/x.pcap}
      * @return its path (read in place, never copied into the repository)
      */
     public static Path sharedOrSkip(final String relativePath) {
-        final Path p = root().resolve("../shared").resolve(relativePath).normalize();
-        if (!Files.exists(p)) {
-            final String line = "needs ../shared/" + relativePath + " (absent in a clone of the project alone)";
-            if (Boolean.getBoolean(REQUIRE_SHARED)) {
-                Assertions.fail(line + "; -D" + REQUIRE_SHARED + "=true requires it");
-            }
-            Assumptions.abort(line);
-        }
-        return p;
+        return SharedFiles.sharedOrSkip(relativePath);
     }
 }

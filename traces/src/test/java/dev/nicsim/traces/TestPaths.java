@@ -1,6 +1,6 @@
 package dev.nicsim.traces;
 
-import org.junit.jupiter.api.Assertions;
+import dev.nicsim.testsupport.SharedFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,45 +18,23 @@ import java.nio.file.Path;
  * project's own fixtures ({@link Fixtures}), which need no shared file.
  */
 final class TestPaths {
-    /** System property that turns a missing shared file from a skip into a failure. */
-    static final String REQUIRE_SHARED = "nicsim.requireShared";
-
     private TestPaths() {
     }
 
     /** @return the repository root (where the parent pom and the {@code nicsim} launcher are) */
     static Path root() {
-        final String prop = System.getProperty("nicsim.root");
-        if (prop != null && Files.exists(Path.of(prop, "pom.xml"))) {
-            return Path.of(prop).toAbsolutePath().normalize();
-        }
-        Path p = Path.of("").toAbsolutePath();
-        while (p != null && !Files.exists(p.resolve("nicsim"))) {
-            p = p.getParent();
-        }
-        if (p == null) {
-            throw new IllegalStateException("cannot find the repository root from " + Path.of("").toAbsolutePath());
-        }
-        return p;
+        return SharedFiles.root();
     }
 
     /**
      * A file of {@code ../shared} beside the repository, or skip (fail under
-     * {@code -Dnicsim.requireShared=true}) when it is absent.
+     * {@code -Dnicsim.requireShared=true}) when it is absent; see {@link SharedFiles#sharedOrSkip}.
      *
      * @param relativePath path below {@code ../shared}, e.g. {@code data/captures/x.pcap}
      * @return its path (read in place, never copied into the repository)
      */
     static Path sharedOrSkip(final String relativePath) {
-        final Path p = root().resolve("../shared").resolve(relativePath).normalize();
-        if (!Files.isRegularFile(p)) {
-            final String line = "needs ../shared/" + relativePath + " (absent in a clone of the project alone)";
-            if (Boolean.getBoolean(REQUIRE_SHARED)) {
-                Assertions.fail(line + "; -D" + REQUIRE_SHARED + "=true requires it");
-            }
-            org.junit.jupiter.api.Assumptions.abort(line);
-        }
-        return p;
+        return SharedFiles.sharedOrSkip(relativePath);
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.nicsim.traces;
+package dev.nicsim.testsupport;
 
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.TestExecutionListener;
@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /**
  * Prints, after this module's tests, how many tests were skipped and why, one line per reason
  * (e.g. "needs ../shared/data/captures/x.pcap (absent in a clone of the project alone)") with the
- * tests it skipped, so a run without {@code ../shared} says what it did not test. Registered through
+ * tests it skipped, so a run without {@code ../shared} or the RISC-V tools says what it did not test.
+ * Every module that has test-support on its test class path registers it, through
  * {@code META-INF/services/org.junit.platform.launcher.TestExecutionListener}; prints nothing when
  * nothing was skipped.
  *

@@ -16,8 +16,6 @@ uint32_t nicsim_pcc_counters[NICSIM_PCC_MAX_THREADS][NICSIM_PCC_MAX_PORTS][NICSI
                             [NICSIM_PCC_MAX_COUNTERS];
 uint32_t nicsim_pcc_disabled_events;
 
-void *memset(void *dst, int c, size_t n);
-
 /* Weak references: an ELF without them still links, and the emulator reports the missing
  * doca_pcc_dev_user_algo itself (exit 2); the runtime then falls back to the default algorithm. */
 #pragma weak doca_pcc_dev_user_algo
@@ -61,12 +59,8 @@ void nicsim_rt_event(uint8_t *mb, doca_pcc_dev_algo_ctxt_t *ctxt)
 void nicsim_rt_init(uint8_t *mb)
 {
     uint32_t mask = 0;
+    /* the tables are .bss: zero in a freshly loaded image, which is what load init runs on */
     MB_U32(mb, NICSIM_MB_CALL) = NICSIM_CALL_LOAD_INIT;
-    memset(nicsim_pcc_algos, 0, sizeof nicsim_pcc_algos);
-    memset(nicsim_pcc_param_table, 0, sizeof nicsim_pcc_param_table);
-    memset(nicsim_pcc_counter_table, 0, sizeof nicsim_pcc_counter_table);
-    memset(nicsim_pcc_slots, 0, sizeof nicsim_pcc_slots);
-    memset(nicsim_pcc_params, 0, sizeof nicsim_pcc_params);
     if (doca_pcc_dev_user_init != 0) {
         doca_pcc_dev_user_init(&mask);
     }

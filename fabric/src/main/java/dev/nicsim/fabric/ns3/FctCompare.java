@@ -107,7 +107,7 @@ public final class FctCompare {
             System.setProperty("java.awt.headless", "true");
             final XYChart cdf = new XYChartBuilder().width(700).height(500)
                 .title("FCT slowdown CDF (" + matched + " flows matched, " + unmatchedNicsim + " + " + unmatchedReference
-                    + " unmatched)").xAxisTitle("slowdown (fct / standalone fct)").yAxisTitle("fraction of flows").build();
+                    + " unmatched)").xAxisTitle("slowdown (fct / standalone fct)").yAxisTitle("flows (%)").build();
             cdf.getStyler().setMarkerSize(0);
             cdf.getStyler().setXAxisLogarithmic(true);
             addCdf(cdf, "nicsim", nicsimSlowdowns);
@@ -136,11 +136,15 @@ public final class FctCompare {
             if (values.length == 0) {
                 return;
             }
-            final double[] x = values.clone();
-            Arrays.sort(x);
-            final double[] y = new double[x.length];
-            for (int i = 0; i < x.length; i++) {
-                y[i] = (i + 1) / (double) x.length;
+            final double[] sorted = values.clone();
+            Arrays.sort(sorted);
+            // the CDF at every half percent (nearest rank): a smooth curve of 201 points
+            final double[] x = new double[201];
+            final double[] y = new double[201];
+            for (int i = 0; i <= 200; i++) {
+                y[i] = i / 2.0;
+                final int rank = (int) Math.ceil(y[i] / 100.0 * sorted.length);
+                x[i] = sorted[Math.max(0, rank - 1)];
             }
             chart.addSeries(name, x, y).setMarker(SeriesMarkers.NONE);
         }

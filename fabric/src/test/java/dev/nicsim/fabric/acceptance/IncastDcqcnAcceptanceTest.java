@@ -38,9 +38,23 @@ class IncastDcqcnAcceptanceTest {
     private EgressProbe probe;
     private int port;
 
+    /**
+     * The scenario under test; a subclass runs the same acceptance on another shipped variant.
+     *
+     * @return the shipped scenario's file
+     */
+    Path scenarioFile() {
+        return Acceptance.shipped("incast-dcqcn.yaml");
+    }
+
+    /** @return the counters of the run (for checks a subclass adds) */
+    CounterRegistry counters() {
+        return counters;
+    }
+
     @BeforeAll
     void runScenario(@TempDir final Path out) throws IOException {
-        final Scenario s = Acceptance.load(Acceptance.shipped("incast-dcqcn.yaml"));
+        final Scenario s = Acceptance.load(scenarioFile());
         try (Acceptance.Run run = Acceptance.Run.of(s, out)) {
             sw = run.runner().switches().get(0);
             port = Acceptance.portToward(sw, "host" + RECEIVER);

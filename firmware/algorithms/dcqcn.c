@@ -2,7 +2,7 @@
  * dcqcn.c - DCQCN reaction point, the C port of nicsim's Java DcqcnAlgorithm (microcode,
  * dev.nicsim.microcode.algorithms): same 48-byte context layout, parameters (names, raw
  * defaults and ranges of DcqcnProvider), counters (same names, same order) and integer
- * arithmetic, so both give identical results for identical events. Spec 003 §7; the Java
+ * arithmetic, so both give identical results for identical events. the RoCE ECN/DCQCN article §7; the Java
  * class's javadoc explains the state machine.
  */
 #include "nicsim_pcc.h"
@@ -28,26 +28,26 @@ enum { C_CNP, C_FIRST_CNP, C_DECREASES, C_TIMER_EVENTS, C_BYTE_EVENTS, C_FAST_RE
 #define INT NICSIM_PCC_PARAM_INTEGER
 
 static const struct port_param PARAMS[P_COUNT] = {
-    {"g: alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, spec 003 §7.1",
+    {"g: alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, the RoCE ECN/DCQCN article §7.1",
      320, 1, 65536, FXP, "fraction"},
-    {"initial_alpha: alpha set on the first CNP (INITIAL_ALPHA_VALUE), spec 003 §7.1", 65472, 0, 65536, FXP,
+    {"initial_alpha: alpha set on the first CNP (INITIAL_ALPHA_VALUE), the RoCE ECN/DCQCN article §7.1", 65472, 0, 65536, FXP,
      "fraction"},
-    {"alpha_update_period_ns: alpha update period (DCE_TCP_RTT), spec 003 §7.1", 1000, 1, 1u << 30, INT, "ns"},
-    {"rate_reduce_monitor_period_ns: at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), spec 003 §7.2",
+    {"alpha_update_period_ns: alpha update period (DCE_TCP_RTT), the RoCE ECN/DCQCN article §7.1", 1000, 1, 1u << 30, INT, "ns"},
+    {"rate_reduce_monitor_period_ns: at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), the RoCE ECN/DCQCN article §7.2",
      4000, 1, 1u << 30, INT, "ns"},
     {"rate_on_first_cnp: current and target rate set on the first CNP (RATE_TO_SET_ON_FIRST_CNP)", 65536, 1, 65536,
      FXP, "fraction of line rate"},
-    {"rpg_gd: decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), spec 003 §7.2", 11, 0, 15, INT, "log2"},
+    {"rpg_gd: decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), the RoCE ECN/DCQCN article §7.2", 11, 0, 15, INT, "log2"},
     {"rpg_min_dec_fac: a decrease keeps at least this percentage of Rc (RPG_MIN_DEC_FAC)", 50, 0, 100, INT, "%"},
     {"rpg_min_rate_mbps: floor of the current rate (RPG_MIN_RATE)", 1, 1, 2000000, INT, "Mb/s"},
-    {"rpg_time_reset_ns: rate-increase timer period (RPG_TIME_RESET), spec 003 §7.3", 300000, 1, 1u << 30, INT, "ns"},
-    {"rpg_byte_reset_bytes: rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), spec 003 §7.3", 32767, 0,
+    {"rpg_time_reset_ns: rate-increase timer period (RPG_TIME_RESET), the RoCE ECN/DCQCN article §7.3", 300000, 1, 1u << 30, INT, "ns"},
+    {"rpg_byte_reset_bytes: rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), the RoCE ECN/DCQCN article §7.3", 32767, 0,
      1u << 30, INT, "bytes"},
-    {"rpg_threshold: F: fast-recovery stages before additive increase (RPG_THRESHOLD), spec 003 §7.3", 1, 0, 1024,
+    {"rpg_threshold: F: fast-recovery stages before additive increase (RPG_THRESHOLD), the RoCE ECN/DCQCN article §7.3", 1, 0, 1024,
      INT, "stages"},
-    {"rpg_ai_rate_mbps: additive increase of the target rate (RPG_AI_RATE), spec 003 §7.3", 5, 0, 1000000, INT,
+    {"rpg_ai_rate_mbps: additive increase of the target rate (RPG_AI_RATE), the RoCE ECN/DCQCN article §7.3", 5, 0, 1000000, INT,
      "Mb/s"},
-    {"rpg_hai_rate_mbps: hyper increase of the target rate (RPG_HAI_RATE), spec 003 §7.3", 50, 0, 1000000, INT,
+    {"rpg_hai_rate_mbps: hyper increase of the target rate (RPG_HAI_RATE), the RoCE ECN/DCQCN article §7.3", 50, 0, 1000000, INT,
      "Mb/s"},
     {"clamp_tgt_rate: 1: Rt = Rc on every decrease (CLAMP_TGT_RATE)", 0, 0, 1, INT, "flag"},
     {"clamp_tgt_rate_after_time_inc: 1: Rt = Rc on a decrease after a timer or byte increase (CLAMP_TGT_RATE_AFTER_TIME_INC)",
@@ -77,7 +77,7 @@ struct dcqcn {
 
 void doca_pcc_dev_user_init(uint32_t *disable_event_bitmask)
 {
-    port_declare(0xDC0C, "dcqcn: DCQCN reaction point, spec 003 §7 (C port of nicsim's Java handler)", PARAMS,
+    port_declare(0xDC0C, "dcqcn: DCQCN reaction point, the RoCE ECN/DCQCN article §7 (C port of nicsim's Java handler)", PARAMS,
                  P_COUNT, COUNTERS, C_COUNT);
     *disable_event_bitmask = 0;
 }
@@ -135,7 +135,7 @@ static void catch_up_alpha(struct dcqcn *s, uint32_t now)
     c[W_FLAGS] = flags & ~(uint32_t)FLAG_ALPHA_CNP;
 }
 
-/* Rate decrease at boundary time at, spec 003 §7.2 */
+/* Rate decrease at boundary time at, the RoCE ECN/DCQCN article §7.2 */
 static void decrease(struct dcqcn *s, uint32_t at)
 {
     uint32_t *c = s->ctx;
@@ -164,7 +164,7 @@ static void decrease(struct dcqcn *s, uint32_t at)
     c[W_FLAGS] = (c[W_FLAGS] & ~(uint32_t)FLAG_DECREASE_PENDING) | FLAG_INCREASING;
 }
 
-/* One rate-increase event, spec 003 §7.3 */
+/* One rate-increase event, the RoCE ECN/DCQCN article §7.3 */
 static void increase(struct dcqcn *s, int timer)
 {
     uint32_t *c = s->ctx;

@@ -2,7 +2,7 @@
  * dctcp.c - DCTCP sender on a RoCE window, the C port of nicsim's Java DctcpAlgorithm
  * (microcode, dev.nicsim.microcode.algorithms): same 48-byte context layout, parameters
  * (DctcpProvider's names, raw defaults, ranges), counters (same names, same order) and integer
- * arithmetic. Spec 002 §3.3; the Java class's javadoc explains the per-ACK steps.
+ * arithmetic. the DCTCP draft §3.3; the Java class's javadoc explains the per-ACK steps.
  */
 #include "nicsim_pcc.h"
 #include "port_util.h"
@@ -20,9 +20,9 @@ enum { C_ALPHA_UPDATES, C_ECN_REDUCTIONS, C_LOSS_REDUCTIONS, C_MARKED, C_STALE, 
 #define INT NICSIM_PCC_PARAM_INTEGER
 
 static const struct port_param PARAMS[P_COUNT] = {
-    {"g: alpha estimation gain, alpha = (1-g) alpha + g M, spec 002 §3.3, §4", 4096, 1, 65536, FXP, "fraction"},
-    {"initial_alpha: DCTCP.Alpha at flow start, spec 002 §3.3", 65536, 0, 65536, FXP, "fraction"},
-    {"init_window_bytes: initial cwnd; 0 = path BDP (spec 002 is silent; a RoCE QP starts at line rate)", 0, 0,
+    {"g: alpha estimation gain, alpha = (1-g) alpha + g M, the DCTCP draft §3.3, §4", 4096, 1, 65536, FXP, "fraction"},
+    {"initial_alpha: DCTCP.Alpha at flow start, the DCTCP draft §3.3", 65536, 0, 65536, FXP, "fraction"},
+    {"init_window_bytes: initial cwnd; 0 = path BDP (the DCTCP draft is silent; a RoCE QP starts at line rate)", 0, 0,
      1u << 30, INT, "bytes"},
     {"init_ssthresh_bytes: initial ssthresh; 0 = initial cwnd (congestion avoidance from the start), RFC 5681 §3.1",
      0, 0, 1u << 30, INT, "bytes"},
@@ -41,7 +41,7 @@ static const char *const COUNTERS[C_COUNT] = {
 
 void doca_pcc_dev_user_init(uint32_t *disable_event_bitmask)
 {
-    port_declare(0xDC7C, "dctcp: DCTCP sender on a RoCE window, spec 002 §3.3 (C port of nicsim's Java handler)",
+    port_declare(0xDC7C, "dctcp: DCTCP sender on a RoCE window, the DCTCP draft §3.3 (C port of nicsim's Java handler)",
                  PARAMS, P_COUNT, COUNTERS, C_COUNT);
     *disable_event_bitmask = 0;
 }
@@ -85,7 +85,7 @@ static uint32_t last_sent(const uint32_t *c, uint32_t flags, uint32_t sn)
     return nicsim_psn_delta(sn, last) > 0 ? last : sn;
 }
 
-/* steps 1-2: close CWR, run the alpha estimator (spec 002 §3.3 steps 1-8) */
+/* steps 1-2: close CWR, run the alpha estimator (the DCTCP draft §3.3 steps 1-8) */
 static uint32_t acknowledge(uint32_t *c, const uint32_t *p, uint32_t *counters, uint32_t flags, uint32_t sn,
                             int32_t n, int ece)
 {

@@ -1,5 +1,5 @@
 /*
- * ldcp.c - LDCP in its uNIC window form (spec 000 §2.2, §2.3, §3.1), the C port of nicsim's
+ * ldcp.c - LDCP in its uNIC window form (the LDCP draft §2.2, §2.3, §3.1), the C port of nicsim's
  * Java LdcpAlgorithm (microcode, dev.nicsim.microcode.algorithms): same context layout (word 4
  * keeps the flow's first PSN), parameters (LdcpProvider's names, raw defaults, ranges),
  * counters (same names, same order) and integer arithmetic.
@@ -17,16 +17,16 @@ enum { C_UNMARKED, C_MARKED, C_BELOW_ONE, C_EXIT_LOSS, C_EXIT_IW, C_NACKS, C_RTT
 #define INT NICSIM_PCC_PARAM_INTEGER
 
 static const struct port_param PARAMS[P_COUNT] = {
-    {"alpha: additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, spec 000 §2.2 Eq. (1), (2)",
+    {"alpha: additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, the LDCP draft §2.2 Eq. (1), (2)",
      65536, 1, 65536, FXP, "packets"},
-    {"beta: decrease per marked packet: marked ACK for n packets removes n*beta, spec 000 §2.2 Eq. (1), (2)", 32768,
+    {"beta: decrease per marked packet: marked ACK for n packets removes n*beta, the LDCP draft §2.2 Eq. (1), (2)", 32768,
      1, 65536, FXP, "packets"},
-    {"gamma: below one packet: increase per unmarked ACK and minimum window, spec 000 §2.2", 8192, 64, 32768, FXP,
+    {"gamma: below one packet: increase per unmarked ACK and minimum window, the LDCP draft §2.2", 8192, 64, 32768, FXP,
      "packets"},
-    {"eta: below one packet: cw = max(gamma, eta*cw) per marked packet, spec 000 §2.2", 32768, 4096, 61440, FXP,
+    {"eta: below one packet: cw = max(gamma, eta*cw) per marked packet, the LDCP draft §2.2", 32768, 4096, 61440, FXP,
      "fraction"},
-    {"iw_bytes: fast-start initial window; 0 = path BDP, spec 000 §2.3, §3.1", 0, 0, 1u << 30, INT, "bytes"},
-    {"rtt_gain: EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the RTT/cw tick, spec 000 §2.2",
+    {"iw_bytes: fast-start initial window; 0 = path BDP, the LDCP draft §2.3, §3.1", 0, 0, 1u << 30, INT, "bytes"},
+    {"rtt_gain: EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the RTT/cw tick, the LDCP draft §2.2",
      8192, 1, 65536, FXP, "fraction"},
 };
 
@@ -43,7 +43,7 @@ static const char *const COUNTERS[C_COUNT] = {
 
 void doca_pcc_dev_user_init(uint32_t *disable_event_bitmask)
 {
-    port_declare(0x1DC9, "ldcp: LDCP uNIC window form, spec 000 §2.2, §2.3, §3.1 (C port of nicsim's Java handler)",
+    port_declare(0x1DC9, "ldcp: LDCP uNIC window form, the LDCP draft §2.2, §2.3, §3.1 (C port of nicsim's Java handler)",
                  PARAMS, P_COUNT, COUNTERS, C_COUNT);
     *disable_event_bitmask = 0;
 }
@@ -81,7 +81,7 @@ static void sample_rtt(uint32_t *c, const uint32_t *p, uint32_t *counters, int32
     }
 }
 
-/* PAWA, spec 000 §2.2 Eq. (1), (2) and the rule for cw below one packet */
+/* PAWA, the LDCP draft §2.2 Eq. (1), (2) and the rule for cw below one packet */
 static int32_t pawa(const uint32_t *p, uint32_t *counters, int32_t cw, int32_t n, int ece)
 {
     int32_t gamma = (int32_t)p[P_GAMMA];

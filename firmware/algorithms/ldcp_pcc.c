@@ -1,5 +1,5 @@
 /*
- * ldcp_pcc.c - LDCP in its rate form for PCC NICs (spec 000 §3.2), the C port of nicsim's Java
+ * ldcp_pcc.c - LDCP in its rate form for PCC NICs (the LDCP draft §3.2), the C port of nicsim's Java
  * LdcpPccAlgorithm (microcode, dev.nicsim.microcode.algorithms): same context layout,
  * parameters (LdcpPccProvider's names, raw defaults, ranges), counters (same names, same
  * order) and integer arithmetic.
@@ -16,13 +16,13 @@ enum { C_RESPONSES, C_STALE, C_CNPS, C_TIMEOUTS, C_COUNT };
 #define INT NICSIM_PCC_PARAM_INTEGER
 
 static const struct port_param PARAMS[P_COUNT] = {
-    {"alpha: window increase per RTT response (AI), spec 000 §3.2", 65536, 1, 16u << 16, FXP, "packets"},
-    {"beta: window decrease per CNP (MD), spec 000 §3.2", 32768, 1, 16u << 16, FXP, "packets"},
-    {"min_window: smallest window, spec 000 §2.2 (gamma) applied to §3.2", 8192, 64, 1024u << 16, FXP, "packets"},
-    {"init_window_bytes: initial window; 0 = path BDP (start at line rate), spec 000 §2.3", 0, 0, 1u << 30, INT,
+    {"alpha: window increase per RTT response (AI), the LDCP draft §3.2", 65536, 1, 16u << 16, FXP, "packets"},
+    {"beta: window decrease per CNP (MD), the LDCP draft §3.2", 32768, 1, 16u << 16, FXP, "packets"},
+    {"min_window: smallest window, the LDCP draft §2.2 (gamma) applied to §3.2", 8192, 64, 1024u << 16, FXP, "packets"},
+    {"init_window_bytes: initial window; 0 = path BDP (start at line rate), the LDCP draft §2.3", 0, 0, 1u << 30, INT,
      "bytes"},
-    {"rtt_gain: EWMA gain of probe RTT samples; 1 = latest sample, spec 000 §3.2", 65536, 1, 65536, FXP, "fraction"},
-    {"probe_timeout_ns: send the next RTT probe after this long without a response; 0 = never, spec 000 §3.2",
+    {"rtt_gain: EWMA gain of probe RTT samples; 1 = latest sample, the LDCP draft §3.2", 65536, 1, 65536, FXP, "fraction"},
+    {"probe_timeout_ns: send the next RTT probe after this long without a response; 0 = never, the LDCP draft §3.2",
      1000000, 0, 1u << 30, INT, "ns"},
 };
 
@@ -35,7 +35,7 @@ static const char *const COUNTERS[C_COUNT] = {
 
 void doca_pcc_dev_user_init(uint32_t *disable_event_bitmask)
 {
-    port_declare(0x1DCC, "ldcp-pcc: LDCP rate form for PCC NICs, spec 000 §3.2 (C port of nicsim's Java handler)",
+    port_declare(0x1DCC, "ldcp-pcc: LDCP rate form for PCC NICs, the LDCP draft §3.2 (C port of nicsim's Java handler)",
                  PARAMS, P_COUNT, COUNTERS, C_COUNT);
     *disable_event_bitmask = 0;
 }

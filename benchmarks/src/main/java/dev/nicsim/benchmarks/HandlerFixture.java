@@ -1,5 +1,6 @@
 package dev.nicsim.benchmarks;
 
+import dev.nicsim.microcode.firmware.ScriptedFlow;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccAttributes;
@@ -10,15 +11,14 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteOrder;
 
 /**
  * Representative (context, event) pairs for measuring one algorithm's handler per event type.
  *
- * <p>A scripted flow on a 100 Gb/s port (MTU 1,000 B, base RTT 10 us) runs through the algorithm:
- * TX bursts of 4 packets (30 %), ACKs of up to 4 packets with one in four ECN-echoed and an echoed
+ * <p>The scripted flow ({@link ScriptedFlow}: a 100 Gb/s port, MTU 1,000 B, base RTT 10 us; TX
+ * bursts of 4 packets (30 %), ACKs of up to 4 packets with one in four ECN-echoed and an echoed
  * transmit time (40 %), CNPs (8 %), RTT responses (7 %), timers (10 %) and out-of-sequence or RNR
- * NAKs (5 %), 300-1,300 ns apart. After a warm-up of 4,000 events, the flow's 48-byte context and
+ * NAKs (5 %), 300-1,300 ns apart) runs through the algorithm. After a warm-up of 4,000 events, the flow's 48-byte context and
  * the next event are copied into the pool of that event's type, until each pool holds
  * {@link #POOL} pairs. A measured call restores the next pair's context (a 48-byte copy, see
  * {@code PccEventCodecBenchmark.contextRestore48}) and runs the handler on its event, so every call
@@ -56,49 +56,20 @@ public final class HandlerFixture {
             events[t] = new UnsafeBuffer(new byte[POOL * R]);
             views[t] = new PccEvent();
         }
-        final UnsafeBuffer scratch = new UnsafeBuffer(new byte[R]);
-        final PccEvent e = new PccEvent().wrap(scratch, 0);
-        context.clear();
-        result.reset();
-        algorithm.initFlow(context, 0, attributes, result);
-        long lcg = 0x5EED;
-        int ns = 0;
-        int psnSent = -1;
-        int psnAcked = -1;
+        final ScriptedFlow flow = new ScriptedFlow(algorithm);
+        final PccContext slot = new PccContext();
         for (int i = 0; i < 4_000_000 && !full(filled); i++) {
-            lcg = lcg * 6364136223846793005L + 1442695040888963407L;
-            ns += 300 + (int) ((lcg >>> 40) % 1000);
-            final int pick = (int) ((lcg >>> 20) % 100);
-            if (pick < 30) {
-                psnSent += 4;
-                e.reset(PccEventType.TX_BURST, 0, 1, psnSent, ns).tx(4000, 4);
-            } else if (pick < 70) {
-                if (psnAcked >= psnSent) {
-                    psnSent += 4;
-                }
-                final int first = psnAcked + 1;
-                psnAcked = Math.min(psnSent, psnAcked + 1 + (int) ((lcg >>> 50) & 3));
-                e.reset(PccEventType.ACK, 0, 1, psnAcked, ns)
-                    .flags(((lcg >>> 55) & 3) == 0 ? PccEventLayout.FLAG_ECE : 0).rtt(ns - 12_000, 0, 0);
-                scratch.putInt(PccEventLayout.FIRST_SN_OFFSET, first, ByteOrder.LITTLE_ENDIAN);
-            } else if (pick < 78) {
-                e.reset(PccEventType.CNP, 0, 1, psnSent, ns).flags(PccEventLayout.FLAG_BECN);
-            } else if (pick < 85) {
-                e.reset(PccEventType.RTT_RESPONSE, 0, 1, psnSent, ns).rtt(ns - 11_000, ns - 6_000, ns - 5_900);
-            } else if (pick < 95) {
-                e.reset(PccEventType.TIMER, 0, 1, psnSent, ns);
-            } else {
-                e.reset(PccEventType.NACK, ((lcg >>> 57) & 1) == 0 ? PccEventType.NACK_OUT_OF_SEQUENCE : PccEventType.NACK_RNR,
-                    1, psnAcked + 1, ns);
-            }
+            final PccEvent e = flow.next();
             final int type = e.type();
             if (i >= 4_000 && filled[type] < POOL) {
-                contexts[type].putBytes(filled[type] * CONTEXT_BYTES, contextBuffer, 0, CONTEXT_BYTES);
-                events[type].putBytes(filled[type] * R, scratch, 0, R);
+                slot.wrap(contexts[type], filled[type] * CONTEXT_BYTES, WORDS);
+                for (int w = 0; w < WORDS; w++) {
+                    slot.set(w, flow.context.get(w));
+                }
+                events[type].putBytes(filled[type] * R, e.buffer(), e.offset(), R);
                 filled[type]++;
             }
-            result.reset();
-            algorithm.onEvent(context, e, attributes, result);
+            flow.run(e);
         }
         if (!full(filled)) {
             throw new IllegalStateException("could not fill the event pools: " + java.util.Arrays.toString(filled));

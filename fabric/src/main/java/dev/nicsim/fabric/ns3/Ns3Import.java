@@ -16,12 +16,14 @@ import java.util.Locale;
  * field carries a comment naming the key and its value), ignored because it does not change
  * results (output files, monitors; listed at the end of the scenario with the reason), or
  * rejected with {@code file:line: KEY: why} (a value nicsim does not model, e.g. link errors,
- * link failures, go-back-to-zero, CC_MODE 8).
+ * link failures, go-back-to-zero, CC_MODE 10).
  *
  * <p>Mapping (third.cc / rdma-hw.cc semantics):
  * <ul>
  *   <li>{@code CC_MODE} 1 {@code dcqcn} (the table in {@code DcqcnProvider}), 3 {@code hpcc}, 7
- *       {@code timely}; 8 (rate-based DCTCP) and 10 (HPCC-PINT) are rejected.</li>
+ *       {@code timely}, 8 {@code dctcp-rate} (rdma-hw.cc {@code HandleAckDctcp}: EWMA_GAIN g,
+ *       DCTCP_RATE_AI, MIN_RATE; the signal is the ECN echo on ACKs, so the NP sends no CNPs, and a
+ *       TX_BURST event per packet gives the algorithm ns-3's exact snd_nxt); 10 (HPCC-PINT) is rejected.</li>
  *   <li>{@code PACKET_PAYLOAD_SIZE} {@code nic.mtu_bytes}; {@code L2_ACK_INTERVAL} 1 (bytes: every
  *       packet) {@code nic.ack_every_packets: 1}; {@code ACK_HIGH_PRIO 1} ACKs on strict priority 7.</li>
  *   <li>{@code BUFFER_SIZE} MB x 2^20 {@code switch.buffer_bytes}; {@code USE_DYNAMIC_PFC_THRESHOLD 1}
@@ -202,10 +204,9 @@ public final class Ns3Import {
             case 1 -> "dcqcn";
             case 3 -> "hpcc";
             case 7 -> "timely";
-            case 8 -> throw bad(ccMode, "8 (rate-based DCTCP with DCTCP_RATE_AI) is not modelled; nicsim's dctcp is"
-                + " window-based (spec 002)");
+            case 8 -> "dctcp-rate";
             case 10 -> throw bad(ccMode, "10 (HPCC-PINT) is not modelled");
-            default -> throw bad(ccMode, "expected 1 (DCQCN), 3 (HPCC) or 7 (TIMELY), got " + cc);
+            default -> throw bad(ccMode, "expected 1 (DCQCN), 3 (HPCC), 7 (TIMELY) or 8 (DCTCP), got " + cc);
         };
         final Path topoPath = file("TOPOLOGY_FILE", topologyGiven, "--topology");
         final Path flowPath = file("FLOW_FILE", flowsGiven, "--flows");
@@ -297,9 +298,17 @@ public final class Ns3Import {
         ignore("L2_CHUNK_SIZE", "with an ACK per packet (L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE) chunk boundaries add no ACKs");
         line(2, "data_priority: " + pg);
         comment(2, "priority_group of every flow in " + flowPath.getFileName());
-        line(2, "np_enabled: " + ecn, qcn);
-        line(2, "cnp_interval_us: 0");
-        comment(2, "ns-3 sets the CNP flag on the ACK of every CE-marked packet; nicsim sends a CNP per CE-marked packet");
+        if (cc == 8) {
+            line(2, "np_enabled: false", ccMode);
+            comment(2, "CC_MODE 8 reads the CNP flag ns-3 sets on the ACK of a CE-marked packet: nicsim's ECN echo (ECE) on"
+                + " ACKs; no CNP packets");
+            line(2, "tx_burst_packets: 1", ccMode);
+            comment(2, "a TX_BURST event per packet: dctcp-rate knows snd_nxt exactly, as HandleAckDctcp reads it");
+        } else {
+            line(2, "np_enabled: " + ecn, qcn);
+            line(2, "cnp_interval_us: 0");
+            comment(2, "ns-3 sets the CNP flag on the ACK of every CE-marked packet; nicsim sends a CNP per CE-marked packet");
+        }
         final Ns3Config.Entry ackPrio = opt("ACK_HIGH_PRIO");
         if (ackPrio != null && flag(ackPrio)) {
             line(2, "ack_priority: " + HIGH_ACK_PRIORITY, ackPrio);
@@ -320,6 +329,7 @@ public final class Ns3Import {
         switch (cc) {
             case 1 -> dcqcn();
             case 3 -> hpcc(new Ns3Paths(graph, mtu));
+            case 8 -> dctcpRate();
             default -> timely();
         }
         if (cc != 3) {
@@ -360,7 +370,9 @@ public final class Ns3Import {
         ignore("RATE_BOUND", "1: sending paced at the rate, as nicsim");
         ignore("PINT_LOG_BASE", "read only by CC_MODE 10 (HPCC-PINT)");
         ignore("PINT_PROB", "read only by CC_MODE 10 (HPCC-PINT)");
-        ignore("DCTCP_RATE_AI", "read only by CC_MODE 8 (rate-based DCTCP)");
+        if (cc != 8) {
+            ignore("DCTCP_RATE_AI", "read only by CC_MODE 8 (rate-based DCTCP)");
+        }
         for (final String k : new String[] {"ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "CLAMP_TARGET_RATE", "RP_TIMER",
             "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI", "RATE_HAI", "MIN_RATE", "U_TARGET", "MI_THRESH", "INT_MULTI",
             "MULTI_RATE", "SAMPLE_FEEDBACK", "FAST_REACT", "HAS_WIN", "GLOBAL_T", "VAR_WIN"}) {
@@ -433,6 +445,22 @@ public final class Ns3Import {
         final Ns3Config.Entry min = need("MIN_RATE");
         line(4, "min_rate_mbps: " + rateMbps(min), min);
         comment(4, "alpha, beta, t_low_ns, t_high_ns, min_rtt_ns: rdma-hw.cc defaults (third.cc sets none)");
+    }
+
+    private void dctcpRate() {
+        final Ns3Config.Entry g = need("EWMA_GAIN");
+        line(4, "g: " + fmt(number(g, 0, 0, 1)), g);
+        final Ns3Config.Entry ai = opt("DCTCP_RATE_AI");
+        if (ai != null) {
+            line(4, "rate_ai_mbps: " + rateMbps(ai), ai);
+        } else {
+            line(4, "rate_ai_mbps: 1000");
+            comment(4, "no DCTCP_RATE_AI: third.cc's default 1000Mb/s");
+        }
+        final Ns3Config.Entry min = need("MIN_RATE");
+        line(4, "min_rate_mbps: " + rateMbps(min), min);
+        line(4, "initial_alpha: 1");
+        comment(4, "rdma-queue-pair.cc starts dctcp.m_alpha at 1");
     }
 
     private void hpcc(final Ns3Paths paths) {

@@ -132,10 +132,10 @@ class Ns3ImportTest {
         assertEquals(2, o.exitCode());
         assertEquals("nicsim: " + c + ":19: ERROR_RATE_PER_LINK: nicsim models no link errors; expected 0, got 0.01",
             o.errLines().get(0));
-        c = fixtures(dir, CONFIG.replace("CC_MODE 1", "CC_MODE 8"));
+        c = fixtures(dir, CONFIG.replace("CC_MODE 1", "CC_MODE 10"));
         o = Cli.run("ns3", "import", c.toString(), "--topology", topo, "--flows", flows, "--to", dir.resolve("x.yaml").toString());
         assertEquals(2, o.exitCode());
-        assertTrue(o.errLines().get(0).startsWith("nicsim: " + c + ":9: CC_MODE: 8 (rate-based DCTCP"), o.err());
+        assertTrue(o.errLines().get(0).startsWith("nicsim: " + c + ":9: CC_MODE: 10 (HPCC-PINT"), o.err());
         c = fixtures(dir, CONFIG.replace("KMIN_MAP 1 100000000000 400", "KMIN_MAP 1 400000000000 400"));
         o = Cli.run("ns3", "import", c.toString(), "--topology", topo, "--flows", flows, "--to", dir.resolve("x.yaml").toString());
         assertEquals(2, o.exitCode());

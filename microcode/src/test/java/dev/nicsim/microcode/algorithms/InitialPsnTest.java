@@ -100,6 +100,11 @@ class InitialPsnTest {
     }
 
     @Test
+    void dctcpRateGivesTheSameResultsForEveryFirstPsn() {
+        assertSameForEveryStart(new DctcpRateProvider());
+    }
+
+    @Test
     void ldcpFastStartEndsAtTheIwthPacketCountedFromTheFirstPsn() {
         // IW = BDP = 125 packets: an ACK of the flow's first 124 packets keeps fast start, the ACK
         // of its 125th ends it (the LDCP draft §3.1 transition 2). At a start of 9,209,053 the old

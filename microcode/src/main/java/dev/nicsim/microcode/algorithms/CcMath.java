@@ -1,6 +1,7 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccAttributes;
 
 /**
  * Integer helpers shared by the built-in algorithms: the conversions NIC microcode does between
@@ -109,5 +110,23 @@ final class CcMath {
      */
     static boolean atOrAfter(final int timeNs, final int referenceNs) {
         return FixedPoint.nsSince(referenceNs, timeNs) >= 0;
+    }
+
+    /**
+     * The port's line rate in kb/s, the unit the rate-based algorithms (DCQCN, TIMELY, rate-based
+     * DCTCP) keep their rates in as 32-bit ints.
+     *
+     * @param attributes the flow's attributes
+     * @param algorithm  the algorithm's name, for the error message
+     * @return line rate, kb/s, 1 .. 2^31 - 1
+     * @throws IllegalArgumentException if the line rate is below 1 kb/s or above 2^31 - 1 kb/s
+     */
+    static int lineKbps(final PccAttributes attributes, final String algorithm) {
+        final long kbps = attributes.lineRateBitsPerSec() / 1000L;
+        if (kbps <= 0 || kbps > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(algorithm + " line rate must be in 1 kb/s .. 2^31-1 kb/s, got "
+                + attributes.lineRateBitsPerSec() + " bit/s");
+        }
+        return (int) kbps;
     }
 }

@@ -189,7 +189,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes,
                          final PccResult result) {
-        lineKbps(attributes);
+        CcMath.lineKbps(attributes, "dcqcn");
         result.rate(FixedPoint.RATE_ONE).windowBytes(PccResult.WINDOW_UNLIMITED);
     }
 
@@ -220,7 +220,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         int flags = context.get(W_FLAGS);
         if ((flags & FLAG_ACTIVE) == 0) {
             counters.increment(cFirstCnp);
-            final int rate = (int) Math.max(1, ((long) lineKbps(attributes) * rateOnFirstCnp) >> 16);
+            final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
             context.set(W_RC_KBPS, rate);
             context.set(W_RT_KBPS, rate);
             context.set(W_ALPHA, initialAlpha);
@@ -284,7 +284,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         final long alpha = context.get(W_ALPHA);
         final long reduced = rc - ((rc * alpha) >> gdShift);
         final long floor = rc * minDecFacPercent / 100;
-        final long line = lineKbps(attributes);
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
         final long newRc = Math.min(line, Math.max(Math.max(reduced, floor), minRateKbps));
         context.set(W_RC_KBPS, (int) newRc);
         context.set(W_STAGES, 0);
@@ -301,7 +301,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
         final int stage = Math.max(timeStage, byteStage);
-        final long line = lineKbps(attributes);
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
         long rt = context.get(W_RT_KBPS);
         final long rc = context.get(W_RC_KBPS);
         if (stage < threshold) {
@@ -393,14 +393,6 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         }
     }
 
-    private static int lineKbps(final PccAttributes attributes) {
-        final long kbps = attributes.lineRateBitsPerSec() / 1000L;
-        if (kbps <= 0 || kbps > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dcqcn line rate must be in 1 kb/s .. 2^31-1 kb/s, got "
-                + attributes.lineRateBitsPerSec() + " bit/s");
-        }
-        return (int) kbps;
-    }
 
     /**
      * Rc in kb/s as a 20-bit fraction of line rate, rounded down, at least 1.

@@ -151,7 +151,7 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
                          final PccResult result) {
         final int first = attributes.initialPsn() & MASK;
         context.set(W_FLAGS, 0);
-        context.set(W_RATE_KBPS, lineKbps(attributes));
+        context.set(W_RATE_KBPS, CcMath.lineKbps(attributes, "dctcp-rate"));
         context.set(W_ALPHA, initialAlpha);
         context.set(W_ECN_COUNT, 0);
         context.set(W_BATCH_PACKETS, 0);
@@ -238,7 +238,7 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
             counters.increment(cCuts);
         }
         if ((flags & FLAG_IN_CWR) == 0 && newBatch) {
-            rate = Math.min(lineKbps(attributes), rate + aiKbps);
+            rate = Math.min(CcMath.lineKbps(attributes, "dctcp-rate"), rate + aiKbps);
             counters.increment(cIncreases);
         }
         context.set(W_FLAGS, flags);
@@ -248,14 +248,6 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
         }
     }
 
-    private static int lineKbps(final PccAttributes attributes) {
-        final long kbps = attributes.lineRateBitsPerSec() / 1000L;
-        if (kbps <= 0 || kbps > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dctcp-rate line rate must be in 1 kb/s .. 2^31-1 kb/s, got "
-                + attributes.lineRateBitsPerSec() + " bit/s");
-        }
-        return (int) kbps;
-    }
 
     /**
      * Estimated handler length per event type: TX_BURST 10, ACK 60, NACK 60, CNP 4, RTT_RESPONSE 4,

@@ -132,7 +132,7 @@ public final class TimelyAlgorithm implements PccAlgorithm {
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes,
                          final PccResult result) {
-        context.set(W_RATE_KBPS, lineKbps(attributes));
+        context.set(W_RATE_KBPS, CcMath.lineKbps(attributes, "timely"));
         result.rate(FixedPoint.RATE_ONE).windowBytes(PccResult.WINDOW_UNLIMITED);
     }
 
@@ -164,7 +164,7 @@ public final class TimelyAlgorithm implements PccAlgorithm {
         final long newDiffPs = ((long) rtt - context.get(W_PREV_RTT_NS)) * 1000L;
         final long diffPs = clampInt(((ONE - alpha) * context.get(W_RTT_DIFF_PS) + alpha * newDiffPs) >> 16);
         final long rate = context.get(W_RATE_KBPS);
-        final long line = lineKbps(attributes);
+        final long line = CcMath.lineKbps(attributes, "timely");
         long newRate;
         if (rtt < tLowNs || (rtt <= tHighNs && diffPs <= 0)) {
             final int stage = context.get(W_STAGE);
@@ -198,14 +198,6 @@ public final class TimelyAlgorithm implements PccAlgorithm {
         return Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
     }
 
-    private static int lineKbps(final PccAttributes attributes) {
-        final long kbps = attributes.lineRateBitsPerSec() / 1000L;
-        if (kbps <= 0 || kbps > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("timely line rate must be in 1 kb/s .. 2^31-1 kb/s, got "
-                + attributes.lineRateBitsPerSec() + " bit/s");
-        }
-        return (int) kbps;
-    }
 
     @Override
     public int handlerCycles(final int eventType) {

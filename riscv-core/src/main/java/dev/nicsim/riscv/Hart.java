@@ -127,7 +127,32 @@ public final class Hart {
     private final long[] ready = new long[33];
     /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
     private final int[] timing = new int[OP_COUNT];
-    private final long[] stalls = new long[CONTROL + 1];
+    /** Operand-wait stall cycles per class of the producer the instruction waited for. */
+    private final long[] stalls = new long[CONTROL];
+    /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
+    private final int[] occupancyStallCycles = new int[CONTROL];
+    /*
+     * Issues per timing class, counted in each op's own case of the interpreter's switch (plain
+     * fields: an array element store per instruction there may alias the register file and costs
+     * a third of ibex's speed); ALU issues are derived in issues(). Occupancy stalls of a class are
+     * its issues times (occupancy - 1).
+     */
+    private long issuedBranch;
+    private long issuedJal;
+    private long issuedJalr;
+    private long issuedLoad;
+    private long issuedLoadSubword;
+    private long issuedStore;
+    private long issuedMul;
+    private long issuedMulh;
+    private long issuedDiv;
+    private long issuedCsr;
+    private long issuedAmo;
+    private long issuedFence;
+    private long issuedSystem;
+    /** Instructions that issued and raised an exception (they do not retire). */
+    private long faultedIssues;
+    private long controlStallCycles;
     private final boolean divDataDependent;
     private final boolean bhtPredictor;
     private final int takenPenalty;
@@ -187,6 +212,9 @@ public final class Hart {
         for (int op = 0; op < OP_COUNT; op++) {
             final TimingClass c = Isa.timingOf(op);
             timing[op] = model.latencyCycles(c) | model.occupancyCycles(c) << 14 | c.ordinal() << 28;
+        }
+        for (final TimingClass c : TimingClass.values()) {
+            occupancyStallCycles[c.ordinal()] = model.occupancyCycles(c) - 1;
         }
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
@@ -303,12 +331,41 @@ public final class Hart {
      * @return cycles
      */
     public long stallCycles(final TimingClass c) {
-        return stalls[c.ordinal()];
+        return stalls[c.ordinal()] + issues(c) * occupancyStallCycles[c.ordinal()];
+    }
+
+    /**
+     * Instructions of a class that issued: retired ones plus those that raised an exception (a
+     * fetch fault issues nothing).
+     *
+     * @param c class
+     * @return count, at least 0
+     */
+    public long issues(final TimingClass c) {
+        switch (c) {
+            case BRANCH: return issuedBranch;
+            case JAL: return issuedJal;
+            case JALR: return issuedJalr;
+            case LOAD: return issuedLoad;
+            case LOAD_SUBWORD: return issuedLoadSubword;
+            case STORE: return issuedStore;
+            case MUL: return issuedMul;
+            case MULH: return issuedMulh;
+            case DIV: return issuedDiv;
+            case CSR: return issuedCsr;
+            case AMO: return issuedAmo;
+            case FENCE: return issuedFence;
+            case SYSTEM: return issuedSystem;
+            default: // ALU: every other issue
+                return instret + faultedIssues - issuedBranch - issuedJal - issuedJalr - issuedLoad
+                    - issuedLoadSubword - issuedStore - issuedMul - issuedMulh - issuedDiv - issuedCsr
+                    - issuedAmo - issuedFence - issuedSystem;
+        }
     }
 
     /** @return cycles lost to control flow (mispredictions, taken branches, jumps, traps) */
     public long controlPenaltyCycles() {
-        return stalls[CONTROL];
+        return controlStallCycles;
     }
 
     /** @return why the hart halted, or {@link HaltReason#NONE} */
@@ -432,7 +489,7 @@ public final class Hart {
                 if (page == null) {
                     pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
                     now += redirectPenalty + 1;
-                    stalls[CONTROL] += redirectPenalty;
+                    controlStallCycles += redirectPenalty;
                     if (haltReason != HaltReason.NONE || stopAfterTrap) {
                         trapped = true;
                         break;
@@ -450,7 +507,7 @@ public final class Hart {
                 if (d == DecodedPage.FETCH_FAULT) {
                     pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
                     now += redirectPenalty + 1;
-                    stalls[CONTROL] += redirectPenalty;
+                    controlStallCycles += redirectPenalty;
                     if (haltReason != HaltReason.NONE || stopAfterTrap) {
                         trapped = true;
                         break;
@@ -483,9 +540,6 @@ public final class Hart {
             ready[rd] = (t + (tm & 0x3fff)) << 4 | tm >>> 28;
             final int o1 = (tm >>> 14) & 0x3fff;
             long next = t + o1;
-            if (o1 != 1) {
-                stalls[tm >>> 28] += o1 - 1;
-            }
             int exc = -1;
             long tval = 0;
             switch (op) {
@@ -496,6 +550,7 @@ public final class Hart {
                     x[rd] = ((pc + imm) << xs) >> xs;
                     break;
                 case JAL: {
+                    issuedJal++;
                     x[rd] = (npc << xs) >> xs;
                     final long target = (pc + imm) & amask;
                     next += jump(pc, target, rd == 1 || rd == 5, false, npc);
@@ -503,6 +558,7 @@ public final class Hart {
                     break;
                 }
                 case JALR: {
+                    issuedJalr++;
                     final long target = (x[rs1] + imm) & ~1L & amask;
                     x[rd] = (npc << xs) >> xs;
                     next += jump(pc, target, rd == 1 || rd == 5, rd == SINK && (rs1 == 1 || rs1 == 5), npc);
@@ -510,6 +566,7 @@ public final class Hart {
                     break;
                 }
                 case BEQ:
+                    issuedBranch++;
                     if (x[rs1] == x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -518,6 +575,7 @@ public final class Hart {
                     }
                     break;
                 case BNE:
+                    issuedBranch++;
                     if (x[rs1] != x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -526,6 +584,7 @@ public final class Hart {
                     }
                     break;
                 case BLT:
+                    issuedBranch++;
                     if (x[rs1] < x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -534,6 +593,7 @@ public final class Hart {
                     }
                     break;
                 case BGE:
+                    issuedBranch++;
                     if (x[rs1] >= x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -542,6 +602,7 @@ public final class Hart {
                     }
                     break;
                 case BLTU:
+                    issuedBranch++;
                     if (x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -550,6 +611,7 @@ public final class Hart {
                     }
                     break;
                 case BGEU:
+                    issuedBranch++;
                     if (x[rs1] + Long.MIN_VALUE >= x[rs2] + Long.MIN_VALUE) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -558,6 +620,7 @@ public final class Hart {
                     }
                     break;
                 case LB: {
+                    issuedLoadSubword++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -571,6 +634,7 @@ public final class Hart {
                     break;
                 }
                 case LBU: {
+                    issuedLoadSubword++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -584,6 +648,7 @@ public final class Hart {
                     break;
                 }
                 case LH: {
+                    issuedLoadSubword++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -597,6 +662,7 @@ public final class Hart {
                     break;
                 }
                 case LHU: {
+                    issuedLoadSubword++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -610,6 +676,7 @@ public final class Hart {
                     break;
                 }
                 case LW: {
+                    issuedLoad++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -623,6 +690,7 @@ public final class Hart {
                     break;
                 }
                 case LWU: {
+                    issuedLoad++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -636,6 +704,7 @@ public final class Hart {
                     break;
                 }
                 case LD: {
+                    issuedLoad++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
@@ -649,6 +718,7 @@ public final class Hart {
                     break;
                 }
                 case SB: {
+                    issuedStore++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -669,6 +739,7 @@ public final class Hart {
                     break;
                 }
                 case SH: {
+                    issuedStore++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -689,6 +760,7 @@ public final class Hart {
                     break;
                 }
                 case SW: {
+                    issuedStore++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -709,6 +781,7 @@ public final class Hart {
                     break;
                 }
                 case SD: {
+                    issuedStore++;
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
@@ -813,36 +886,45 @@ public final class Hart {
                     x[rd] = (int) x[rs1] >> (int) x[rs2];
                     break;
                 case MUL:
+                    issuedMul++;
                     x[rd] = x[rs1] * x[rs2];
                     break;
                 case MULH:
+                    issuedMulh++;
                     x[rd] = Math.multiplyHigh(x[rs1], x[rs2]);
                     break;
                 case MULHSU: {
+                    issuedMulh++;
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = Math.multiplyHigh(a, b) + ((b >> 63) & a);
                     break;
                 }
                 case MULHU: {
+                    issuedMulh++;
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
                     break;
                 }
                 case MULW:
+                    issuedMul++;
                     x[rd] = (int) x[rs1] * (int) x[rs2];
                     break;
                 case MULH32:
+                    issuedMulh++;
                     x[rd] = (int) ((x[rs1] * x[rs2]) >> 32);
                     break;
                 case MULHSU32:
+                    issuedMulh++;
                     x[rd] = (int) ((x[rs1] * (x[rs2] & 0xffffffffL)) >> 32);
                     break;
                 case MULHU32:
+                    issuedMulh++;
                     x[rd] = (int) (((x[rs1] & 0xffffffffL) * (x[rs2] & 0xffffffffL)) >>> 32);
                     break;
                 case DIV: case DIVU: case REM: case REMU: case DIVW: case DIVUW: case REMW: case REMUW: {
+                    issuedDiv++;
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = divide(op, a, b);
@@ -855,6 +937,7 @@ public final class Hart {
                 case AMOMIN_W: case AMOMAX_W: case AMOMINU_W: case AMOMAXU_W:
                 case LR_D: case SC_D: case AMOSWAP_D: case AMOADD_D: case AMOXOR_D: case AMOAND_D: case AMOOR_D:
                 case AMOMIN_D: case AMOMAX_D: case AMOMINU_D: case AMOMAXU_D: {
+                    issuedAmo++;
                     final long v = amo(op, x[rs1] & amask, x[rs2], t);
                     if (pendingCause >= 0) {
                         exc = pendingCause;
@@ -871,12 +954,17 @@ public final class Hart {
                     break;
                 }
                 case FENCE:
+                    issuedFence++;
+                    break;
                 case WFI:
+                    issuedSystem++;
                     break;
                 case FENCE_I:
+                    issuedFence++;
                     memory.clearDecoded();
                     break;
                 case ECALL:
+                    issuedSystem++;
                     if (systemCalls && environment != null) {
                         this.pc = pc;
                         if (!environment.ecall(this)) {
@@ -890,22 +978,26 @@ public final class Hart {
                     }
                     break;
                 case EBREAK:
+                    issuedSystem++;
                     exc = CAUSE_BREAKPOINT;
                     tval = pc;
                     break;
                 case MRET:
+                    issuedSystem++;
                     mstatus = (mstatus & MSTATUS_MPIE) != 0 ? mstatus | MSTATUS_MIE | MSTATUS_MPIE : (mstatus & ~MSTATUS_MIE) | MSTATUS_MPIE;
                     npc = mepc & amask;
                     next += redirectPenalty;
-                    stalls[CONTROL] += redirectPenalty;
+                    controlStallCycles += redirectPenalty;
                     break;
                 case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI:
+                    issuedCsr++;
                     if (!csr(op, (int) imm, rd, rs1, t, n)) {
                         exc = CAUSE_ILLEGAL;
                         tval = wordAt(pc) & 0xffffffffL;
                     }
                     break;
                 default: // ILLEGAL
+                    issuedSystem++;
                     exc = CAUSE_ILLEGAL;
                     tval = imm & 0xffffffffL;
                     break;
@@ -917,9 +1009,10 @@ public final class Hart {
                     n++;
                     break;
                 }
+                faultedIssues++;
                 pc = exception(pc, exc, tval, n);
                 now = next + redirectPenalty;
-                stalls[CONTROL] += redirectPenalty;
+                controlStallCycles += redirectPenalty;
                 if (haltReason != HaltReason.NONE || stopAfterTrap) {
                     trapped = true;
                     break;
@@ -1055,7 +1148,7 @@ public final class Hart {
     private int branch(final long pc, final boolean taken, final long target) {
         if (!bhtPredictor) {
             if (taken) {
-                stalls[CONTROL] += takenPenalty;
+                controlStallCycles += takenPenalty;
                 return takenPenalty;
             }
             return 0;
@@ -1072,7 +1165,7 @@ public final class Hart {
             bht[i] = (byte) (c == 0 ? 0 : c - 1);
         }
         if (predictedTaken != taken) {
-            stalls[CONTROL] += mispredictPenalty;
+            controlStallCycles += mispredictPenalty;
             return mispredictPenalty;
         }
         return 0;
@@ -1080,7 +1173,7 @@ public final class Hart {
 
     private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
         if (!bhtPredictor) {
-            stalls[CONTROL] += jumpPenalty;
+            controlStallCycles += jumpPenalty;
             return jumpPenalty;
         }
         boolean hit;
@@ -1102,7 +1195,7 @@ public final class Hart {
             }
         }
         if (!hit) {
-            stalls[CONTROL] += mispredictPenalty;
+            controlStallCycles += mispredictPenalty;
             return mispredictPenalty;
         }
         return 0;

@@ -184,6 +184,11 @@ public final class Isa {
         }
     }
 
+    /** @return a copy of the decoder table's rows, in match order (for tests that cover every row) */
+    static Insn[] rows() {
+        return TABLE.clone();
+    }
+
     /**
      * The timing class of an execution op (what the cycle model charges).
      *

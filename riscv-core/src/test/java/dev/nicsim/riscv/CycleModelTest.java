@@ -2,6 +2,8 @@ package dev.nicsim.riscv;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static dev.nicsim.riscv.Assembler.*;
@@ -231,5 +233,68 @@ class CycleModelTest {
             h.setReg(S0, SLOW);
         }
         return c;
+    }
+
+    /**
+     * A model whose classes all have result latency 1 (so no operand ever waits) and distinct
+     * occupancies, {@code ordinal + 2} (ALU 2 ... SYSTEM 15); no predictor, taken branches and
+     * jumps (and trap entries) cost 1.
+     */
+    static CycleModel distinctOccupancies() {
+        final Map<TimingClass, Integer> occupancy = new EnumMap<>(TimingClass.class);
+        for (final TimingClass c : TimingClass.values()) {
+            occupancy.put(c, c.ordinal() + 2);
+        }
+        return new CycleModel("distinct", "test", Map.of(), occupancy, false, CycleModel.Predictor.NOT_TAKEN,
+            0, 1, 1, 0, 0, 0);
+    }
+
+    @Test
+    void everyClassIsChargedItsOwnOccupancy() {
+        // one or two instructions of each of the 14 classes; the ebreak at the end is fatal (system
+        // calls on), so it issues but does not retire
+        final Assembler a = new Assembler(CODE);
+        a.addi(A0, ZERO, 5).lui(A1, 1)                 // ALU x2
+            .beq(A0, ZERO, "t1")                           // BRANCH, not taken
+            .label("t1").bne(A0, ZERO, "t2")               // BRANCH, taken: +1
+            .label("t2").jal(RA, "f")                      // JAL: +1
+            .ld(A2, 0, S0)                                 // LOAD
+            .lbu(A3, 0, S0)                                // LOAD_SUBWORD
+            .sd(A0, 8, S0)                                 // STORE
+            .mul(A4, A0, A0)                               // MUL
+            .mulh(A5, A0, A0)                              // MULH
+            .div(A6, A0, A0)                               // DIV
+            .csrr(A7, 0x340)                               // CSR (mscratch)
+            .word(0x00b4_22af)                             // AMO: amoadd.w t0, a1, (s0)
+            .fence()                                       // FENCE
+            .ebreak()                                      // SYSTEM, fatal: +1 trap redirect
+            .label("f").ret();                             // JALR: +1
+        final Hart h = new Hart(memory(a.assemble()), 64, distinctOccupancies(), 0);
+        h.setEnvironment(HALT_ON_ECALL);
+        h.setSystemCalls(true);
+        h.setPc(CODE);
+        h.setReg(S0, DATA);
+        h.run(1_000);
+        assertEquals(Hart.HaltReason.FAULT, h.haltReason());
+        assertEquals(Hart.CAUSE_BREAKPOINT, h.fault().cause());
+        assertEquals(15, h.instret());
+        final Map<TimingClass, Integer> issues = new EnumMap<>(TimingClass.class);
+        for (final TimingClass c : TimingClass.values()) {
+            issues.put(c, 1);
+        }
+        issues.put(TimingClass.ALU, 2);
+        issues.put(TimingClass.BRANCH, 2);
+        long occupancyCycles = 0;
+        for (final TimingClass c : TimingClass.values()) {
+            final int occupancy = c.ordinal() + 2;
+            assertEquals((long) issues.get(c), h.issues(c), c.name());
+            assertEquals(issues.get(c) * (occupancy - 1L), h.stallCycles(c), c.name());
+            occupancyCycles += issues.get(c) * (long) occupancy;
+        }
+        // taken bne, jal, ret, the trap entry
+        assertEquals(4, h.controlPenaltyCycles());
+        // 2*2 + 2*3 + 4 + 5 + ... + 15 = 124 issue cycles, + 4 = 128
+        assertEquals(124, occupancyCycles);
+        assertEquals(128, h.cycles());
     }
 }

@@ -135,7 +135,7 @@ public final class Hart {
      * Issues per timing class, counted in each op's own case of the interpreter's switch (plain
      * fields: an array element store per instruction there may alias the register file and costs
      * a third of ibex's speed); ALU issues are derived in issues(). Occupancy stalls of a class are
-     * its issues times (occupancy - 1).
+     * its issues times (occupancy - 1). Counted only when countIssues.
      */
     private long issuedBranch;
     private long issuedJal;
@@ -153,6 +153,12 @@ public final class Hart {
     /** Instructions that issued and raised an exception (they do not retire). */
     private long faultedIssues;
     private long controlStallCycles;
+    /**
+     * Whether some class occupies the pipeline more than one cycle; when none does (e31) every
+     * occupancy stall is 0 and the interpreter counts no issues (the counting alone costs the
+     * e31 about 15 % on a branchy loop).
+     */
+    private final boolean countIssues;
     private final boolean divDataDependent;
     private final boolean bhtPredictor;
     private final int takenPenalty;
@@ -213,9 +219,12 @@ public final class Hart {
             final TimingClass c = Isa.timingOf(op);
             timing[op] = model.latencyCycles(c) | model.occupancyCycles(c) << 14 | c.ordinal() << 28;
         }
+        boolean multiCycle = false;
         for (final TimingClass c : TimingClass.values()) {
             occupancyStallCycles[c.ordinal()] = model.occupancyCycles(c) - 1;
+            multiCycle |= model.occupancyCycles(c) > 1;
         }
+        countIssues = multiCycle;
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
         takenPenalty = model.takenBranchPenaltyCycles();
@@ -336,12 +345,14 @@ public final class Hart {
 
     /**
      * Instructions of a class that issued: retired ones plus those that raised an exception (a
-     * fetch fault issues nothing).
+     * fetch fault issues nothing). Counted only when the cycle model has a class that occupies
+     * the pipeline more than one cycle; otherwise nothing needs them and this returns 0 for every
+     * class but ALU.
      *
      * @param c class
      * @return count, at least 0
      */
-    public long issues(final TimingClass c) {
+    long issues(final TimingClass c) {
         switch (c) {
             case BRANCH: return issuedBranch;
             case JAL: return issuedJal;
@@ -473,6 +484,7 @@ public final class Hart {
         final long[] ready = this.ready;
         final int[] timing = this.timing;
         final long[] stalls = this.stalls;
+        final boolean count = this.countIssues;
         final long amask = this.addrMask;
         final int xs = this.sextShift;
         final int xlen = this.xlen;
@@ -550,7 +562,9 @@ public final class Hart {
                     x[rd] = ((pc + imm) << xs) >> xs;
                     break;
                 case JAL: {
-                    issuedJal++;
+                    if (count) {
+                        issuedJal++;
+                    }
                     x[rd] = (npc << xs) >> xs;
                     final long target = (pc + imm) & amask;
                     next += jump(pc, target, rd == 1 || rd == 5, false, npc);
@@ -558,7 +572,9 @@ public final class Hart {
                     break;
                 }
                 case JALR: {
-                    issuedJalr++;
+                    if (count) {
+                        issuedJalr++;
+                    }
                     final long target = (x[rs1] + imm) & ~1L & amask;
                     x[rd] = (npc << xs) >> xs;
                     next += jump(pc, target, rd == 1 || rd == 5, rd == SINK && (rs1 == 1 || rs1 == 5), npc);
@@ -566,7 +582,9 @@ public final class Hart {
                     break;
                 }
                 case BEQ:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] == x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -575,7 +593,9 @@ public final class Hart {
                     }
                     break;
                 case BNE:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] != x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -584,7 +604,9 @@ public final class Hart {
                     }
                     break;
                 case BLT:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] < x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -593,7 +615,9 @@ public final class Hart {
                     }
                     break;
                 case BGE:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] >= x[rs2]) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -602,7 +626,9 @@ public final class Hart {
                     }
                     break;
                 case BLTU:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -611,7 +637,9 @@ public final class Hart {
                     }
                     break;
                 case BGEU:
-                    issuedBranch++;
+                    if (count) {
+                        issuedBranch++;
+                    }
                     if (x[rs1] + Long.MIN_VALUE >= x[rs2] + Long.MIN_VALUE) {
                         npc = (pc + imm) & amask;
                         next += branch(pc, true, npc);
@@ -620,7 +648,9 @@ public final class Hart {
                     }
                     break;
                 case LB: {
-                    issuedLoadSubword++;
+                    if (count) {
+                        issuedLoadSubword++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -634,7 +664,9 @@ public final class Hart {
                     break;
                 }
                 case LBU: {
-                    issuedLoadSubword++;
+                    if (count) {
+                        issuedLoadSubword++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -648,7 +680,9 @@ public final class Hart {
                     break;
                 }
                 case LH: {
-                    issuedLoadSubword++;
+                    if (count) {
+                        issuedLoadSubword++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -662,7 +696,9 @@ public final class Hart {
                     break;
                 }
                 case LHU: {
-                    issuedLoadSubword++;
+                    if (count) {
+                        issuedLoadSubword++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -676,7 +712,9 @@ public final class Hart {
                     break;
                 }
                 case LW: {
-                    issuedLoad++;
+                    if (count) {
+                        issuedLoad++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -690,7 +728,9 @@ public final class Hart {
                     break;
                 }
                 case LWU: {
-                    issuedLoad++;
+                    if (count) {
+                        issuedLoad++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -704,7 +744,9 @@ public final class Hart {
                     break;
                 }
                 case LD: {
-                    issuedLoad++;
+                    if (count) {
+                        issuedLoad++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
@@ -718,7 +760,9 @@ public final class Hart {
                     break;
                 }
                 case SB: {
-                    issuedStore++;
+                    if (count) {
+                        issuedStore++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
@@ -739,7 +783,9 @@ public final class Hart {
                     break;
                 }
                 case SH: {
-                    issuedStore++;
+                    if (count) {
+                        issuedStore++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
@@ -760,7 +806,9 @@ public final class Hart {
                     break;
                 }
                 case SW: {
-                    issuedStore++;
+                    if (count) {
+                        issuedStore++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
@@ -781,7 +829,9 @@ public final class Hart {
                     break;
                 }
                 case SD: {
-                    issuedStore++;
+                    if (count) {
+                        issuedStore++;
+                    }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
@@ -886,45 +936,63 @@ public final class Hart {
                     x[rd] = (int) x[rs1] >> (int) x[rs2];
                     break;
                 case MUL:
-                    issuedMul++;
+                    if (count) {
+                        issuedMul++;
+                    }
                     x[rd] = x[rs1] * x[rs2];
                     break;
                 case MULH:
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     x[rd] = Math.multiplyHigh(x[rs1], x[rs2]);
                     break;
                 case MULHSU: {
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = Math.multiplyHigh(a, b) + ((b >> 63) & a);
                     break;
                 }
                 case MULHU: {
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
                     break;
                 }
                 case MULW:
-                    issuedMul++;
+                    if (count) {
+                        issuedMul++;
+                    }
                     x[rd] = (int) x[rs1] * (int) x[rs2];
                     break;
                 case MULH32:
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     x[rd] = (int) ((x[rs1] * x[rs2]) >> 32);
                     break;
                 case MULHSU32:
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     x[rd] = (int) ((x[rs1] * (x[rs2] & 0xffffffffL)) >> 32);
                     break;
                 case MULHU32:
-                    issuedMulh++;
+                    if (count) {
+                        issuedMulh++;
+                    }
                     x[rd] = (int) (((x[rs1] & 0xffffffffL) * (x[rs2] & 0xffffffffL)) >>> 32);
                     break;
                 case DIV: case DIVU: case REM: case REMU: case DIVW: case DIVUW: case REMW: case REMUW: {
-                    issuedDiv++;
+                    if (count) {
+                        issuedDiv++;
+                    }
                     final long a = x[rs1];
                     final long b = x[rs2];
                     x[rd] = divide(op, a, b);
@@ -937,7 +1005,9 @@ public final class Hart {
                 case AMOMIN_W: case AMOMAX_W: case AMOMINU_W: case AMOMAXU_W:
                 case LR_D: case SC_D: case AMOSWAP_D: case AMOADD_D: case AMOXOR_D: case AMOAND_D: case AMOOR_D:
                 case AMOMIN_D: case AMOMAX_D: case AMOMINU_D: case AMOMAXU_D: {
-                    issuedAmo++;
+                    if (count) {
+                        issuedAmo++;
+                    }
                     final long v = amo(op, x[rs1] & amask, x[rs2], t);
                     if (pendingCause >= 0) {
                         exc = pendingCause;
@@ -954,17 +1024,25 @@ public final class Hart {
                     break;
                 }
                 case FENCE:
-                    issuedFence++;
+                    if (count) {
+                        issuedFence++;
+                    }
                     break;
                 case WFI:
-                    issuedSystem++;
+                    if (count) {
+                        issuedSystem++;
+                    }
                     break;
                 case FENCE_I:
-                    issuedFence++;
+                    if (count) {
+                        issuedFence++;
+                    }
                     memory.clearDecoded();
                     break;
                 case ECALL:
-                    issuedSystem++;
+                    if (count) {
+                        issuedSystem++;
+                    }
                     if (systemCalls && environment != null) {
                         this.pc = pc;
                         if (!environment.ecall(this)) {
@@ -978,26 +1056,34 @@ public final class Hart {
                     }
                     break;
                 case EBREAK:
-                    issuedSystem++;
+                    if (count) {
+                        issuedSystem++;
+                    }
                     exc = CAUSE_BREAKPOINT;
                     tval = pc;
                     break;
                 case MRET:
-                    issuedSystem++;
+                    if (count) {
+                        issuedSystem++;
+                    }
                     mstatus = (mstatus & MSTATUS_MPIE) != 0 ? mstatus | MSTATUS_MIE | MSTATUS_MPIE : (mstatus & ~MSTATUS_MIE) | MSTATUS_MPIE;
                     npc = mepc & amask;
                     next += redirectPenalty;
                     controlStallCycles += redirectPenalty;
                     break;
                 case CSRRW: case CSRRS: case CSRRC: case CSRRWI: case CSRRSI: case CSRRCI:
-                    issuedCsr++;
+                    if (count) {
+                        issuedCsr++;
+                    }
                     if (!csr(op, (int) imm, rd, rs1, t, n)) {
                         exc = CAUSE_ILLEGAL;
                         tval = wordAt(pc) & 0xffffffffL;
                     }
                     break;
                 default: // ILLEGAL
-                    issuedSystem++;
+                    if (count) {
+                        issuedSystem++;
+                    }
                     exc = CAUSE_ILLEGAL;
                     tval = imm & 0xffffffffL;
                     break;

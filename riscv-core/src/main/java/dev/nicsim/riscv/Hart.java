@@ -334,10 +334,13 @@ public final class Hart {
     }
 
     /**
-     * Stall cycles charged to a class.
+     * Stall cycles charged to a class: the cycles instructions waited for an operand produced by
+     * an instruction of this class (load-use, multiply and divide latency), plus this class's
+     * issue occupancy beyond one cycle for every issue of it (Ibex's two-cycle loads, stores and
+     * multiplies), since the hart was created.
      *
      * @param c class
-     * @return cycles
+     * @return cycles, at least 0
      */
     public long stallCycles(final TimingClass c) {
         return stalls[c.ordinal()] + issues(c) * occupancyStallCycles[c.ordinal()];

@@ -248,6 +248,11 @@ final class EmulatorCore implements MessageHandler {
         growResults(16);
     }
 
+    /** @return whether this core's algorithm measures its own handler cost (firmware) */
+    boolean runsMeasuredHandlers() {
+        return measured != null;
+    }
+
     /**
      * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
      * cores) and points the core at the emulator's stepped ring ({@link UnicEmulator#steppedRing}).

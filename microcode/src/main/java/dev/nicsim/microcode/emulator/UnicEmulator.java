@@ -460,7 +460,9 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @param coresPerAgent   cores per agent thread, 1..cores
      * @param idleStrategies  makes the idle strategy of each agent (e.g. {@code BusySpinIdleStrategy::new})
      * @throws IllegalArgumentException if coresPerAgent is out of range
-     * @throws IllegalStateException    if already free-running or called from a result callback
+     * @throws IllegalStateException    if already free-running, called from a result callback, or
+     *                                  the cores run measured handlers (firmware): a NIC's firmware
+     *                                  cores share one firmware memory, which agent threads would race on
      */
     public void startFreeRunning(final int coresPerAgent, final Supplier<? extends IdleStrategy> idleStrategies) {
         if (coresPerAgent < 1 || coresPerAgent > cores.length) {
@@ -468,6 +470,10 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         }
         if (freeRunning || delivering) {
             throw new IllegalStateException("cannot start free-running: " + (freeRunning ? "already running" : "delivering"));
+        }
+        if (cores[0].runsMeasuredHandlers()) {
+            throw new IllegalStateException("cannot start free-running: the cores run firmware (measured handlers), "
+                + "whose cores share one firmware memory; run it stepped");
         }
         for (int i = 0; i < cores.length; i++) {
             cores[i].ensureAllocated(); // before any thread can see the core

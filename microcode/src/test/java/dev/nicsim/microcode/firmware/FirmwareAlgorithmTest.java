@@ -112,6 +112,25 @@ class FirmwareAlgorithmTest {
         assertEquals((1 << 20) - 1, got.get(1).rate());
     }
 
+    /**
+     * A NIC's firmware cores share one firmware memory, so free-running agent threads would race
+     * on it: the emulator refuses to start, stays stepped, and still handles the event stepped.
+     */
+    @Test
+    void firmwareRefusesFreeRunning() {
+        final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000);
+        final EmulatorConfig cfg = new EmulatorConfig().cores(2).threadsPerCore(1);
+        final UnicEmulator e = new UnicEmulator(cfg, p.processorInstances(p.defaults()), 0, this::sink);
+        final IllegalStateException x = assertThrows(IllegalStateException.class,
+            () -> e.startFreeRunning(1, org.agrona.concurrent.BusySpinIdleStrategy::new));
+        assertTrue(x.getMessage().contains("firmware"), x.getMessage());
+        assertTrue(!e.isFreeRunning());
+        e.startFlow(7, 0, 100_000_000_000L, 1024, 8000);
+        e.offer(ev.reset(PccEventType.ACK, 0, 7, 1, 1), 1_000_000);
+        e.advance(Long.MAX_VALUE / 4);
+        assertEquals(1, e.handled(PccEventType.ACK));
+    }
+
     @Test
     void contextMissStallsTheHandlerAndSplitsItsStretches() {
         final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000);

@@ -91,7 +91,7 @@ public final class Hart {
     }
 
     private static final MemoryRegion NO_REGION = new MemoryRegion("none", 0, 0, 0, null);
-    private static final int CONTROL = TimingClass.values().length;
+    private static final int CLASS_COUNT = TimingClass.values().length;
     /** Internal: the instruction retired and the hart must stop (exit, tohost). */
     private static final int STOP = 1 << 20;
     private static final long MSTATUS_MIE = 1L << 3;
@@ -128,9 +128,9 @@ public final class Hart {
     /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
     private final int[] timing = new int[OP_COUNT];
     /** Operand-wait stall cycles per class of the producer the instruction waited for. */
-    private final long[] stalls = new long[CONTROL];
+    private final long[] stalls = new long[CLASS_COUNT];
     /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
-    private final int[] occupancyStallCycles = new int[CONTROL];
+    private final int[] occupancyStallCycles = new int[CLASS_COUNT];
     /*
      * Issues per timing class, counted in each op's own case of the interpreter's switch (plain
      * fields: an array element store per instruction there may alias the register file and costs
@@ -349,8 +349,8 @@ public final class Hart {
     /**
      * Instructions of a class that issued: retired ones plus those that raised an exception (a
      * fetch fault issues nothing). Counted only when the cycle model has a class that occupies
-     * the pipeline more than one cycle; otherwise nothing needs them and this returns 0 for every
-     * class but ALU.
+     * the pipeline more than one cycle; otherwise nothing needs them, and this returns 0 for every
+     * class but ALU, which then gets every issue.
      *
      * @param c class
      * @return count, at least 0

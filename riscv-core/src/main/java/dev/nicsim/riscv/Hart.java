@@ -658,10 +658,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
                         x[rd] = dreg.bytes[(int) o];
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -674,10 +673,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast1) {
                         x[rd] = dreg.bytes[(int) o] & 0xff;
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -690,10 +688,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
                         x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o);
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -706,10 +703,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast2) {
                         x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o) & 0xffff;
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -722,10 +718,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
                         x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o);
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -738,10 +733,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast4) {
                         x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o) & 0xffffffffL;
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -754,10 +748,9 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.fastLast8) {
                         x[rd] = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
-                    } else if (slowLoad(a, op, rd, t)) {
-                        dreg = dataRegion;
                     } else {
-                        exc = CAUSE_LOAD_ACCESS;
+                        exc = slowLoad(a, op, rd, t);
+                        dreg = dataRegion;
                         tval = a;
                     }
                     break;
@@ -774,14 +767,9 @@ public final class Hart {
                             exc = STOP;
                         }
                     } else {
-                        final int sr = slowStore(a, 1, x[rs2]);
+                        exc = slowStore(a, 1, x[rs2]);
                         dreg = dataRegion;
-                        if (sr < 0) {
-                            exc = CAUSE_STORE_ACCESS;
-                            tval = a;
-                        } else if (sr > 0) {
-                            exc = STOP;
-                        }
+                        tval = a;
                     }
                     break;
                 }
@@ -797,14 +785,9 @@ public final class Hart {
                             exc = STOP;
                         }
                     } else {
-                        final int sr = slowStore(a, 2, x[rs2]);
+                        exc = slowStore(a, 2, x[rs2]);
                         dreg = dataRegion;
-                        if (sr < 0) {
-                            exc = CAUSE_STORE_ACCESS;
-                            tval = a;
-                        } else if (sr > 0) {
-                            exc = STOP;
-                        }
+                        tval = a;
                     }
                     break;
                 }
@@ -820,14 +803,9 @@ public final class Hart {
                             exc = STOP;
                         }
                     } else {
-                        final int sr = slowStore(a, 4, x[rs2]);
+                        exc = slowStore(a, 4, x[rs2]);
                         dreg = dataRegion;
-                        if (sr < 0) {
-                            exc = CAUSE_STORE_ACCESS;
-                            tval = a;
-                        } else if (sr > 0) {
-                            exc = STOP;
-                        }
+                        tval = a;
                     }
                     break;
                 }
@@ -843,14 +821,9 @@ public final class Hart {
                             exc = STOP;
                         }
                     } else {
-                        final int sr = slowStore(a, 8, x[rs2]);
+                        exc = slowStore(a, 8, x[rs2]);
                         dreg = dataRegion;
-                        if (sr < 0) {
-                            exc = CAUSE_STORE_ACCESS;
-                            tval = a;
-                        } else if (sr > 0) {
-                            exc = STOP;
-                        }
+                        tval = a;
                     }
                     break;
                 }
@@ -1142,12 +1115,16 @@ public final class Hart {
         }
     }
 
-    /** A load outside the cached fast region, or to a region with latency. @return false: access fault */
-    private boolean slowLoad(final long a, final int op, final int rd, final long t) {
+    /**
+     * A load outside the cached fast region, or to a region with latency.
+     *
+     * @return -1 done, or {@link #CAUSE_LOAD_ACCESS} (access fault; the caller sets mtval)
+     */
+    private int slowLoad(final long a, final int op, final int rd, final long t) {
         final int size = sizeOf(op);
         final MemoryRegion r = memory.find(a, size);
         if (r == null) {
-            return false;
+            return CAUSE_LOAD_ACCESS;
         }
         if (r.fastLast1 >= 0) {
             dataRegion = r;
@@ -1155,21 +1132,26 @@ public final class Hart {
             ready[rd] += (long) r.extraCycles(a, size, false, t) << 4;
         }
         x[rd] = extend(op, r.get((int) (a - r.base), size));
-        return true;
+        return -1;
     }
 
-    /** @return -1 access fault, 1 halt requested, 0 done */
+    /**
+     * A store outside the cached fast region.
+     *
+     * @return -1 done, {@link #STOP} (the store asked the hart to halt: tohost), or
+     *         {@link #CAUSE_STORE_ACCESS} (access fault; the caller sets mtval)
+     */
     private int slowStore(final long a, final int size, final long v) {
         final MemoryRegion r = memory.find(a, size);
         if (r == null) {
-            return -1;
+            return CAUSE_STORE_ACCESS;
         }
         if (r.fastLast1 >= 0) {
             dataRegion = r;
         }
         final long o = a - r.base;
         r.put((int) o, size, v);
-        return storeHook(r, o, size, a) ? 1 : 0;
+        return storeHook(r, o, size, a) ? STOP : -1;
     }
 
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */

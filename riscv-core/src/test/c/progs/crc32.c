@@ -7,7 +7,7 @@
  */
 #include "rt.h"
 
-/* -DDATA_BYTES=N makes a longer run (the README's timing uses 8 MiB) */
+/* -DDATA_BYTES=N makes a longer run (the timing in docs/performance.md uses 8 MiB) */
 #ifndef DATA_BYTES
 #define DATA_BYTES 65536
 #endif

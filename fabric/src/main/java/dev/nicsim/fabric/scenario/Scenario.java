@@ -8,7 +8,7 @@ import java.nio.file.Path;
 /**
  * A validated scenario: everything a run needs, in simulator units. Built by
  * {@link ScenarioLoader} from a YAML file; every field and its unit and default is documented in
- * README.md ("Scenario files").
+ * docs/scenarios.md.
  *
  * @param name       scenario name (default: the file name without {@code .yaml})
  * @param file       the file it came from
@@ -125,7 +125,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
 
     /**
      * Regional congestion mitigation of every switch ({@code switch.rcm}, the RCM paper §3), field for field
-     * the switch model's {@code dev.nicsim.sw.RcmConfig} in simulator units; README.md ("Scenario files")
+     * the switch model's {@code dev.nicsim.sw.RcmConfig} in simulator units; docs/scenarios.md
      * gives each field's unit, default and reason.
      *
      * @param detection              congestion region detection, CRD (§3.2)

@@ -35,7 +35,7 @@ import java.util.Map;
 /**
  * Reads a scenario YAML file, applies {@code --set path=value} overrides, and validates every field
  * into a {@link Scenario}. Unknown, missing and out-of-range fields give a {@link ScenarioException}
- * naming the file, line and field path. Fields, units and defaults are listed in README.md.
+ * naming the file, line and field path. Fields, units, ranges and defaults are listed in docs/scenarios.md.
  *
  * <p>Thread-safety: stateless.
  */
@@ -318,7 +318,7 @@ public final class ScenarioLoader {
         final boolean enabled = e.bool("enabled", true);
         final int cores = (int) e.integer("cores", 16, 1, 1024);
         final int threads = (int) e.integer("threads_per_core", 16, 1, 256);
-        // firmware runs on the RISC-V cores: the DPA-like default clock (docs/firmware-in-the-loop.md)
+        // firmware runs on the RISC-V cores: the DPA-like default clock (docs/firmware.md)
         final long clockHz = Math.round(e.number("clock_ghz", firmware ? FirmwareProvider.DEFAULT_CLOCK_GHZ : 1.0, 0.001, 100) * 1e9);
         final long maxInstructions = e.integer("max_instructions_per_event", FirmwareProvider.DEFAULT_MAX_INSTRUCTIONS_PER_EVENT,
             1, 1_000_000_000);

@@ -24,14 +24,14 @@ import java.util.function.Supplier;
  * <p>Each CC processor (NIC) gets one firmware memory, initialised by running
  * {@code doca_pcc_dev_user_init} and then writing the parameter values into the runtime's table
  * ({@link #processorInstances}); its cores get instances sharing it ({@link FirmwareAlgorithm}).
- * The cores run the E31 cycle model ({@code CycleModel.E31}; docs/firmware-in-the-loop.md gives
+ * The cores run the E31 cycle model ({@code CycleModel.E31}; docs/firmware.md gives
  * the sources and assumptions).
  *
  * <p>Thread-safety: the provider is shared by the NICs of one run, driven by one thread; the
  * fault record and profile are plain fields.
  */
 public final class FirmwareProvider implements PccAlgorithmProvider {
-    /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware-in-the-loop.md). */
+    /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware.md). */
     public static final double DEFAULT_CLOCK_GHZ = 1.8;
     /** Default instruction budget of one event's handler. */
     public static final long DEFAULT_MAX_INSTRUCTIONS_PER_EVENT = 100_000;

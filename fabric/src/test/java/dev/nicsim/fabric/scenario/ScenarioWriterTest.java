@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +49,109 @@ public class ScenarioWriterTest {
         // the shipped files cover the shapes and workloads the writer has branches for
         for (final String t : new String[] {"star/", "leaf_spine/", "fat_tree/", "/incast", "/poisson", "/hotspot", "/flows"}) {
             assertTrue(types.stream().anyMatch(x -> x.contains(t)), t + " not covered by " + types);
+        }
+    }
+
+    /** Every field the loader reads, each away from its default (checked below), consistent with the cross-field rules. */
+    static final String EVERY_FIELD = """
+        name: every-field
+        seed: 7
+        stop_time_us: 123.5
+        topology:
+          type: leaf_spine
+          leaves: 2
+          spines: 3
+          hosts_per_leaf: 4
+          host_link: {rate_gbps: 25, delay_ns: 300}
+          fabric_link: {rate_gbps: 40, delay_ns: 700.5}
+        switch:
+          buffer_bytes: 20000000
+          pfc: {enabled: true, priorities: [2, 4], mode: static, xoff_bytes: 200000, xon_bytes: 100000, alpha: 0.25,
+                xon_offset_bytes: 4000, headroom_bytes: 60000}
+          wred: {priorities: [4], kmin_bytes: 50000, kmax_bytes: 150000, pmax: 0.5, ecn: false, not_ect_drop_bytes: 70000,
+                 by_rate: [{rate_gbps: 40, kmin_bytes: 1, kmax_bytes: 2, pmax: 0.75}]}
+          egress: {mode: static, queue_limit_bytes: 500000, alpha: 2}
+          strict_priorities: [5]
+          cam: {depth: 32, sample_every_packets: 3, congested_bytes: 9000}
+          queueing: input_output_queued
+          voq_bytes: 300000
+          output_queue_bytes: 50000
+          rcm: {detection: true, flow_recognition: true, regional_control: true, adaptive_routing: true, priorities: [4],
+                w_q: 3, q_eq_bytes: 30000, fb_bits: 5, w: 0.25, g_d: 0.01, sample_bytes: 16000, notification_priority: 6,
+                notification_lifetime_us: 11, window_period_us: 3, compound_window_decrease: true, harmful_min_entries: 2,
+                latch_harmful_set: true, detour_table_entries: 1024, detour_idle_us: 21}
+        nic:
+          mtu_bytes: 2048
+          ack_every_packets: 2
+          cnp_interval_us: 5
+          np_enabled: false
+          rto_us: 900
+          tx_burst_packets: 4
+          data_priority: 4
+          data_dscp: 30
+          cnp_priority: 5
+          cnp_dscp: 40
+          initial_psn: 12345
+          ack_priority: 2
+          ack_dscp: 20
+          emulator: {enabled: false, cores: 4, threads_per_core: 2, clock_ghz: 1.5, max_instructions_per_event: 5000,
+                     ring_capacity: 64, context_cache_entries: 32, dispatch_cycles: 3, context_hit_cycles: 2,
+                     context_miss_cycles: 50, write_back_cycles: 5, coalescing: false, high_water_mark: 40,
+                     handler_cycles: {tx: 1, ack: 2, nack: 3, cnp: 4, rtt: 5, timer: 6}}
+        algorithm: {name: dcqcn, params: {g: 0.125}}
+        workload: {type: hotspot, op: read, start_us: 1.5, load: 0.4, flows: 50, size_bytes: 9000, hot_fraction: 0.3,
+                   hot_hosts_fraction: 0.25}
+        sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true}
+        """;
+    /** The same shapes with only the required fields (and other sizes, so those differ too). */
+    static final String REQUIRED_ONLY = """
+        topology: {type: leaf_spine, leaves: 1, spines: 1, hosts_per_leaf: 16}
+        algorithm: {name: dcqcn}
+        workload: {type: hotspot, load: 0.5, flows: 10, size_bytes: 1000}
+        """;
+
+    @Test
+    void aScenarioWithEveryFieldAwayFromItsDefaultSurvivesWriteAndLoad(@TempDir final Path dir) throws Exception {
+        final Path full = dir.resolve("every-field.yaml");
+        Files.writeString(full, EVERY_FIELD);
+        final Path minimal = dir.resolve("required.yaml");
+        Files.writeString(minimal, REQUIRED_ONLY);
+        final Scenario original = ScenarioLoader.load(full, List.of(), null);
+        // the file really moves every field: each leaf of the scenario differs from the defaults', except
+        // the types both share and the components those types leave unused
+        final java.util.Map<String, String> a = new java.util.TreeMap<>();
+        final java.util.Map<String, String> b = new java.util.TreeMap<>();
+        leaves("", original, a);
+        leaves("", ScenarioLoader.load(minimal, List.of(), null), b);
+        assertEquals(a.keySet(), b.keySet());
+        final Set<String> shared = Set.of("file", "topology.type", "topology.hosts", "topology.hostsPerSide", "topology.k",
+            "topology.file", "algorithm.provider", "algorithm.firmware", "workload.type", "workload.senders",
+            "workload.receiver", "workload.cdf", "workload.flowList", "workload.file");
+        for (final String k : a.keySet()) {
+            if (!shared.contains(k)) {
+                assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
+            }
+        }
+        assertEquals(94, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+
+        final Path copy = dir.resolve("out/copy.yaml");
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, ScenarioWriter.toYaml(original, copy, null));
+        same("", original, ScenarioLoader.load(copy, List.of(), null));
+    }
+
+    /** The leaves of a scenario: record components (recursing), arrays and lists as text. */
+    private static void leaves(final String path, final Object o, final java.util.Map<String, String> out) {
+        if (o instanceof Record r && !(o instanceof dev.nicsim.fabric.workload.FlowSpec)) {
+            for (final RecordComponent c : r.getClass().getRecordComponents()) {
+                try {
+                    leaves(path + (path.isEmpty() ? "" : ".") + c.getName(), c.getAccessor().invoke(o), out);
+                } catch (final ReflectiveOperationException e) {
+                    fail(e);
+                }
+            }
+        } else {
+            out.put(path, o instanceof int[] x ? Arrays.toString(x) : String.valueOf(o));
         }
     }
 

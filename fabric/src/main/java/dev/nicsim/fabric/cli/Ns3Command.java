@@ -28,8 +28,8 @@ final class Ns3Command implements Runnable {
 
     /** {@code nicsim ns3 import}. */
     @Command(name = "import", mixinStandardHelpOptions = true,
-        description = "Write a nicsim scenario from an HPCC ns-3 configuration (CC_MODE 1 DCQCN, 3 HPCC, 7 TIMELY),"
-            + " with a comment per mapped key and the ignored keys listed.")
+        description = "Write a nicsim scenario from an HPCC ns-3 configuration (CC_MODE 1 DCQCN, 3 HPCC, 7 TIMELY,"
+            + " 8 rate-based DCTCP): every field, a comment per mapped key, the ignored keys listed.")
     static final class ImportCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "CONFIG", description = "ns-3 configuration file (KEY value lines)")
         Path config;

@@ -2,18 +2,25 @@ package dev.nicsim.fabric.ns3;
 
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.fabric.scenario.ScenarioWriter;
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccAlgorithms;
+import dev.nicsim.pcc.PccParameterValues;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Maps an HPCC ns-3 configuration ({@link Ns3Config}) with its topology and flow files onto an
- * ordinary nicsim scenario ({@code nicsim ns3 import}). Every key is either mapped (the scenario
- * field carries a comment naming the key and its value), ignored because it does not change
+ * ordinary nicsim {@link Scenario} ({@code nicsim ns3 import}), written by {@link ScenarioWriter}
+ * with every field (those not mapped at nicsim's defaults, from {@link ScenarioLoader}). Every key
+ * is either mapped (the scenario field carries a comment naming the key and its value), ignored
+ * because it does not change
  * results (output files, monitors; listed at the end of the scenario with the reason), or
  * rejected with {@code file:line: KEY: why} (a value nicsim does not model, e.g. link errors,
  * link failures, go-back-to-zero, CC_MODE 10).
@@ -31,9 +38,11 @@ import java.util.Locale;
  *       {@code KMAX_MAP} (KB = 1000 bytes, as {@code SwitchMmu::ConfigEcn}) and {@code PMAX_MAP}
  *       {@code switch.wred.by_rate}; {@code ENABLE_QCN} ECN marking and the notification point.</li>
  *   <li>{@code SIMULATOR_STOP_TIME} s {@code stop_time_us}.</li>
+ *   <li>Not from ns-3: the direct CC processor ({@code nic.emulator.enabled: false}: RdmaHw reacts at
+ *       once), queue, rate and throughput samples every 1 ms (the reference writes no time series).</li>
  * </ul>
  *
- * <p>Thread-safety: stateless.
+ * <p>Thread-safety: {@link #importConfig} is stateless.
  */
 public final class Ns3Import {
     /** nicsim priority of ACKs with {@code ACK_HIGH_PRIO 1} (served by strict priority, like ns-3's queue 0). */
@@ -41,19 +50,26 @@ public final class Ns3Import {
     /** DSCP of those ACKs. */
     public static final int HIGH_ACK_DSCP = 56;
 
+    /** Interval of the imported scenario's queue, rate and throughput samples, ps (1 ms). */
+    static final long SAMPLE_INTERVAL_PS = 1_000_000_000L;
+    /** third.cc's {@code DCTCP_RATE_AI} when the configuration gives none, Mb/s. */
+    static final long DEFAULT_DCTCP_RATE_AI_MBPS = 1000;
+
     /**
-     * The outcome: the scenario text and the keys left out.
+     * The outcome.
      *
-     * @param yaml    the scenario, YAML with a comment per mapped key
-     * @param ignored one line per ignored key: {@code KEY value (line N): reason}
+     * @param scenario the scenario (its {@code file} the scenario file to write)
+     * @param yaml     its text, as {@link ScenarioWriter} writes it, with a comment per mapped key
+     * @param ignored  one line per ignored key: {@code KEY value (line N): reason}
      */
-    public record Result(String yaml, List<String> ignored) {
+    public record Result(Scenario scenario, String yaml, List<String> ignored) {
     }
 
     private final Ns3Config config;
-    private final StringBuilder y = new StringBuilder();
+    private final ScenarioWriter.Comments comments = new ScenarioWriter.Comments();
     private final List<String> ignored = new ArrayList<>();
     private final java.util.Set<String> used = new java.util.HashSet<>();
+    private PccParameterValues params;
 
     private Ns3Import(final Ns3Config config) {
         this.config = config;
@@ -66,7 +82,7 @@ public final class Ns3Import {
      * @param topologyFile the topology file, or null for the config's {@code TOPOLOGY_FILE}
      * @param flowFile     the flow file, or null for the config's {@code FLOW_FILE}
      * @param scenarioFile the scenario to write (paths in it are made relative to its directory)
-     * @return the scenario text and the ignored keys
+     * @return the scenario, its text and the ignored keys
      * @throws ScenarioException naming file and line for any key or file that cannot be imported
      */
     public static Result importConfig(final Path configFile, final Path topologyFile, final Path flowFile,
@@ -150,34 +166,6 @@ public final class Ns3Import {
             + " give " + option + " FILE");
     }
 
-    private static String relative(final Path scenarioFile, final Path target) {
-        final Path dir = scenarioFile.toAbsolutePath().normalize().getParent();
-        return dir.relativize(target.toAbsolutePath().normalize()).toString();
-    }
-
-    private void line(final int indent, final String text, final Ns3Config.Entry... from) {
-        final StringBuilder l = new StringBuilder(" ".repeat(indent)).append(text);
-        if (from.length > 0) {
-            final StringBuilder c = new StringBuilder();
-            for (final Ns3Config.Entry e : from) {
-                if (e != null) {
-                    c.append(c.length() == 0 ? "" : "; ").append(e.text()).append(" (line ").append(e.line()).append(')');
-                }
-            }
-            if (c.length() > 0) {
-                while (l.length() < 44) {
-                    l.append(' ');
-                }
-                l.append(" # ").append(c);
-            }
-        }
-        y.append(l).append('\n');
-    }
-
-    private void comment(final int indent, final String text) {
-        y.append(" ".repeat(indent)).append("# ").append(text).append('\n');
-    }
-
     private void ignore(final String key, final String reason) {
         final Ns3Config.Entry e = opt(key);
         if (e != null) {
@@ -197,6 +185,30 @@ public final class Ns3Import {
         return e.value();
     }
 
+    /** A comment at the end of a field's line naming the ns-3 entries it comes from (null entries skipped). */
+    private void from(final String field, final Ns3Config.Entry... entries) {
+        for (final Ns3Config.Entry e : entries) {
+            if (e != null) {
+                comments.inline(field, e.text() + " (line " + e.line() + ")");
+            }
+        }
+    }
+
+    /** Sets an algorithm parameter from ns-3 entries (named in the field's comment); a range error names the first entry. */
+    private void param(final String name, final double value, final Ns3Config.Entry... entries) {
+        try {
+            params.set(name, value);
+        } catch (final IllegalArgumentException ex) {
+            for (final Ns3Config.Entry e : entries) {
+                if (e != null) {
+                    throw bad(e, ex.getMessage());
+                }
+            }
+            throw ex; // a constant of this importer out of the algorithm's range: a bug here, not bad input
+        }
+        from("algorithm.params." + name, entries);
+    }
+
     private Result run(final Path topologyGiven, final Path flowsGiven, final Path scenarioFile) {
         final Ns3Config.Entry ccMode = need("CC_MODE");
         final int cc = (int) integer(ccMode, 0, 0, 100);
@@ -211,8 +223,9 @@ public final class Ns3Import {
         final Path topoPath = file("TOPOLOGY_FILE", topologyGiven, "--topology");
         final Path flowPath = file("FLOW_FILE", flowsGiven, "--flows");
         final Ns3Topology topo = Ns3Topology.read(topoPath);
-        topo.requireModelled(); // as the scenario loader will: never write a scenario that cannot run
-        final Ns3Flows flows = Ns3Flows.read(flowPath, Integer.MAX_VALUE);
+        // as the scenario loader will: never write a scenario that cannot run
+        final Scenario.Topology topology = ScenarioLoader.fileTopology(topo);
+        final Ns3Flows flows = Ns3Flows.read(flowPath, RoceNic.MAX_MESSAGE_BYTES);
         final int pg = flows.flows().get(0).priorityGroup();
         for (final Ns3Flows.Flow f : flows.flows()) {
             if (f.priorityGroup() != pg) {
@@ -238,46 +251,80 @@ public final class Ns3Import {
                 + " 1.." + mtu + " bytes (an ACK per packet) maps exactly, got " + ackBytes);
         }
 
-        final String name = scenarioFile.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-        comment(0, "Imported by `nicsim ns3 import` from " + config.file() + " (HPCC ns-3 simulator configuration).");
-        comment(0, "Each mapped field names the ns-3 key it comes from; keys that do not change results are listed at the end.");
-        line(0, "name: " + (name.matches("[A-Za-z0-9._-]+") ? name : "ns3-import"));
-        line(0, "seed: 1");
+        final String fileName = scenarioFile.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+        final String name = fileName.matches("[A-Za-z0-9._-]+") ? fileName : "ns3-import";
+        comments.header("Imported by `nicsim ns3 import` from " + config.file() + " (HPCC ns-3 simulator configuration).");
+        comments.header("Each mapped field names the ns-3 key it comes from; every other field is nicsim's default, written out;");
+        comments.header("keys that do not change results are listed at the end.");
         final Ns3Config.Entry stop = opt("SIMULATOR_STOP_TIME");
-        if (stop != null) {
-            line(0, "stop_time_us: " + fmt(number(stop, 0, 1e-9, 100) * 1e6), stop);
+        final long stopPs = stop != null ? Math.round(number(stop, 0, 1e-9, 100) * 1e12) : Math.round(ScenarioLoader.DEFAULT_STOP_TIME_US * 1e6);
+        from("stop_time_us", stop);
+        from("topology.path", opt("TOPOLOGY_FILE"));
+
+        // NIC
+        final Scenario.NicSpec nicDefaults = ScenarioLoader.defaultNic();
+        final Ns3Config.Entry qcn = opt("ENABLE_QCN");
+        final boolean ecn = qcn == null || flag(qcn);
+        from("nic.mtu_bytes", payload);
+        from("nic.ack_every_packets", ackInterval);
+        ignore("L2_CHUNK_SIZE", "with an ACK per packet (L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE) chunk boundaries add no ACKs");
+        comments.inline("nic.data_priority", "priority_group of every flow in " + flowPath.getFileName());
+        final boolean npEnabled;
+        final long cnpIntervalNs;
+        final int txBurst;
+        if (cc == 8) {
+            npEnabled = false;
+            cnpIntervalNs = nicDefaults.cnpIntervalNs();
+            txBurst = 1;
+            from("nic.np_enabled", ccMode);
+            comments.above("nic.np_enabled", "CC_MODE 8 reads the CNP flag ns-3 sets on the ACK of a CE-marked packet: nicsim's"
+                + " ECN echo (ECE) on ACKs; no CNP packets");
+            from("nic.tx_burst_packets", ccMode);
+            comments.above("nic.tx_burst_packets", "a TX_BURST event per packet: dctcp-rate knows snd_nxt exactly, as"
+                + " HandleAckDctcp reads it");
+        } else {
+            npEnabled = ecn;
+            cnpIntervalNs = 0;
+            txBurst = nicDefaults.txBurstPackets();
+            from("nic.np_enabled", qcn);
+            comments.above("nic.cnp_interval_us", "ns-3 sets the CNP flag on the ACK of every CE-marked packet; nicsim sends a"
+                + " CNP per CE-marked packet");
         }
-        line(0, "topology:");
-        line(2, "type: file");
-        line(2, "path: " + relative(scenarioFile, topoPath), opt("TOPOLOGY_FILE"));
+        final Ns3Config.Entry ackPrio = opt("ACK_HIGH_PRIO");
+        final boolean highAcks = ackPrio != null && flag(ackPrio);
+        if (highAcks) {
+            from("nic.ack_priority", ackPrio);
+        } else {
+            comments.above("nic.ack_priority", "ACKs share the data priority"
+                + (ackPrio != null ? " (" + ackPrio.text() + ", line " + ackPrio.line() + ")" : ""));
+        }
+        final Scenario.Emulator ed = nicDefaults.emulator();
+        final Scenario.Emulator emulator = new Scenario.Emulator(false, ed.cores(), ed.threadsPerCore(), ed.clockHz(),
+            ed.ringCapacity(), ed.contextCacheEntries(), ed.dispatchCycles(), ed.contextHitCycles(), ed.contextMissCycles(),
+            ed.writeBackCycles(), ed.coalescing(), ed.highWaterMark(), ed.handlerCycles(), ed.maxInstructionsPerEvent());
+        comments.inline("nic.emulator.enabled", "ns-3's RdmaHw reacts to each event at once: the direct processor");
+        final Scenario.NicSpec nic = new Scenario.NicSpec(mtu, 1, cnpIntervalNs, npEnabled, nicDefaults.rtoNs(), txBurst, pg,
+            nicDefaults.dataDscp(), nicDefaults.cnpPriority(), nicDefaults.cnpDscp(), nicDefaults.initialPsn(), emulator,
+            highAcks ? HIGH_ACK_PRIORITY : pg, highAcks ? HIGH_ACK_DSCP : nicDefaults.dataDscp());
 
         // switch
-        line(0, "switch:");
+        final Scenario.SwitchSpec sd = ScenarioLoader.defaultSwitch(nic, topology);
         final Ns3Config.Entry buffer = need("BUFFER_SIZE");
-        line(2, "buffer_bytes: " + integer(buffer, 0, 1, 16384) * 1024 * 1024, buffer);
+        final long bufferBytes = integer(buffer, 0, 1, 16384) * 1024 * 1024;
+        from("switch.buffer_bytes", buffer);
         final Ns3Config.Entry dynPfc = opt("USE_DYNAMIC_PFC_THRESHOLD");
         if (dynPfc != null && !flag(dynPfc)) {
             throw bad(dynPfc, "the reference's static PFC threshold is not modelled; expected 1 (dynamic)");
         }
-        line(2, "pfc:");
-        line(4, "enabled: true", dynPfc);
-        line(4, "priorities: [" + pg + "]");
-        line(4, "mode: dynamic");
-        line(4, "alpha: 0.125");
-        comment(4, "ns-3 pfc_a_shift 3 (xoff = free buffer / 8); ns-3 lowers the shift by one per doubling of the port rate"
-            + " over the NIC rate, nicsim uses one alpha on every port");
-        final Ns3Config.Entry qcn = opt("ENABLE_QCN");
-        final boolean ecn = qcn == null || flag(qcn);
-        line(2, "wred:");
-        line(4, "priorities: [" + (ecn ? String.valueOf(pg) : "") + "]", qcn);
-        line(4, "ecn: true");
-        final long[] rates = topo.linkRates();
+        from("switch.pfc.enabled", dynPfc);
+        comments.inline("switch.pfc.alpha", "ns-3 pfc_a_shift 3 (xoff = free buffer / 8); ns-3 lowers the shift by one per"
+            + " doubling of the port rate over the NIC rate, nicsim uses one alpha on every port");
+        from("switch.wred.priorities", qcn);
         final Ns3Config.Entry kmin = need("KMIN_MAP");
         final Ns3Config.Entry kmax = need("KMAX_MAP");
         final Ns3Config.Entry pmax = need("PMAX_MAP");
-        line(4, "by_rate:", kmin, kmax, pmax);
-        comment(4, "KB = 1000 bytes as SwitchMmu::ConfigEcn; marking on the instantaneous egress queue");
-        for (final long r : rates) {
+        final List<Scenario.RateWred> byRate = new ArrayList<>();
+        for (final long r : topo.linkRates()) {
             final double kminKb = mapValue(kmin, r, topo);
             final double kmaxKb = mapValue(kmax, r, topo);
             final double p = mapValue(pmax, r, topo);
@@ -287,45 +334,21 @@ public final class Ns3Import {
             if (p < 0 || p > 1) {
                 throw bad(pmax, "expected Pmax in [0, 1], got " + fmt(p) + " at " + r + " bit/s");
             }
-            line(6, String.format(Locale.ROOT, "- {rate_gbps: %s, kmin_bytes: %d, kmax_bytes: %d, pmax: %s}",
-                fmt(r / 1e9), Math.round(kminKb * 1000), Math.round(kmaxKb * 1000), fmt(p)));
+            byRate.add(new Scenario.RateWred(r, Math.round(kminKb * 1000), Math.round(kmaxKb * 1000), p));
         }
-
-        // NIC
-        line(0, "nic:");
-        line(2, "mtu_bytes: " + mtu, payload);
-        line(2, "ack_every_packets: 1", ackInterval);
-        ignore("L2_CHUNK_SIZE", "with an ACK per packet (L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE) chunk boundaries add no ACKs");
-        line(2, "data_priority: " + pg);
-        comment(2, "priority_group of every flow in " + flowPath.getFileName());
-        if (cc == 8) {
-            line(2, "np_enabled: false", ccMode);
-            comment(2, "CC_MODE 8 reads the CNP flag ns-3 sets on the ACK of a CE-marked packet: nicsim's ECN echo (ECE) on"
-                + " ACKs; no CNP packets");
-            line(2, "tx_burst_packets: 1", ccMode);
-            comment(2, "a TX_BURST event per packet: dctcp-rate knows snd_nxt exactly, as HandleAckDctcp reads it");
-        } else {
-            line(2, "np_enabled: " + ecn, qcn);
-            line(2, "cnp_interval_us: 0");
-            comment(2, "ns-3 sets the CNP flag on the ACK of every CE-marked packet; nicsim sends a CNP per CE-marked packet");
-        }
-        final Ns3Config.Entry ackPrio = opt("ACK_HIGH_PRIO");
-        if (ackPrio != null && flag(ackPrio)) {
-            line(2, "ack_priority: " + HIGH_ACK_PRIORITY, ackPrio);
-            line(2, "ack_dscp: " + HIGH_ACK_DSCP);
-        } else {
-            comment(2, "ACKs share the data priority" + (ackPrio != null ? " (" + ackPrio.text() + ", line " + ackPrio.line() + ")" : ""));
-        }
-        line(2, "emulator:");
-        line(4, "enabled: false");
-        comment(4, "ns-3's RdmaHw reacts to each event at once: the direct processor");
+        from("switch.wred.by_rate", kmin, kmax, pmax);
+        comments.above("switch.wred.by_rate", "KB = 1000 bytes as SwitchMmu::ConfigEcn; marking on the instantaneous egress queue");
+        final Scenario.SwitchSpec sw = new Scenario.SwitchSpec(bufferBytes, true, new int[] {pg}, true, sd.xoffBytes(),
+            sd.xonBytes(), 1.0 / 8, sd.xonOffsetBytes(), sd.headroomBytes(), ecn ? new int[] {pg} : new int[0], sd.kminBytes(),
+            sd.kmaxBytes(), sd.pmax(), true, sd.notEctDropBytes(), sd.egressDynamic(), sd.queueLimitBytes(), sd.egressAlpha(),
+            sd.strictPriorities(), sd.camDepth(), sd.camSamplePackets(), sd.inputOutputQueued(), sd.voqBytes(),
+            sd.outputQueueBytes(), sd.camCongestedBytes(), sd.rcm(), List.copyOf(byRate));
 
         // algorithm
-        line(0, "algorithm:");
-        line(2, "name: " + algorithm, ccMode);
-        line(2, "params:");
-        final TopologyGraph graph = TopologyGraph.build(new Scenario.Topology("file", topo.hosts(), 0, 0, 0, 0, 0, null, null,
-            topo));
+        final PccAlgorithmProvider provider = PccAlgorithms.byName(algorithm);
+        params = provider.defaults();
+        from("algorithm.name", ccMode);
+        final TopologyGraph graph = TopologyGraph.build(topology);
         switch (cc) {
             case 1 -> dcqcn();
             case 3 -> hpcc(new Ns3Paths(graph, mtu));
@@ -345,15 +368,11 @@ public final class Ns3Import {
             }
         }
 
-        // workload
-        line(0, "workload:");
-        line(2, "type: file");
-        line(2, "path: " + relative(scenarioFile, flowPath), opt("FLOW_FILE"));
-        line(0, "sampling:");
-        comment(2, "the reference writes no time series; coarse samples keep the run fast");
-        line(2, "queue_interval_us: 1000");
-        line(2, "rate_interval_us: 1000");
-        line(2, "throughput_interval_us: 1000");
+        // workload and sampling
+        final Scenario.Workload workload = ScenarioLoader.fileWorkload(flows, topology, nic, 0);
+        from("workload.path", opt("FLOW_FILE"));
+        comments.above("sampling.queue_interval_us", "the reference writes no time series; coarse samples keep the run fast");
+        final Scenario.Sampling sampling = new Scenario.Sampling(SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, false);
 
         final String outputs = "an output file of the reference; nicsim writes fct.txt and its own files into the run's directory";
         ignore("TRACE_FILE", "names the nodes whose packets the reference traces (output only)");
@@ -386,13 +405,14 @@ public final class Ns3Import {
             }
         }
         if (!ignored.isEmpty()) {
-            y.append('\n');
-            comment(0, "Ignored ns-3 keys (they do not change results):");
+            comments.footer("Ignored ns-3 keys (they do not change results):");
             for (final String s : ignored) {
-                comment(2, s);
+                comments.footer("  " + s);
             }
         }
-        return new Result(y.toString(), List.copyOf(ignored));
+        final Scenario scenario = new Scenario(name, scenarioFile, 1, stopPs, topology, sw, nic,
+            new Scenario.Algorithm(provider, params, null), workload, sampling);
+        return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(ignored));
     }
 
     /** The value of a {@code *_MAP} entry for one link rate; every rate of the topology must be listed. */
@@ -409,94 +429,96 @@ public final class Ns3Import {
 
     private void dcqcn() {
         final Ns3Config.Entry g = need("EWMA_GAIN");
-        line(4, "g: " + fmt(number(g, 0, 1.0 / 65536, 1)), g);
-        line(4, "initial_alpha: 1");
-        comment(4, "cnp_received_mlx sets alpha = 1 on the first CNP");
+        param("g", number(g, 0, 1.0 / 65536, 1), g);
+        param("initial_alpha", 1);
+        comments.above("algorithm.params.initial_alpha", "cnp_received_mlx sets alpha = 1 on the first CNP");
         final Ns3Config.Entry alphaUs = need("ALPHA_RESUME_INTERVAL");
-        line(4, "alpha_update_period_ns: " + Math.round(number(alphaUs, 0, 0.001, 1e6) * 1000), alphaUs);
+        param("alpha_update_period_ns", Math.round(number(alphaUs, 0, 0.001, 1e6) * 1000), alphaUs);
         final Ns3Config.Entry decUs = need("RATE_DECREASE_INTERVAL");
-        line(4, "rate_reduce_monitor_period_ns: " + Math.round(number(decUs, 0, 0.001, 1e6) * 1000), decUs);
+        param("rate_reduce_monitor_period_ns", Math.round(number(decUs, 0, 0.001, 1e6) * 1000), decUs);
         final Ns3Config.Entry timer = need("RP_TIMER");
-        line(4, "rpg_time_reset_ns: " + Math.round(number(timer, 0, 0.001, 1e6) * 1000), timer);
-        line(4, "rpg_byte_reset_bytes: 0");
-        comment(4, "the reference has no byte counter");
+        param("rpg_time_reset_ns", Math.round(number(timer, 0, 0.001, 1e6) * 1000), timer);
+        param("rpg_byte_reset_bytes", 0);
+        comments.inline("algorithm.params.rpg_byte_reset_bytes", "the reference has no byte counter");
         final Ns3Config.Entry fr = need("FAST_RECOVERY_TIMES");
-        line(4, "rpg_threshold: " + integer(fr, 0, 0, 1024), fr);
+        param("rpg_threshold", integer(fr, 0, 0, 1024), fr);
         final Ns3Config.Entry ai = need("RATE_AI");
-        line(4, "rpg_ai_rate_mbps: " + rateMbps(ai), ai);
+        param("rpg_ai_rate_mbps", rateMbps(ai), ai);
         final Ns3Config.Entry hai = need("RATE_HAI");
-        line(4, "rpg_hai_rate_mbps: " + rateMbps(hai), hai);
+        param("rpg_hai_rate_mbps", rateMbps(hai), hai);
         final Ns3Config.Entry min = need("MIN_RATE");
-        line(4, "rpg_min_rate_mbps: " + rateMbps(min), min);
+        param("rpg_min_rate_mbps", rateMbps(min), min);
         final Ns3Config.Entry clamp = opt("CLAMP_TARGET_RATE");
-        line(4, "clamp_tgt_rate: " + (clamp != null && flag(clamp) ? 1 : 0), clamp);
-        line(4, "clamp_tgt_rate_after_time_inc: 1");
-        comment(4, "without CLAMP_TARGET_RATE ns-3 clamps Rt when its timer stage is non-zero");
-        line(4, "rpg_min_dec_fac: 0");
-        line(4, "rate_on_first_cnp: 1");
-        line(4, "hai_scaling: 0");
+        param("clamp_tgt_rate", clamp != null && flag(clamp) ? 1 : 0, clamp);
+        param("clamp_tgt_rate_after_time_inc", 1);
+        comments.inline("algorithm.params.clamp_tgt_rate_after_time_inc",
+            "without CLAMP_TARGET_RATE ns-3 clamps Rt when its timer stage is non-zero");
+        param("rpg_min_dec_fac", 0);
+        param("rate_on_first_cnp", 1);
+        param("hai_scaling", 0);
     }
 
     private void timely() {
         final Ns3Config.Entry ai = need("RATE_AI");
-        line(4, "rate_ai_mbps: " + rateMbps(ai), ai);
+        param("rate_ai_mbps", rateMbps(ai), ai);
         final Ns3Config.Entry hai = need("RATE_HAI");
-        line(4, "rate_hai_mbps: " + rateMbps(hai), hai);
+        param("rate_hai_mbps", rateMbps(hai), hai);
         final Ns3Config.Entry min = need("MIN_RATE");
-        line(4, "min_rate_mbps: " + rateMbps(min), min);
-        comment(4, "alpha, beta, t_low_ns, t_high_ns, min_rtt_ns: rdma-hw.cc defaults (third.cc sets none)");
+        param("min_rate_mbps", rateMbps(min), min);
+        comments.above("algorithm.params", "alpha, beta, t_low_ns, t_high_ns, min_rtt_ns: rdma-hw.cc defaults (third.cc sets none)");
     }
 
     private void dctcpRate() {
         final Ns3Config.Entry g = need("EWMA_GAIN");
-        line(4, "g: " + fmt(number(g, 0, 0, 1)), g);
+        param("g", number(g, 0, 0, 1), g);
         final Ns3Config.Entry ai = opt("DCTCP_RATE_AI");
         if (ai != null) {
-            line(4, "rate_ai_mbps: " + rateMbps(ai), ai);
+            param("rate_ai_mbps", rateMbps(ai), ai);
         } else {
-            line(4, "rate_ai_mbps: 1000");
-            comment(4, "no DCTCP_RATE_AI: third.cc's default 1000Mb/s");
+            param("rate_ai_mbps", DEFAULT_DCTCP_RATE_AI_MBPS);
+            comments.inline("algorithm.params.rate_ai_mbps", "no DCTCP_RATE_AI: third.cc's default 1000Mb/s");
         }
         final Ns3Config.Entry min = need("MIN_RATE");
-        line(4, "min_rate_mbps: " + rateMbps(min), min);
-        line(4, "initial_alpha: 1");
-        comment(4, "rdma-queue-pair.cc starts dctcp.m_alpha at 1");
+        param("min_rate_mbps", rateMbps(min), min);
+        param("initial_alpha", 1);
+        comments.inline("algorithm.params.initial_alpha", "rdma-queue-pair.cc starts dctcp.m_alpha at 1");
     }
 
     private void hpcc(final Ns3Paths paths) {
         final Ns3Config.Entry eta = need("U_TARGET");
-        line(4, "eta: " + fmt(number(eta, 0, 0.01, 1)), eta);
+        param("eta", number(eta, 0, 0.01, 1), eta);
         final Ns3Config.Entry mi = need("MI_THRESH");
-        line(4, "max_stage: " + integer(mi, 0, 0, 1000), mi);
+        param("max_stage", integer(mi, 0, 0, 1000), mi);
         final Ns3Config.Entry ai = need("RATE_AI");
-        line(4, "rate_ai_mbps: " + rateMbps(ai), ai);
+        param("rate_ai_mbps", rateMbps(ai), ai);
         final Ns3Config.Entry min = need("MIN_RATE");
-        line(4, "min_rate_mbps: " + rateMbps(min), min);
+        param("min_rate_mbps", rateMbps(min), min);
         ignore("RATE_HAI", "HPCC has no hyper increase (rdma-hw.cc reads m_rhai only for DCQCN and TIMELY)");
         final Ns3Config.Entry hasWin = need("HAS_WIN");
         final Ns3Config.Entry globalT = need("GLOBAL_T");
         final boolean global = flag(globalT);
-        line(4, "has_win: " + (flag(hasWin) ? 1 : 0), hasWin);
+        param("has_win", flag(hasWin) ? 1 : 0, hasWin);
         if (global) {
-            line(4, "base_rtt_ns: " + paths.maxRttNs(), globalT);
-            comment(4, "the largest RTT over all host pairs, 2 x delay + payload transmission per hop (third.cc CalculateRtt)");
+            param("base_rtt_ns", paths.maxRttNs(), globalT);
+            comments.above("algorithm.params.base_rtt_ns", "the largest RTT over all host pairs, 2 x delay + payload transmission"
+                + " per hop (third.cc CalculateRtt)");
             if (flag(hasWin)) {
-                line(4, "window_bytes: " + paths.maxBdpBytes(), globalT);
+                param("window_bytes", paths.maxBdpBytes(), globalT);
             }
         } else {
-            line(4, "base_rtt_ns: 0", globalT);
-            comment(4, "0: each flow's own path RTT and BDP");
+            param("base_rtt_ns", 0, globalT);
+            comments.above("algorithm.params.base_rtt_ns", "0: each flow's own path RTT and BDP");
         }
         final Ns3Config.Entry varWin = need("VAR_WIN");
-        line(4, "var_win: " + (flag(varWin) ? 1 : 0), varWin);
+        param("var_win", flag(varWin) ? 1 : 0, varWin);
         final Ns3Config.Entry fast = need("FAST_REACT");
-        line(4, "fast_react: " + (flag(fast) ? 1 : 0), fast);
+        param("fast_react", flag(fast) ? 1 : 0, fast);
         final Ns3Config.Entry multi = need("MULTI_RATE");
-        line(4, "multi_rate: " + (flag(multi) ? 1 : 0), multi);
+        param("multi_rate", flag(multi) ? 1 : 0, multi);
         final Ns3Config.Entry sample = need("SAMPLE_FEEDBACK");
-        line(4, "sample_feedback: " + (flag(sample) ? 1 : 0), sample);
+        param("sample_feedback", flag(sample) ? 1 : 0, sample);
         final Ns3Config.Entry intMulti = need("INT_MULTI");
-        line(4, "int_multi: " + integer(intMulti, 0, 1, 1024), intMulti);
+        param("int_multi", integer(intMulti, 0, 1, 1024), intMulti);
     }
 
     private static String fmt(final double v) {

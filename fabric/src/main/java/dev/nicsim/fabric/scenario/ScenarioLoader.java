@@ -42,6 +42,8 @@ import java.util.Map;
 public final class ScenarioLoader {
     /** Mark name given to nodes created by {@code --set}, so errors name the override. */
     public static final String OVERRIDE_MARK = "--set";
+    /** {@code stop_time_us} when a scenario gives none, us. */
+    public static final double DEFAULT_STOP_TIME_US = 100_000;
     private static final long PS_PER_NS = 1_000L;
     private static final long PS_PER_US = 1_000_000L;
 
@@ -178,7 +180,7 @@ public final class ScenarioLoader {
         }
         final long fileSeed = f.integer("seed", 1, 0, Long.MAX_VALUE);
         final long seed = seedOverride != null ? seedOverride : fileSeed;
-        final long stopPs = Math.round(f.number("stop_time_us", 100_000, 0.001, 100_000_000) * PS_PER_US);
+        final long stopPs = Math.round(f.number("stop_time_us", DEFAULT_STOP_TIME_US, 0.001, 100_000_000) * PS_PER_US);
 
         final Scenario.Topology topology = topology(f.child("topology"), file);
         final boolean firmware = f.has("algorithm") && f.child("algorithm").has("firmware");
@@ -223,16 +225,8 @@ public final class ScenarioLoader {
         final String type = t.oneOf("type", "star", "dumbbell", "leaf_spine", "fat_tree", "file");
         if ("file".equals(type)) {
             final dev.nicsim.fabric.ns3.Ns3Topology file = dev.nicsim.fabric.ns3.Ns3Topology.read(resolve(t, "path", scenarioFile));
-            file.requireModelled();
             t.finish();
-            // the host link of host 0 stands for "the host link" where a workload needs one rate (Poisson load)
-            Scenario.Link host = null;
-            for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : file.links()) {
-                if (file.hostOf(l.a()) == 0 || file.hostOf(l.b()) == 0) {
-                    host = new Scenario.Link(l.rateBitsPerSec(), l.delayPs());
-                }
-            }
-            return new Scenario.Topology(type, file.hosts(), 0, 0, 0, 0, 0, host, host, file);
+            return fileTopology(file);
         }
         int hosts = 0;
         int perSide = 0;
@@ -259,6 +253,69 @@ public final class ScenarioLoader {
         final Scenario.Link fabric = link(t.childOrEmpty("fabric_link"), host);
         t.finish();
         return new Scenario.Topology(type, hosts, perSide, leaves, spines, perLeaf, k, host, fabric);
+    }
+
+    /**
+     * The topology of {@code topology.type: file}.
+     *
+     * @param file the HPCC ns-3 topology file, read
+     * @return the topology; its host link (for workloads that need one rate) is host 0's link
+     * @throws ScenarioException naming the file and line of a link nicsim does not model
+     *                           ({@link dev.nicsim.fabric.ns3.Ns3Topology#requireModelled()})
+     */
+    public static Scenario.Topology fileTopology(final dev.nicsim.fabric.ns3.Ns3Topology file) {
+        file.requireModelled();
+        // the host link of host 0 stands for "the host link" where a workload needs one rate (Poisson load)
+        Scenario.Link host = null;
+        for (final dev.nicsim.fabric.ns3.Ns3Topology.Link l : file.links()) {
+            if (file.hostOf(l.a()) == 0 || file.hostOf(l.b()) == 0) {
+                host = new Scenario.Link(l.rateBitsPerSec(), l.delayPs());
+            }
+        }
+        return new Scenario.Topology("file", file.hosts(), 0, 0, 0, 0, 0, host, host, file);
+    }
+
+    /**
+     * The workload of {@code workload.type: file} with the default {@code op} ({@code write}).
+     *
+     * @param file    the HPCC ns-3 flow file, read
+     * @param topo    the topology its node ids refer to
+     * @param nic     the NIC settings (every flow must be on {@code nic.data_priority})
+     * @param startPs {@code workload.start_us}, ps, added to every flow's start
+     * @return the workload
+     * @throws ScenarioException naming the file and line of a flow from a switch or on another priority
+     */
+    public static Scenario.Workload fileWorkload(final dev.nicsim.fabric.ns3.Ns3Flows file, final Scenario.Topology topo,
+                                                 final Scenario.NicSpec nic, final long startPs) {
+        return new Scenario.Workload("file", "write", 0, 0, 0, startPs, 0, null, 0, 0, 0, fileFlows(file, topo, nic, startPs),
+            file);
+    }
+
+    /**
+     * The NIC settings of a scenario without a {@code nic} section (every field at its default,
+     * as README.md "Scenario files" lists them), for a Java algorithm.
+     *
+     * @return the settings
+     */
+    public static Scenario.NicSpec defaultNic() {
+        return nic(empty("nic"), false);
+    }
+
+    /**
+     * The switch settings of a scenario without a {@code switch} section: every field at its
+     * default, the PFC, WRED and RCM priorities the NIC's data priority.
+     *
+     * @param nic  the NIC settings
+     * @param topo the topology
+     * @return the settings
+     */
+    public static Scenario.SwitchSpec defaultSwitch(final Scenario.NicSpec nic, final Scenario.Topology topo) {
+        return switchSpec(empty("switch"), nic, topo);
+    }
+
+    private static YamlFields empty(final String section) {
+        return new YamlFields("(defaults)", "", new MappingNode(Tag.MAP, new ArrayList<>(), DumperOptions.FlowStyle.BLOCK))
+            .childOrEmpty(section);
     }
 
     private static Scenario.NicSpec nic(final YamlFields n, final boolean firmware) {

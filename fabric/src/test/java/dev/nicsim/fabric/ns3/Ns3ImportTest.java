@@ -3,19 +3,36 @@ package dev.nicsim.fabric.ns3;
 import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.fabric.scenario.ScenarioWriterTest;
+import dev.nicsim.pcc.PccParameterValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.comments.CommentLine;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
 
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code nicsim ns3 import} and a run of the imported scenario on fixtures of this test (three hosts
- * on one switch), then {@code fct.txt} and {@code nicsim compare}; and the import's rejections.
+ * {@code nicsim ns3 import} on fixtures of this test (three hosts on one switch): the scenario the
+ * written file loads to (every mapped key's value, worked out from the configuration in the
+ * comments) and its provenance comments, a run of it and its {@code fct.txt}; and the import's
+ * rejections. {@code nicsim compare} is tested by {@link FctCompareTest} (hand-made files) and
+ * {@link Ns3ReferenceAgreementTest} (the reference simulator's runs).
  */
 class Ns3ImportTest {
     /** Hosts 0, 1, 2 on switch 3, 100 Gb/s, 1 us. */
@@ -66,27 +83,66 @@ class Ns3ImportTest {
     }
 
     @Test
-    void importRunFctAndCompare(@TempDir final Path dir) throws Exception {
+    void importGivesTheMappedScenarioWhichRunsAndWritesFct(@TempDir final Path dir) throws Exception {
         final Path config = fixtures(dir, CONFIG);
         final Path scenario = dir.resolve("s/imported.yaml");
         Cli.Outcome o = Cli.run("ns3", "import", config.toString(), "--topology", dir.resolve("topo.txt").toString(),
             "--flows", dir.resolve("flow.txt").toString(), "--to", scenario.toString());
         assertEquals(0, o.exitCode(), o.err());
         assertTrue(o.out().contains("ignored TRACE_FILE mix/trace.txt (line 6)"), o.out());
-        final String yaml = Files.readString(scenario);
-        assertTrue(yaml.contains("path: ../topo.txt"), yaml);
-        assertTrue(yaml.contains("# BUFFER_SIZE 32 (line 32)"), yaml);
-        assertTrue(yaml.contains("- {rate_gbps: 100, kmin_bytes: 400000, kmax_bytes: 1600000, pmax: 0.2}"), yaml);
-        assertTrue(yaml.contains("rpg_ai_rate_mbps: 20"), yaml);
 
+        // the written file, as the loader reads it
         final Scenario s = ScenarioLoader.load(scenario, List.of(), null);
-        assertEquals(32L << 20, s.switchSpec().bufferBytes());
-        assertEquals(Ns3Import.HIGH_ACK_PRIORITY, s.nic().ackPriority());
+        assertEquals("imported", s.name());
+        assertEquals(1, s.seed());
+        assertEquals(10_000_000_000L, s.stopTimePs()); // SIMULATOR_STOP_TIME 0.01 s
+        assertEquals("file", s.topology().type());
+        assertEquals(dir.resolve("topo.txt").toAbsolutePath().normalize(), s.topology().file().file().toAbsolutePath().normalize());
+        assertEquals(32L << 20, s.switchSpec().bufferBytes()); // BUFFER_SIZE 32 (MB x 2^20)
+        assertTrue(s.switchSpec().pfcEnabled());
+        assertTrue(s.switchSpec().pfcDynamic());
+        assertEquals(0.125, s.switchSpec().pfcAlpha());
+        assertArrayEquals(new int[] {3}, s.switchSpec().pfcPriorities()); // the flows' priority group
+        assertArrayEquals(new int[] {3}, s.switchSpec().wredPriorities()); // ENABLE_QCN 1
+        assertTrue(s.switchSpec().ecn());
+        // KMIN_MAP 400 KB, KMAX_MAP 1600 KB (KB = 1000 bytes), PMAX_MAP 0.20 at 100 Gb/s
+        assertEquals(List.of(new Scenario.RateWred(100_000_000_000L, 400_000, 1_600_000, 0.2)), s.switchSpec().wredByRate());
         assertEquals(1000, s.nic().mtuBytes());
+        assertEquals(1, s.nic().ackEveryPackets());
+        assertTrue(s.nic().npEnabled());
+        assertEquals(0, s.nic().cnpIntervalNs()); // a CNP per CE-marked packet
+        assertEquals(3, s.nic().dataPriority());
+        assertEquals(Ns3Import.HIGH_ACK_PRIORITY, s.nic().ackPriority()); // ACK_HIGH_PRIO 1
+        assertEquals(Ns3Import.HIGH_ACK_DSCP, s.nic().ackDscp());
+        assertFalse(s.nic().emulator().enabled());
+        assertEquals("dcqcn", s.algorithm().provider().name());
+        final PccParameterValues v = s.algorithm().values();
+        assertEquals(0.00390625, v.value("g")); // EWMA_GAIN
+        assertEquals(1000, v.value("alpha_update_period_ns")); // ALPHA_RESUME_INTERVAL 1 us
+        assertEquals(4000, v.value("rate_reduce_monitor_period_ns")); // RATE_DECREASE_INTERVAL 4 us
+        assertEquals(300_000, v.value("rpg_time_reset_ns")); // RP_TIMER 300 us
+        assertEquals(1, v.value("rpg_threshold")); // FAST_RECOVERY_TIMES
+        assertEquals(20, v.value("rpg_ai_rate_mbps")); // RATE_AI 20Mb/s
+        assertEquals(200, v.value("rpg_hai_rate_mbps")); // RATE_HAI 200Mb/s
+        assertEquals(1000, v.value("rpg_min_rate_mbps")); // MIN_RATE 1000Mb/s
+        assertEquals(0, v.value("clamp_tgt_rate")); // CLAMP_TARGET_RATE 0
+        assertEquals(0, v.value("rpg_byte_reset_bytes"));
+        assertEquals(1, v.value("initial_alpha"));
+        assertEquals(1_000_000_000L, s.sampling().queueIntervalPs());
         assertEquals(3, s.workload().flowList().size());
         // 0.000001 s is 9.99999999999999954748e-7 in binary: ns-3's truncation gives 999 ns
         assertEquals(999_000L, s.workload().flowList().get(0).startPs());
-        assertEquals(10_000_000_000L, s.stopTimePs());
+        // the scenario the importer built is the one the file gives back
+        final Ns3Import.Result r = Ns3Import.importConfig(config, dir.resolve("topo.txt"), dir.resolve("flow.txt"), scenario);
+        ScenarioWriterTest.same("", r.scenario(), s);
+        // provenance comments on the mapped fields
+        final String yaml = Files.readString(scenario);
+        assertEquals("BUFFER_SIZE 32 (line 32)", comment(yaml, "switch.buffer_bytes"));
+        assertEquals("KMIN_MAP 1 100000000000 400 (line 30); KMAX_MAP 1 100000000000 1600 (line 29);"
+            + " PMAX_MAP 1 100000000000 0.20 (line 31)", comment(yaml, "switch.wred.by_rate"));
+        assertEquals("RATE_AI 20Mb/s (line 16)", comment(yaml, "algorithm.params.rpg_ai_rate_mbps"));
+        assertEquals("TOPOLOGY_FILE mix/topo.txt (line 4)", comment(yaml, "topology.path"));
+        assertEquals(null, comment(yaml, "nic.rto_us")); // a default, not from ns-3
 
         final Path out = dir.resolve("out");
         o = Cli.run("run", scenario.toString(), "--out", out.toString(), "--no-progress");
@@ -102,24 +158,38 @@ class Ns3ImportTest {
         assertEquals(10001, rows.get(2).srcPort());
         final List<String> flowsCsv = Files.readAllLines(out.resolve("flows.csv"));
         assertEquals(Long.parseLong(flowsCsv.get(1).split(",")[5]), first.fctNs());
+    }
 
-        // compare the run with itself: every flow matches, ratio 1
-        o = Cli.run("compare", out.toString(), out.resolve("fct.txt").toString(), "--out", dir.resolve("cmp").toString());
-        assertEquals(0, o.exitCode(), o.err());
-        assertTrue(o.out().contains("flows matched 3; unmatched: 0 in the run, 0 in the reference"), o.out());
-        final List<String> csv = Files.readAllLines(dir.resolve("cmp/compare.csv"));
-        assertEquals("bucket,percentile,nicsim,reference,ratio", csv.get(0));
-        assertEquals(16, csv.size());
-        assertTrue(csv.get(1).startsWith("all,p50,") && csv.get(1).endsWith(",1.000"), csv.get(1));
-        assertTrue(Files.size(dir.resolve("cmp/compare.png")) > 0);
-
-        // a reference none of whose flows match (start 12,345 ns): one line and exit 2, no charts of nothing
-        final Path other = dir.resolve("other-fct.txt");
-        Files.writeString(other, "0b000001 0b000101 10000 100 1542 12345 4240 4297\n");
-        o = Cli.run("compare", out.toString(), other.toString(), "--out", dir.resolve("cmp2").toString());
-        assertEquals(2, o.exitCode(), o.err());
-        assertEquals("nicsim: " + other + ": no flow matches one of " + out.resolve("fct.txt")
-            + " by (src_ip, dst_ip, size, start_ns) (3 flows in the run, 1 in the reference)", o.errLines().get(0));
+    /**
+     * The comment at the end of a field's line in a scenario file, parsed by SnakeYAML with
+     * comments kept, or null when the field has none.
+     *
+     * @param yaml  the scenario text
+     * @param field dotted field path
+     * @return the comment without {@code #} and surrounding blanks
+     */
+    static String comment(final String yaml, final String field) {
+        final LoaderOptions lo = new LoaderOptions();
+        lo.setProcessComments(true);
+        Node node = new Yaml(lo).compose(new StringReader(yaml));
+        List<CommentLine> found = null;
+        for (final String key : field.split("\\.")) {
+            NodeTuple match = null;
+            for (final NodeTuple t : ((MappingNode) node).getValue()) {
+                if (((ScalarNode) t.getKeyNode()).getValue().equals(key)) {
+                    match = t;
+                }
+            }
+            assertNotNull(match, field + ": no " + key);
+            node = match.getValueNode();
+            found = new ArrayList<>();
+            for (final Node n : new Node[] {match.getKeyNode(), match.getValueNode()}) {
+                if (n.getInLineComments() != null) {
+                    found.addAll(n.getInLineComments());
+                }
+            }
+        }
+        return found.isEmpty() ? null : found.stream().map(c -> c.getValue().trim()).reduce((a, b) -> a + " " + b).get();
     }
 
     @Test

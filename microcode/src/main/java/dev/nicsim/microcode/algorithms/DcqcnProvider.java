@@ -81,8 +81,7 @@ package dev.nicsim.microcode.algorithms;
 public final class DcqcnProvider extends TableProvider {
     /** dcqcn as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
     static final AlgorithmTable TABLE = AlgorithmTable.of("dcqcn",
-        "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and"
-            + " byte counter (the RoCE ECN/DCQCN article §7)",
+        "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (the RoCE ECN/DCQCN article §7)",
         """
         name                          | kind    | default   | min   | max       | unit
         g                             | 16.16   | 5/1024    | 2^-16 | 1         | fraction

@@ -35,8 +35,7 @@ import dev.nicsim.pcc.PccParameterValues;
 public final class DctcpProvider extends TableProvider {
     /** dctcp as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
     static final AlgorithmTable TABLE = AlgorithmTable.of("dctcp",
-        "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (the DCTCP"
-            + " draft §3.3)",
+        "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (the DCTCP draft §3.3)",
         """
         name                | kind    | default | min   | max  | unit
         g                   | 16.16   | 1/16    | 2^-16 | 1    | fraction

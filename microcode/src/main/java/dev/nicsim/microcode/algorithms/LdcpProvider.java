@@ -36,8 +36,7 @@ package dev.nicsim.microcode.algorithms;
 public final class LdcpProvider extends TableProvider {
     /** ldcp as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
     static final AlgorithmTable TABLE = AlgorithmTable.of("ldcp",
-        "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (the LDCP"
-            + " draft §2.2, §2.3, §3.1)",
+        "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (the LDCP draft §2.2, §2.3, §3.1)",
         """
         name     | kind    | default | min    | max   | unit
         alpha    | 16.16   | 1       | 2^-16  | 1     | packets

@@ -36,8 +36,7 @@ import dev.nicsim.pcc.PccParameterValues;
 public final class TimelyProvider extends TableProvider {
     /** timely as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
     static final AlgorithmTable TABLE = AlgorithmTable.of("timely",
-        "TIMELY: rate from RTT gradient, once per RTT, with T_low/T_high, AI/HAI (Mittal et al. SIGCOMM"
-            + " 2015; HPCC ns-3 rdma-hw.cc)",
+        "TIMELY: rate from RTT gradient, once per RTT, with T_low/T_high, AI/HAI (Mittal et al. SIGCOMM 2015; HPCC ns-3 rdma-hw.cc)",
         """
         name             | kind    | default | min   | max       | unit
         alpha            | 16.16   | 0.875   | 2^-16 | 1         | fraction

@@ -63,7 +63,11 @@ record AlgorithmTable(String name, String description, List<PccParameter> parame
         }
         parameters = List.copyOf(parameters);
         counters = List.copyOf(counters);
-        new PccParameterValues(parameters); // dense ids, unique names
+        try {
+            new PccParameterValues(parameters); // dense ids, unique names
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + " parameter table: " + e.getMessage(), e);
+        }
         final String prefix = name.replace('-', '_') + "_";
         final HashSet<String> seen = new HashSet<>();
         for (final String c : counters) {
@@ -94,32 +98,32 @@ record AlgorithmTable(String name, String description, List<PccParameter> parame
                 + "', found '" + lines[0].strip() + "'");
         }
         String[] row = null;
+        int rowLine = 0;
         StringBuilder text = null;
         for (int i = 1; i <= lines.length; i++) {
             final String line = i < lines.length ? lines[i].strip() : null;
             if (line != null && !line.contains("|")) {
                 if (row == null || line.isEmpty()) {
                     throw new IllegalArgumentException(name + " parameter table line " + (i + 1)
-                        + ": expected a row 'name | kind | default | min | max | unit', found '" + line + "'");
+                        + ": expected a row '" + HEADER + "' or a description line under one, found '" + line + "'");
                 }
                 text.append(text.length() > 0 ? " " : "").append(line);
                 continue;
             }
             if (row != null) {
-                rows.add(parameter(name, i, rows.size(), row, text.toString()));
+                rows.add(parameter(name + " parameter table line " + rowLine + " ('" + row[0].strip() + "')",
+                    rows.size(), row, text.toString()));
             }
             if (line != null) {
                 row = line.split("\\|", -1);
+                rowLine = i + 1;
                 text = new StringBuilder();
             }
         }
         return new AlgorithmTable(name, description, rows, List.of(counters));
     }
 
-    private static PccParameter parameter(final String algorithm, final int nextLine, final int id, final String[] row,
-                                          final String text) {
-        final String where = algorithm + " parameter table, row of '" + row[0].strip() + "' (before line "
-            + (nextLine + 1) + ")";
+    private static PccParameter parameter(final String where, final int id, final String[] row, final String text) {
         if (row.length != 6 || text.isEmpty()) {
             throw new IllegalArgumentException(where + ": expected 6 columns '" + HEADER
                 + "' and a description line, found " + row.length + " columns"

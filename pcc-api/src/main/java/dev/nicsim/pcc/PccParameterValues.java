@@ -82,6 +82,18 @@ public final class PccParameterValues {
     }
 
     /**
+     * The raw value of a parameter named as in its descriptor, for code that reads its parameters
+     * once (at creation) by name rather than by id.
+     *
+     * @param name parameter name
+     * @return the raw value (16.16 for FIXED_16_16)
+     * @throws IllegalArgumentException if there is no such parameter; the message lists the known ones
+     */
+    public long raw(final String name) {
+        return raw[descriptor(name).id()];
+    }
+
+    /**
      * @param id parameter id
      * @return the raw value as an int (for 16.16 fractions and small integers)
      */

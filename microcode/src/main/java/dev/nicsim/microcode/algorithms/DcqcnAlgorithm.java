@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
@@ -73,35 +71,12 @@ import dev.nicsim.pcc.PccResult;
  * <p>Allocation-free in {@link #initFlow} and {@link #onEvent}. Thread-safety: not thread-safe;
  * one driving thread.
  */
-public final class DcqcnAlgorithm implements PccAlgorithm {
-    /** Context word: flags. */
-    public static final int W_FLAGS = 0;
-    /** Context word: current rate Rc, kb/s. */
-    public static final int W_RC_KBPS = 1;
-    /** Context word: target rate Rt, kb/s. */
-    public static final int W_RT_KBPS = 2;
-    /** Context word: alpha, 16.16. */
-    public static final int W_ALPHA = 3;
-    /** Context word: next alpha tick, ns. */
-    public static final int W_NEXT_ALPHA_NS = 4;
-    /** Context word: next rate-decrease boundary, ns. */
-    public static final int W_NEXT_DECREASE_NS = 5;
-    /** Context word: increase-timer deadline, ns. */
-    public static final int W_NEXT_INCREASE_NS = 6;
-    /** Context word: timer stage (low 16 bits) and byte stage (high 16 bits). */
-    public static final int W_STAGES = 7;
-    /** Context word: byte counter, bytes. */
-    public static final int W_BYTE_COUNTER = 8;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 9;
-    /** Flag bit: the first CNP has arrived; the rate limiter is active. */
-    public static final int FLAG_ACTIVE = 1;
-    /** Flag bit: a CNP arrived in the current alpha period. */
-    public static final int FLAG_ALPHA_CNP = 2;
-    /** Flag bit: a CNP awaits the next rate-decrease boundary. */
-    public static final int FLAG_DECREASE_PENDING = 4;
-    /** Flag bit: the increase timer and byte counter run. */
-    public static final int FLAG_INCREASING = 8;
+public final class DcqcnAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_RC_KBPS = 1, W_RT_KBPS = 2, W_ALPHA = 3, W_NEXT_ALPHA_NS = 4,
+        W_NEXT_DECREASE_NS = 5, W_NEXT_INCREASE_NS = 6, W_STAGES = 7, W_BYTE_COUNTER = 8, CONTEXT_WORDS = 9;
+    /** Bits of the flags word, as in the layout table above. */
+    public static final int FLAG_ACTIVE = 1, FLAG_ALPHA_CNP = 2, FLAG_DECREASE_PENDING = 4, FLAG_INCREASING = 8;
 
     private static final int MAX_DEADLINES_PER_EVENT = 32;
     private static final int MAX_BYTE_EVENTS_PER_BURST = 16;
@@ -115,32 +90,26 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
      * increase (stage compare, add, average), timer arm, rate divide: 120.
      */
     private static final int[] CYCLES = {30, 4, 4, 110, 4, 120};
+    /** Counter ids: index {@code i} is {@code DcqcnProvider.TABLE.counters().get(i)}. */
+    private static final int C_CNP_HANDLED = 0, C_FIRST_CNP = 1, C_RATE_DECREASES = 2, C_TIMER_INCREASE_EVENTS = 3,
+        C_BYTE_INCREASE_EVENTS = 4, C_FAST_RECOVERY = 5, C_ADDITIVE_INCREASE = 6, C_HYPER_INCREASE = 7;
 
-    private final int g;
-    private final int initialAlpha;
-    private final int alphaPeriodNs;
-    private final int decreasePeriodNs;
-    private final int rateOnFirstCnp;
-    private final int gdShift;
-    private final int minDecFacPercent;
-    private final long minRateKbps;
-    private final int timeResetNs;
-    private final int byteResetBytes;
-    private final int threshold;
-    private final long aiKbps;
-    private final long haiKbps;
-    private final boolean clampTgtRate;
-    private final boolean clampAfterTimeInc;
-    private final boolean haiScaling;
-    private final PccCounters counters = new PccCounters();
-    private final int cCnp;
-    private final int cFirstCnp;
-    private final int cDecreases;
-    private final int cTimerEvents;
-    private final int cByteEvents;
-    private final int cFastRecovery;
-    private final int cAdditive;
-    private final int cHyper;
+    private final int g = rawInt("g");
+    private final int initialAlpha = rawInt("initial_alpha");
+    private final int alphaPeriodNs = rawInt("alpha_update_period_ns");
+    private final int decreasePeriodNs = rawInt("rate_reduce_monitor_period_ns");
+    private final int rateOnFirstCnp = rawInt("rate_on_first_cnp");
+    private final int gdShift = rawInt("rpg_gd") + 6; // alpha_1024 / 2^gd = alpha_16.16 / 2^(gd + 6)
+    private final int minDecFacPercent = rawInt("rpg_min_dec_fac");
+    private final long minRateKbps = raw("rpg_min_rate_mbps") * 1000L;
+    private final int timeResetNs = rawInt("rpg_time_reset_ns");
+    private final int byteResetBytes = rawInt("rpg_byte_reset_bytes");
+    private final int threshold = rawInt("rpg_threshold");
+    private final long aiKbps = raw("rpg_ai_rate_mbps") * 1000L;
+    private final long haiKbps = raw("rpg_hai_rate_mbps") * 1000L;
+    private final boolean clampTgtRate = flag("clamp_tgt_rate");
+    private final boolean clampAfterTimeInc = flag("clamp_tgt_rate_after_time_inc");
+    private final boolean haiScaling = flag("hai_scaling");
 
     /**
      * Creates an instance from validated parameter values (see {@link DcqcnProvider}).
@@ -148,36 +117,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
      * @param values dcqcn parameter values
      */
     DcqcnAlgorithm(final PccParameterValues values) {
-        g = values.rawInt(DcqcnProvider.G);
-        initialAlpha = values.rawInt(DcqcnProvider.INITIAL_ALPHA);
-        alphaPeriodNs = values.rawInt(DcqcnProvider.ALPHA_UPDATE_PERIOD_NS);
-        decreasePeriodNs = values.rawInt(DcqcnProvider.RATE_REDUCE_MONITOR_PERIOD_NS);
-        rateOnFirstCnp = values.rawInt(DcqcnProvider.RATE_ON_FIRST_CNP);
-        gdShift = values.rawInt(DcqcnProvider.RPG_GD) + 6; // alpha_1024 / 2^gd = alpha_16.16 / 2^(gd + 6)
-        minDecFacPercent = values.rawInt(DcqcnProvider.RPG_MIN_DEC_FAC);
-        minRateKbps = values.raw(DcqcnProvider.RPG_MIN_RATE_MBPS) * 1000L;
-        timeResetNs = values.rawInt(DcqcnProvider.RPG_TIME_RESET_NS);
-        byteResetBytes = values.rawInt(DcqcnProvider.RPG_BYTE_RESET_BYTES);
-        threshold = values.rawInt(DcqcnProvider.RPG_THRESHOLD);
-        aiKbps = values.raw(DcqcnProvider.RPG_AI_RATE_MBPS) * 1000L;
-        haiKbps = values.raw(DcqcnProvider.RPG_HAI_RATE_MBPS) * 1000L;
-        clampTgtRate = values.raw(DcqcnProvider.CLAMP_TGT_RATE) != 0;
-        clampAfterTimeInc = values.raw(DcqcnProvider.CLAMP_TGT_RATE_AFTER_TIME_INC) != 0;
-        haiScaling = values.raw(DcqcnProvider.HAI_SCALING) != 0;
-        cCnp = counters.allocate("dcqcn_cnp_handled");
-        cFirstCnp = counters.allocate("dcqcn_first_cnp");
-        cDecreases = counters.allocate("dcqcn_rate_decreases");
-        cTimerEvents = counters.allocate("dcqcn_timer_increase_events");
-        cByteEvents = counters.allocate("dcqcn_byte_increase_events");
-        cFastRecovery = counters.allocate("dcqcn_fast_recovery");
-        cAdditive = counters.allocate("dcqcn_additive_increase");
-        cHyper = counters.allocate("dcqcn_hyper_increase");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(DcqcnProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /**
@@ -216,10 +156,10 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
     }
 
     private void onCnp(final PccContext context, final int now, final PccAttributes attributes) {
-        counters.increment(cCnp);
+        counters.increment(C_CNP_HANDLED);
         int flags = context.get(W_FLAGS);
         if ((flags & FLAG_ACTIVE) == 0) {
-            counters.increment(cFirstCnp);
+            counters.increment(C_FIRST_CNP);
             final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
             context.set(W_RC_KBPS, rate);
             context.set(W_RT_KBPS, rate);
@@ -259,7 +199,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
                 decrease(context, context.get(W_NEXT_DECREASE_NS), attributes);
             } else if (increaseDue) {
                 final int at = context.get(W_NEXT_INCREASE_NS);
-                counters.increment(cTimerEvents);
+                counters.increment(C_TIMER_INCREASE_EVENTS);
                 increase(context, true, attributes);
                 context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
             } else {
@@ -270,7 +210,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
 
     /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
     private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
-        counters.increment(cDecreases);
+        counters.increment(C_RATE_DECREASES);
         catchUpAlpha(context, at);
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
@@ -305,12 +245,12 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         long rt = context.get(W_RT_KBPS);
         final long rc = context.get(W_RC_KBPS);
         if (stage < threshold) {
-            counters.increment(cFastRecovery);
+            counters.increment(C_FAST_RECOVERY);
         } else if (stage == threshold) {
-            counters.increment(cAdditive);
+            counters.increment(C_ADDITIVE_INCREASE);
             rt = Math.min(line, rt + aiKbps);
         } else {
-            counters.increment(cHyper);
+            counters.increment(C_HYPER_INCREASE);
             rt = Math.min(line, rt + (haiScaling ? haiKbps * (stage - threshold) : haiKbps));
         }
         final long newRc = Math.min(line, (rc + rt + 1) >> 1);
@@ -332,7 +272,7 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && bytes >= byteResetBytes
             && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
             bytes -= byteResetBytes;
-            counters.increment(cByteEvents);
+            counters.increment(C_BYTE_INCREASE_EVENTS);
             increase(context, false, attributes);
         }
         context.set(W_BYTE_COUNTER, (int) (bytes % byteResetBytes));
@@ -393,7 +333,6 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
         }
     }
 
-
     /**
      * Rc in kb/s as a 20-bit fraction of line rate, rounded down, at least 1.
      *
@@ -404,22 +343,5 @@ public final class DcqcnAlgorithm implements PccAlgorithm {
     static int toRate(final int rcKbps, final long lineRateBitsPerSec) {
         final long r = (((long) rcKbps * 1000L) << 20) / lineRateBitsPerSec;
         return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
-    }
-
-    /**
-     * Estimated handler length per event type: TX_BURST 30, ACK 4, NACK 4, CNP 110,
-     * RTT_RESPONSE 4, TIMER 120.
-     *
-     * @param eventType event type code
-     * @return cycles; 4 for unknown codes
-     */
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

@@ -1,13 +1,5 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
-import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
-
 /**
  * Provider of {@code "dcqcn"}: the DCQCN reaction point (RP), the RoCE ECN/DCQCN article §7 (alpha update, rate
  * decrease, rate increase in fast recovery, additive and hyper increase with timer and byte
@@ -86,108 +78,52 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class DcqcnProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "dcqcn";
-    /** Parameter id of g. */
-    public static final int G = 0;
-    /** Parameter id of initial_alpha. */
-    public static final int INITIAL_ALPHA = 1;
-    /** Parameter id of alpha_update_period_ns. */
-    public static final int ALPHA_UPDATE_PERIOD_NS = 2;
-    /** Parameter id of rate_reduce_monitor_period_ns. */
-    public static final int RATE_REDUCE_MONITOR_PERIOD_NS = 3;
-    /** Parameter id of rate_on_first_cnp. */
-    public static final int RATE_ON_FIRST_CNP = 4;
-    /** Parameter id of rpg_gd. */
-    public static final int RPG_GD = 5;
-    /** Parameter id of rpg_min_dec_fac. */
-    public static final int RPG_MIN_DEC_FAC = 6;
-    /** Parameter id of rpg_min_rate_mbps. */
-    public static final int RPG_MIN_RATE_MBPS = 7;
-    /** Parameter id of rpg_time_reset_ns. */
-    public static final int RPG_TIME_RESET_NS = 8;
-    /** Parameter id of rpg_byte_reset_bytes. */
-    public static final int RPG_BYTE_RESET_BYTES = 9;
-    /** Parameter id of rpg_threshold. */
-    public static final int RPG_THRESHOLD = 10;
-    /** Parameter id of rpg_ai_rate_mbps. */
-    public static final int RPG_AI_RATE_MBPS = 11;
-    /** Parameter id of rpg_hai_rate_mbps. */
-    public static final int RPG_HAI_RATE_MBPS = 12;
-    /** Parameter id of clamp_tgt_rate. */
-    public static final int CLAMP_TGT_RATE = 13;
-    /** Parameter id of clamp_tgt_rate_after_time_inc. */
-    public static final int CLAMP_TGT_RATE_AFTER_TIME_INC = 14;
-    /** Parameter id of hai_scaling. */
-    public static final int HAI_SCALING = 15;
-
-    private static final double MIN_FRACTION = 1.0 / 65536;
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(G, "g", Kind.FIXED_16_16, 5.0 / 1024, MIN_FRACTION, 1.0, "fraction",
-            "alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, the RoCE ECN/DCQCN article §7.1"),
-        new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1023.0 / 1024, 0.0, 1.0, "fraction",
-            "alpha set on the first CNP (INITIAL_ALPHA_VALUE), the RoCE ECN/DCQCN article §7.1"),
-        new PccParameter(ALPHA_UPDATE_PERIOD_NS, "alpha_update_period_ns", Kind.INTEGER, 1000, 1, 1 << 30, "ns",
-            "alpha update period (DCE_TCP_RTT), the RoCE ECN/DCQCN article §7.1"),
-        new PccParameter(RATE_REDUCE_MONITOR_PERIOD_NS, "rate_reduce_monitor_period_ns", Kind.INTEGER, 4000, 1,
-            1 << 30, "ns", "at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), the RoCE ECN/DCQCN article §7.2"),
-        new PccParameter(RATE_ON_FIRST_CNP, "rate_on_first_cnp", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0,
-            "fraction of line rate", "current and target rate set on the first CNP (RATE_TO_SET_ON_FIRST_CNP)"),
-        new PccParameter(RPG_GD, "rpg_gd", Kind.INTEGER, 11, 0, 15, "log2",
-            "decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), the RoCE ECN/DCQCN article §7.2"),
-        new PccParameter(RPG_MIN_DEC_FAC, "rpg_min_dec_fac", Kind.INTEGER, 50, 0, 100, "%",
-            "a decrease keeps at least this percentage of Rc (RPG_MIN_DEC_FAC)"),
-        new PccParameter(RPG_MIN_RATE_MBPS, "rpg_min_rate_mbps", Kind.INTEGER, 1, 1, 2_000_000, "Mb/s",
-            "floor of the current rate (RPG_MIN_RATE)"),
-        new PccParameter(RPG_TIME_RESET_NS, "rpg_time_reset_ns", Kind.INTEGER, 300_000, 1, 1 << 30, "ns",
-            "rate-increase timer period (RPG_TIME_RESET), the RoCE ECN/DCQCN article §7.3"),
-        new PccParameter(RPG_BYTE_RESET_BYTES, "rpg_byte_reset_bytes", Kind.INTEGER, 32767, 0, 1 << 30, "bytes",
-            "rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), the RoCE ECN/DCQCN article §7.3"),
-        new PccParameter(RPG_THRESHOLD, "rpg_threshold", Kind.INTEGER, 1, 0, 1024, "stages",
-            "F: fast-recovery stages before additive increase (RPG_THRESHOLD), the RoCE ECN/DCQCN article §7.3"),
-        new PccParameter(RPG_AI_RATE_MBPS, "rpg_ai_rate_mbps", Kind.INTEGER, 5, 0, 1_000_000, "Mb/s",
-            "additive increase of the target rate (RPG_AI_RATE), the RoCE ECN/DCQCN article §7.3"),
-        new PccParameter(RPG_HAI_RATE_MBPS, "rpg_hai_rate_mbps", Kind.INTEGER, 50, 0, 1_000_000, "Mb/s",
-            "hyper increase of the target rate (RPG_HAI_RATE), the RoCE ECN/DCQCN article §7.3"),
-        new PccParameter(CLAMP_TGT_RATE, "clamp_tgt_rate", Kind.INTEGER, 0, 0, 1, "flag",
-            "1: target rate = current rate on every decrease (CLAMP_TGT_RATE)"),
-        new PccParameter(CLAMP_TGT_RATE_AFTER_TIME_INC, "clamp_tgt_rate_after_time_inc", Kind.INTEGER, 1, 0, 1,
-            "flag", "clamp the target rate if the timer (1) or only the byte counter (0) raised the rate (CLAMP_TGT_RATE_AFTER_TIME_INC)"),
-        new PccParameter(HAI_SCALING, "hai_scaling", Kind.INTEGER, 0, 0, 1, "flag",
-            "0: Rt += HAI per hyper stage; 1: Rt += i x HAI at the i-th hyper stage (QCN)"));
+public final class DcqcnProvider extends TableProvider {
+    /** dcqcn as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("dcqcn",
+        "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (the RoCE ECN/DCQCN article §7)",
+        """
+        name                          | kind    | default   | min   | max       | unit
+        g                             | 16.16   | 5/1024    | 2^-16 | 1         | fraction
+            alpha gain: alpha = (1-g) alpha + g if a CNP arrived in the period; 1 - DCE_TCP_G/1024, the RoCE
+            ECN/DCQCN article §7.1
+        initial_alpha                 | 16.16   | 1023/1024 | 0     | 1         | fraction
+            alpha set on the first CNP (INITIAL_ALPHA_VALUE), the RoCE ECN/DCQCN article §7.1
+        alpha_update_period_ns        | integer | 1000      | 1     | 2^30      | ns
+            alpha update period (DCE_TCP_RTT), the RoCE ECN/DCQCN article §7.1
+        rate_reduce_monitor_period_ns | integer | 4000      | 1     | 2^30      | ns
+            at most one rate decrease per period (RATE_REDUCE_MONITOR_PERIOD), the RoCE ECN/DCQCN article §7.2
+        rate_on_first_cnp             | 16.16   | 1         | 2^-16 | 1         | fraction of line rate
+            current and target rate set on the first CNP (RATE_TO_SET_ON_FIRST_CNP)
+        rpg_gd                        | integer | 11        | 0     | 15        | log2
+            decrease Rc by alpha_1024 / 2^gd (RPG_GD; 11 = alpha/2), the RoCE ECN/DCQCN article §7.2
+        rpg_min_dec_fac               | integer | 50        | 0     | 100       | %
+            a decrease keeps at least this percentage of Rc (RPG_MIN_DEC_FAC)
+        rpg_min_rate_mbps             | integer | 1         | 1     | 2_000_000 | Mb/s
+            floor of the current rate (RPG_MIN_RATE)
+        rpg_time_reset_ns             | integer | 300_000   | 1     | 2^30      | ns
+            rate-increase timer period (RPG_TIME_RESET), the RoCE ECN/DCQCN article §7.3
+        rpg_byte_reset_bytes          | integer | 32_767    | 0     | 2^30      | bytes
+            rate-increase byte counter, 0 = disabled (RPG_BYTE_RESET), the RoCE ECN/DCQCN article §7.3
+        rpg_threshold                 | integer | 1         | 0     | 1024      | stages
+            F: fast-recovery stages before additive increase (RPG_THRESHOLD), the RoCE ECN/DCQCN article §7.3
+        rpg_ai_rate_mbps              | integer | 5         | 0     | 1_000_000 | Mb/s
+            additive increase of the target rate (RPG_AI_RATE), the RoCE ECN/DCQCN article §7.3
+        rpg_hai_rate_mbps             | integer | 50        | 0     | 1_000_000 | Mb/s
+            hyper increase of the target rate (RPG_HAI_RATE), the RoCE ECN/DCQCN article §7.3
+        clamp_tgt_rate                | integer | 0         | 0     | 1         | flag
+            1: target rate = current rate on every decrease (CLAMP_TGT_RATE)
+        clamp_tgt_rate_after_time_inc | integer | 1         | 0     | 1         | flag
+            clamp the target rate if the timer (1) or only the byte counter (0) raised the rate
+            (CLAMP_TGT_RATE_AFTER_TIME_INC)
+        hai_scaling                   | integer | 0         | 0     | 1         | flag
+            0: Rt += HAI per hyper stage; 1: Rt += i x HAI at the i-th hyper stage (QCN)
+        """,
+        "dcqcn_cnp_handled", "dcqcn_first_cnp", "dcqcn_rate_decreases", "dcqcn_timer_increase_events",
+        "dcqcn_byte_increase_events", "dcqcn_fast_recovery", "dcqcn_additive_increase", "dcqcn_hyper_increase");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public DcqcnProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "DCQCN reaction point with Mellanox knobs: alpha, rate decrease, fast recovery/AI/HAI by timer and byte counter (the RoCE ECN/DCQCN article §7)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    /**
-     * Creates a dcqcn instance.
-     *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link DcqcnAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm
-     */
-    @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not dcqcn's: " + values);
-        }
-        return new DcqcnAlgorithm(values);
+        super(TABLE, DcqcnAlgorithm::new);
     }
 }

@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -66,33 +64,13 @@ import dev.nicsim.pcc.PccResult;
  * <p>Allocation-free in {@link #initFlow} and {@link #onEvent}. Thread-safety: not thread-safe;
  * one driving thread.
  */
-public final class DctcpAlgorithm implements PccAlgorithm {
-    /** Context word: cwnd, bytes. */
-    public static final int W_CWND_BYTES = 0;
-    /** Context word: ssthresh, bytes. */
-    public static final int W_SSTHRESH_BYTES = 1;
-    /** Context word: alpha, 16.16. */
-    public static final int W_ALPHA = 2;
-    /** Context word: packets acknowledged in the current observation window. */
-    public static final int W_ACKED_PACKETS = 3;
-    /** Context word: packets acknowledged with ECE in the current observation window. */
-    public static final int W_MARKED_PACKETS = 4;
-    /** Context word: last PSN of the current observation window. */
-    public static final int W_WINDOW_END_PSN = 5;
-    /** Context word: last PSN sent. */
-    public static final int W_LAST_SENT_PSN = 6;
-    /** Context word: PSN whose acknowledgement ends the reduction window. */
-    public static final int W_CWR_END_PSN = 7;
-    /** Context word: flags. */
-    public static final int W_FLAGS = 8;
-    /** Context word: congestion-avoidance byte counter. */
-    public static final int W_CA_BYTES = 9;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 10;
-    /** Flag bit: a TX_BURST has been seen, word {@link #W_LAST_SENT_PSN} is valid. */
-    public static final int FLAG_SENT = 1;
-    /** Flag bit: a reduction window (CWR) is open. */
-    public static final int FLAG_IN_CWR = 2;
+public final class DctcpAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_CWND_BYTES = 0, W_SSTHRESH_BYTES = 1, W_ALPHA = 2, W_ACKED_PACKETS = 3, W_MARKED_PACKETS =
+        4, W_WINDOW_END_PSN = 5, W_LAST_SENT_PSN = 6, W_CWR_END_PSN = 7, W_FLAGS = 8, W_CA_BYTES = 9, CONTEXT_WORDS =
+        10;
+    /** Bits of the flags word, as in the layout table above. */
+    public static final int FLAG_SENT = 1, FLAG_IN_CWR = 2;
 
     private static final int MAX_WINDOW_DEFAULT = 1 << 30;
     private static final int MAX_CA_STEPS = 8;
@@ -103,19 +81,16 @@ public final class DctcpAlgorithm implements PccAlgorithm {
      * halving, 60; CNP, RTT_RESPONSE, TIMER: 4.
      */
     private static final int[] CYCLES = {10, 90, 60, 4, 4, 4};
+    /** Counter ids: index {@code i} is {@code DctcpProvider.TABLE.counters().get(i)}. */
+    private static final int C_ALPHA_UPDATES = 0, C_ECN_REDUCTIONS = 1, C_LOSS_REDUCTIONS = 2, C_ACKS_MARKED = 3,
+        C_STALE_ACKS = 4;
 
-    private final int g;
-    private final int initialAlpha;
-    private final long initWindowBytes;
-    private final long initSsthreshBytes;
-    private final int minWindowPackets;
+    private final int g = rawInt("g");
+    private final int initialAlpha = rawInt("initial_alpha");
+    private final long initWindowBytes = raw("init_window_bytes");
+    private final long initSsthreshBytes = raw("init_ssthresh_bytes");
+    private final int minWindowPackets = rawInt("min_window_packets");
     private final long maxWindowBytes;
-    private final PccCounters counters = new PccCounters();
-    private final int cAlphaUpdates;
-    private final int cEcnReductions;
-    private final int cLossReductions;
-    private final int cMarked;
-    private final int cStale;
 
     /**
      * Creates an instance from validated parameter values (see {@link DctcpProvider}).
@@ -123,24 +98,9 @@ public final class DctcpAlgorithm implements PccAlgorithm {
      * @param values dctcp parameter values
      */
     DctcpAlgorithm(final PccParameterValues values) {
-        g = values.rawInt(DctcpProvider.G);
-        initialAlpha = values.rawInt(DctcpProvider.INITIAL_ALPHA);
-        initWindowBytes = values.raw(DctcpProvider.INIT_WINDOW_BYTES);
-        initSsthreshBytes = values.raw(DctcpProvider.INIT_SSTHRESH_BYTES);
-        minWindowPackets = values.rawInt(DctcpProvider.MIN_WINDOW_PACKETS);
-        final long max = values.raw(DctcpProvider.MAX_WINDOW_BYTES);
+        super(DctcpProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
+        final long max = raw("max_window_bytes");
         maxWindowBytes = max > 0 ? max : MAX_WINDOW_DEFAULT;
-        cAlphaUpdates = counters.allocate("dctcp_alpha_updates");
-        cEcnReductions = counters.allocate("dctcp_ecn_reductions");
-        cLossReductions = counters.allocate("dctcp_loss_reductions");
-        cMarked = counters.allocate("dctcp_acks_marked");
-        cStale = counters.allocate("dctcp_stale_acks");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
     }
 
     /**
@@ -195,12 +155,12 @@ public final class DctcpAlgorithm implements PccAlgorithm {
         final int sn = event.sn() & PccEventLayout.MASK_24;
         final int n = FixedPoint.psnDelta(event.firstSn(), sn) + 1;
         if (n <= 0) {
-            counters.increment(cStale);
+            counters.increment(C_STALE_ACKS);
             return;
         }
         final boolean ece = event.hasFlag(PccEventLayout.FLAG_ECE);
         if (ece) {
-            counters.increment(cMarked);
+            counters.increment(C_ACKS_MARKED);
         }
         int flags = acknowledge(context, context.get(W_FLAGS), sn, n, ece);
         int cwnd = context.get(W_CWND_BYTES);
@@ -211,7 +171,7 @@ public final class DctcpAlgorithm implements PccAlgorithm {
                 cwnd = (int) Math.max(minW, cwnd - (((long) cwnd * alpha) >> 17));
                 context.set(W_SSTHRESH_BYTES, cwnd);
                 flags = openCwr(context, flags, sn);
-                counters.increment(cEcnReductions);
+                counters.increment(C_ECN_REDUCTIONS);
             } else {
                 cwnd = grow(context, cwnd, Math.min(1L << 30, (long) n * attributes.mtuBytes()), attributes.mtuBytes());
             }
@@ -240,7 +200,7 @@ public final class DctcpAlgorithm implements PccAlgorithm {
             context.set(W_SSTHRESH_BYTES, cwnd);
             context.set(W_CWND_BYTES, cwnd);
             flags = openCwr(context, flags, highestAcked);
-            counters.increment(cLossReductions);
+            counters.increment(C_LOSS_REDUCTIONS);
         }
         context.set(W_FLAGS, flags);
         result.windowBytes(cwnd);
@@ -266,7 +226,7 @@ public final class DctcpAlgorithm implements PccAlgorithm {
             context.set(W_WINDOW_END_PSN, lastSent(context, f, sn));
             context.set(W_ACKED_PACKETS, 0);
             context.set(W_MARKED_PACKETS, 0);
-            counters.increment(cAlphaUpdates);
+            counters.increment(C_ALPHA_UPDATES);
         } else {
             context.set(W_ACKED_PACKETS, acked);
             context.set(W_MARKED_PACKETS, marked);
@@ -307,22 +267,5 @@ public final class DctcpAlgorithm implements PccAlgorithm {
             context.set(W_CA_BYTES, (int) Math.min(ca, cwnd));
         }
         return (int) Math.min(maxWindowBytes, cwnd);
-    }
-
-    /**
-     * Estimated handler length per event type: TX_BURST 10, ACK 90, NACK 60, CNP 4,
-     * RTT_RESPONSE 4, TIMER 4.
-     *
-     * @param eventType event type code
-     * @return cycles; 4 for unknown codes
-     */
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

@@ -1,12 +1,6 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
 import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
 
 /**
  * Provider of {@code "dctcp"}: the DCTCP sender, the DCTCP draft (draft-bensley-tcpm-dctcp-03) §3.3 and
@@ -38,74 +32,45 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class DctcpProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "dctcp";
-    /** Parameter id of g. */
-    public static final int G = 0;
-    /** Parameter id of initial_alpha. */
-    public static final int INITIAL_ALPHA = 1;
-    /** Parameter id of init_window_bytes. */
-    public static final int INIT_WINDOW_BYTES = 2;
-    /** Parameter id of init_ssthresh_bytes. */
-    public static final int INIT_SSTHRESH_BYTES = 3;
-    /** Parameter id of min_window_packets. */
-    public static final int MIN_WINDOW_PACKETS = 4;
-    /** Parameter id of max_window_bytes. */
-    public static final int MAX_WINDOW_BYTES = 5;
-
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(G, "g", Kind.FIXED_16_16, 1.0 / 16, 1.0 / 65536, 1.0, "fraction",
-            "alpha estimation gain, alpha = (1-g) alpha + g M, the DCTCP draft §3.3, §4"),
-        new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1.0, 0.0, 1.0, "fraction",
-            "DCTCP.Alpha at flow start, the DCTCP draft §3.3"),
-        new PccParameter(INIT_WINDOW_BYTES, "init_window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "initial cwnd; 0 = path BDP (the DCTCP draft is silent; a RoCE QP starts at line rate)"),
-        new PccParameter(INIT_SSTHRESH_BYTES, "init_ssthresh_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "initial ssthresh; 0 = initial cwnd (congestion avoidance from the start), RFC 5681 §3.1"),
-        new PccParameter(MIN_WINDOW_PACKETS, "min_window_packets", Kind.INTEGER, 2, 1, 1024, "packets",
-            "floor of cwnd and ssthresh, RFC 5681 §3.1 (2 x SMSS)"),
-        new PccParameter(MAX_WINDOW_BYTES, "max_window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "ceiling of cwnd, the receiver window of RFC 5681 §2; 0 = 2^30 bytes"));
+public final class DctcpProvider extends TableProvider {
+    /** dctcp as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("dctcp",
+        "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (the DCTCP draft §3.3)",
+        """
+        name                | kind    | default | min   | max  | unit
+        g                   | 16.16   | 1/16    | 2^-16 | 1    | fraction
+            alpha estimation gain, alpha = (1-g) alpha + g M, the DCTCP draft §3.3, §4
+        initial_alpha       | 16.16   | 1       | 0     | 1    | fraction
+            DCTCP.Alpha at flow start, the DCTCP draft §3.3
+        init_window_bytes   | integer | 0       | 0     | 2^30 | bytes
+            initial cwnd; 0 = path BDP (the DCTCP draft is silent; a RoCE QP starts at line rate)
+        init_ssthresh_bytes | integer | 0       | 0     | 2^30 | bytes
+            initial ssthresh; 0 = initial cwnd (congestion avoidance from the start), RFC 5681 §3.1
+        min_window_packets  | integer | 2       | 1     | 1024 | packets
+            floor of cwnd and ssthresh, RFC 5681 §3.1 (2 x SMSS)
+        max_window_bytes    | integer | 0       | 0     | 2^30 | bytes
+            ceiling of cwnd, the receiver window of RFC 5681 §2; 0 = 2^30 bytes
+        """,
+        "dctcp_alpha_updates", "dctcp_ecn_reductions", "dctcp_loss_reductions", "dctcp_acks_marked",
+        "dctcp_stale_acks");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public DctcpProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "DCTCP sender on a RoCE window: alpha EWMA over observation windows, cwnd (1 - alpha/2) (the DCTCP draft §3.3)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
+        super(TABLE, DctcpAlgorithm::new);
     }
 
     /**
-     * Creates a dctcp instance.
+     * Refuses a window ceiling below the initial window.
      *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link DctcpAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm, or
-     *                                  max_window_bytes is set below init_window_bytes
+     * @throws IllegalArgumentException if max_window_bytes is set (non-zero) below init_window_bytes
      */
     @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not dctcp's: " + values);
-        }
-        final long max = values.raw(MAX_WINDOW_BYTES);
-        final long init = values.raw(INIT_WINDOW_BYTES);
+    void checkConsistent(final PccParameterValues values) {
+        final long max = values.raw("max_window_bytes");
+        final long init = values.raw("init_window_bytes");
         if (max > 0 && init > max) {
             throw new IllegalArgumentException("dctcp max_window_bytes " + max
                 + " must be >= init_window_bytes " + init + " (or 0 for no limit)");
         }
-        return new DctcpAlgorithm(values);
     }
 }

@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -75,48 +73,23 @@ import dev.nicsim.pcc.PccResult;
  *
  * <p>Allocation-free. Thread-safety: not thread-safe; one driving thread.
  */
-public final class DctcpRateAlgorithm implements PccAlgorithm {
-    /** Context word: flags. */
-    public static final int W_FLAGS = 0;
-    /** Context word: current rate, kb/s. */
-    public static final int W_RATE_KBPS = 1;
-    /** Context word: alpha, 16.16. */
-    public static final int W_ALPHA = 2;
-    /** Context word: ECN-echo ACKs counted in this batch. */
-    public static final int W_ECN_COUNT = 3;
-    /** Context word: batch size of alpha, packets. */
-    public static final int W_BATCH_PACKETS = 4;
-    /** Context word: snd_nxt at the last alpha update, PSN. */
-    public static final int W_UPDATE_PSN = 5;
-    /** Context word: snd_nxt at the last cut, PSN. */
-    public static final int W_HIGH_PSN = 6;
-    /** Context word: snd_nxt, PSN. */
-    public static final int W_NEXT_PSN = 7;
-    /** Context word: the flow's first PSN. */
-    public static final int W_FIRST_PSN = 8;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 9;
-    /** Flag bit: the first batch has begun. */
-    public static final int FLAG_STARTED = 1;
-    /** Flag bit: a cut happened and its window of data is not yet acknowledged (CWR). */
-    public static final int FLAG_IN_CWR = 2;
-    /** Flag bit: the message's short last packet has been sent. */
-    public static final int FLAG_SHORT_SENT = 4;
+public final class DctcpRateAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_RATE_KBPS = 1, W_ALPHA = 2, W_ECN_COUNT = 3, W_BATCH_PACKETS = 4,
+        W_UPDATE_PSN = 5, W_HIGH_PSN = 6, W_NEXT_PSN = 7, W_FIRST_PSN = 8, CONTEXT_WORDS = 9;
+    /** Bits of the flags word, as in the layout table above. */
+    public static final int FLAG_STARTED = 1, FLAG_IN_CWR = 2, FLAG_SHORT_SENT = 4;
 
     private static final int MASK = PccEventLayout.MASK_24;
     /** Handler cycles: TX_BURST 10; ACK (count, compare, one divide and two multiplies, cut multiply) 60; NACK 60; others 4. */
     private static final int[] CYCLES = {10, 60, 60, 4, 4, 4};
+    /** Counter ids: index {@code i} is {@code DctcpRateProvider.TABLE.counters().get(i)}. */
+    private static final int C_ALPHA_UPDATES = 0, C_CUTS = 1, C_INCREASES = 2, C_ACKS_MARKED = 3, C_MIN_RATE_CLAMPS = 4;
 
-    private final long g;
-    private final int initialAlpha;
-    private final long aiKbps;
-    private final long minRateKbps;
-    private final PccCounters counters = new PccCounters();
-    private final int cAlphaUpdates;
-    private final int cCuts;
-    private final int cIncreases;
-    private final int cMarked;
-    private final int cMinClamps;
+    private final long g = raw("g");
+    private final int initialAlpha = rawInt("initial_alpha");
+    private final long aiKbps = raw("rate_ai_mbps") * 1000L;
+    private final long minRateKbps = raw("min_rate_mbps") * 1000L;
 
     /**
      * Creates an instance from validated parameter values (see {@link DctcpRateProvider}).
@@ -124,21 +97,7 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
      * @param values dctcp-rate parameter values
      */
     DctcpRateAlgorithm(final PccParameterValues values) {
-        g = values.raw(DctcpRateProvider.G);
-        initialAlpha = values.rawInt(DctcpRateProvider.INITIAL_ALPHA);
-        aiKbps = values.raw(DctcpRateProvider.RATE_AI_MBPS) * 1000L;
-        minRateKbps = values.raw(DctcpRateProvider.MIN_RATE_MBPS) * 1000L;
-        cAlphaUpdates = counters.allocate("dctcp_rate_alpha_updates");
-        cCuts = counters.allocate("dctcp_rate_cuts");
-        cIncreases = counters.allocate("dctcp_rate_increases");
-        cMarked = counters.allocate("dctcp_rate_acks_marked");
-        cMinClamps = counters.allocate("dctcp_rate_min_rate_clamps");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(DctcpRateProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /**
@@ -175,7 +134,7 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
             case PccEventType.ACK -> {
                 final boolean ece = event.hasFlag(PccEventLayout.FLAG_ECE);
                 if (ece) {
-                    counters.increment(cMarked);
+                    counters.increment(C_ACKS_MARKED);
                 }
                 onAck(context, event.sn() & MASK, ece, attributes, result);
             }
@@ -217,7 +176,7 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
                 ecn = 0;
                 final int inFlight = (next - sn - 1) & MASK;
                 context.set(W_BATCH_PACKETS, inFlight - (shortSent && inFlight > 0 ? 1 : 0) + 1);
-                counters.increment(cAlphaUpdates);
+                counters.increment(C_ALPHA_UPDATES);
             }
             context.set(W_UPDATE_PSN, next);
         }
@@ -231,38 +190,20 @@ public final class DctcpRateAlgorithm implements PccAlgorithm {
             rate = rate - ((rate * context.get(W_ALPHA)) >> 17);
             if (rate < minRateKbps) {
                 rate = minRateKbps;
-                counters.increment(cMinClamps);
+                counters.increment(C_MIN_RATE_CLAMPS);
             }
             flags |= FLAG_IN_CWR;
             context.set(W_HIGH_PSN, next);
-            counters.increment(cCuts);
+            counters.increment(C_CUTS);
         }
         if ((flags & FLAG_IN_CWR) == 0 && newBatch) {
             rate = Math.min(CcMath.lineKbps(attributes, "dctcp-rate"), rate + aiKbps);
-            counters.increment(cIncreases);
+            counters.increment(C_INCREASES);
         }
         context.set(W_FLAGS, flags);
         if (rate != old) {
             context.set(W_RATE_KBPS, (int) rate);
             result.rate(DcqcnAlgorithm.toRate((int) rate, attributes.lineRateBitsPerSec()));
         }
-    }
-
-
-    /**
-     * Estimated handler length per event type: TX_BURST 10, ACK 60, NACK 60, CNP 4, RTT_RESPONSE 4,
-     * TIMER 4.
-     *
-     * @param eventType event type code
-     * @return cycles; 4 for unknown codes
-     */
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

@@ -1,13 +1,5 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
-import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
-
 /**
  * Provider of {@code "dctcp-rate"}: the rate-based DCTCP of the HPCC ns-3 simulator's {@code RdmaHw}
  * (CC_MODE 8, {@code rdma-hw.cc HandleAckDctcp}): DCTCP's alpha estimator (Alizadeh et al., "Data
@@ -32,60 +24,27 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class DctcpRateProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "dctcp-rate";
-    /** Parameter id of g. */
-    public static final int G = 0;
-    /** Parameter id of rate_ai_mbps. */
-    public static final int RATE_AI_MBPS = 1;
-    /** Parameter id of min_rate_mbps. */
-    public static final int MIN_RATE_MBPS = 2;
-    /** Parameter id of initial_alpha. */
-    public static final int INITIAL_ALPHA = 3;
-
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(G, "g", Kind.FIXED_16_16, 1.0 / 16, 0.0, 1.0, "fraction",
-            "EWMA gain of alpha (EWMA_GAIN), RFC 8257 §3.3"),
-        new PccParameter(RATE_AI_MBPS, "rate_ai_mbps", Kind.INTEGER, 1000, 0, 1_000_000, "Mb/s",
-            "additive increase once per window of data (DCTCP_RATE_AI)"),
-        new PccParameter(MIN_RATE_MBPS, "min_rate_mbps", Kind.INTEGER, 100, 1, 2_000_000, "Mb/s",
-            "floor of a rate cut (MIN_RATE)"),
-        new PccParameter(INITIAL_ALPHA, "initial_alpha", Kind.FIXED_16_16, 1.0, 0.0, 1.0, "fraction",
-            "alpha of a new flow, RFC 8257 §3.3 and rdma-queue-pair.cc (INITIAL_ALPHA)"));
+public final class DctcpRateProvider extends TableProvider {
+    /** dctcp-rate as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("dctcp-rate",
+        "rate-based DCTCP: alpha per window, rate x (1 - alpha/2) once per window on ECE, + DCTCP_RATE_AI"
+            + " per window otherwise (HPCC ns-3 rdma-hw.cc CC_MODE 8; DCTCP paper SIGCOMM 2010, RFC 8257)",
+        """
+        name          | kind    | default | min | max       | unit
+        g             | 16.16   | 1/16    | 0   | 1         | fraction
+            EWMA gain of alpha (EWMA_GAIN), RFC 8257 §3.3
+        rate_ai_mbps  | integer | 1000    | 0   | 1_000_000 | Mb/s
+            additive increase once per window of data (DCTCP_RATE_AI)
+        min_rate_mbps | integer | 100     | 1   | 2_000_000 | Mb/s
+            floor of a rate cut (MIN_RATE)
+        initial_alpha | 16.16   | 1       | 0   | 1         | fraction
+            alpha of a new flow, RFC 8257 §3.3 and rdma-queue-pair.cc (INITIAL_ALPHA)
+        """,
+        "dctcp_rate_alpha_updates", "dctcp_rate_cuts", "dctcp_rate_increases", "dctcp_rate_acks_marked",
+        "dctcp_rate_min_rate_clamps");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public DctcpRateProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "rate-based DCTCP: alpha per window, rate x (1 - alpha/2) once per window on ECE, + DCTCP_RATE_AI per"
-            + " window otherwise (HPCC ns-3 rdma-hw.cc CC_MODE 8; DCTCP paper SIGCOMM 2010, RFC 8257)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    /**
-     * Creates a dctcp-rate instance.
-     *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link DctcpRateAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm
-     */
-    @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not dctcp-rate's: " + values);
-        }
-        return new DctcpRateAlgorithm(values);
+        super(TABLE, DctcpRateAlgorithm::new);
     }
 }

@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -58,58 +56,35 @@ import dev.nicsim.pcc.PccResult;
  *
  * <p>Allocation-free. Thread-safety: not thread-safe; one driving thread.
  */
-public final class HpccAlgorithm implements PccAlgorithm {
-    /** Context word: flags. */
-    public static final int W_FLAGS = 0;
-    /** Context word: stage. */
-    public static final int W_STAGE = 1;
-    /** Context words: reference rate Rc, bits/s. */
-    public static final int W_RC_BPS = 2;
-    /** Context words: applied rate, bits/s. */
-    public static final int W_RATE_BPS = 4;
-    /** Context words: u (double). */
-    public static final int W_U = 6;
-    /** Context word: time of the last full update, ns. */
-    public static final int W_LAST_UPDATE_NS = 8;
-    /** Context words: previous hop records. */
-    public static final int W_HOPS = 10;
-    /** Context words: per-hop u (multi rate). */
-    public static final int W_HOP_U = 20;
-    /** Context words: per-hop Rc (multi rate). */
-    public static final int W_HOP_RC_BPS = 30;
-    /** Context words: per-hop stage (multi rate). */
-    public static final int W_HOP_STAGE = 40;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 45;
-    /** Flag bit: the first hops were stored. */
+public final class HpccAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_STAGE = 1, W_RC_BPS = 2, W_RATE_BPS = 4, W_U = 6, W_LAST_UPDATE_NS = 8,
+        W_HOPS = 10, W_HOP_U = 20, W_HOP_RC_BPS = 30, W_HOP_STAGE = 40, CONTEXT_WORDS = 45;
+    /** Bits of the flags word, as in the layout table above. */
     public static final int FLAG_STARTED = 1;
 
     private static final int MAX_HOPS = PccEventLayout.INT_MAX_HOPS;
     /** Handler cycles: ACK (per hop two divides and a multiply, the EWMA, a divide) 200; others 4. */
     private static final int[] CYCLES = {4, 200, 4, 4, 4, 4};
+    /** Counter ids: index {@code i} is {@code HpccProvider.TABLE.counters().get(i)}. */
+    private static final int C_ACKS_WITH_INT = 0, C_ACKS_WITHOUT_INT = 1, C_FULL_UPDATES = 2, C_FAST_REACTIONS = 3,
+        C_MULTIPLICATIVE = 4, C_ADDITIVE = 5;
 
-    private final double eta;
-    private final int maxStage;
-    private final long aiBps;
-    private final long minRateBps;
-    private final boolean hasWin;
-    private final long windowParam;
-    private final int baseRttParam;
-    private final boolean varWin;
-    private final boolean fastReact;
-    private final boolean multiRate;
-    private final boolean sampleFeedback;
-    private final int multi;
+    private final double eta = raw("eta") / (double) FixedPoint.ONE;
+    private final int maxStage = rawInt("max_stage");
+    private final long aiBps = raw("rate_ai_mbps") * 1_000_000L;
+    private final long minRateBps = raw("min_rate_mbps") * 1_000_000L;
+    private final boolean hasWin = flag("has_win");
+    private final long windowParam = raw("window_bytes");
+    private final int baseRttParam = rawInt("base_rtt_ns");
+    private final boolean varWin = flag("var_win");
+    private final boolean fastReact = flag("fast_react");
+    private final boolean multiRate = flag("multi_rate");
+    private final boolean sampleFeedback = flag("sample_feedback");
+    private final int multi = rawInt("int_multi");
     private final boolean[] updated = new boolean[MAX_HOPS];
     private final long[] hopRate = new long[MAX_HOPS];
     private final int[] hopStage = new int[MAX_HOPS];
-    private final PccCounters counters = new PccCounters();
-    private final int cInt;
-    private final int cNoInt;
-    private final int cFull;
-    private final int cFast;
-    private final int cMi;
-    private final int cAi;
 
     /**
      * Creates an instance from validated parameter values (see {@link HpccProvider}).
@@ -117,30 +92,7 @@ public final class HpccAlgorithm implements PccAlgorithm {
      * @param values hpcc parameter values
      */
     HpccAlgorithm(final PccParameterValues values) {
-        eta = values.raw(HpccProvider.ETA) / (double) FixedPoint.ONE;
-        maxStage = values.rawInt(HpccProvider.MAX_STAGE);
-        aiBps = values.raw(HpccProvider.RATE_AI_MBPS) * 1_000_000L;
-        minRateBps = values.raw(HpccProvider.MIN_RATE_MBPS) * 1_000_000L;
-        hasWin = values.raw(HpccProvider.HAS_WIN) != 0;
-        windowParam = values.raw(HpccProvider.WINDOW_BYTES);
-        baseRttParam = values.rawInt(HpccProvider.BASE_RTT_NS);
-        varWin = values.raw(HpccProvider.VAR_WIN) != 0;
-        fastReact = values.raw(HpccProvider.FAST_REACT) != 0;
-        multiRate = values.raw(HpccProvider.MULTI_RATE) != 0;
-        sampleFeedback = values.raw(HpccProvider.SAMPLE_FEEDBACK) != 0;
-        multi = values.rawInt(HpccProvider.INT_MULTI);
-        cInt = counters.allocate("hpcc_acks_with_int");
-        cNoInt = counters.allocate("hpcc_acks_without_int");
-        cFull = counters.allocate("hpcc_full_updates");
-        cFast = counters.allocate("hpcc_fast_reactions");
-        cMi = counters.allocate("hpcc_multiplicative");
-        cAi = counters.allocate("hpcc_additive");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(HpccProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /** Line rate, window W (has_win) or none. */
@@ -171,19 +123,19 @@ public final class HpccAlgorithm implements PccAlgorithm {
             return;
         }
         if (!event.hasFlag(PccEventLayout.FLAG_INT) || event.rttRequestSendNs() == 0) {
-            counters.increment(cNoInt);
+            counters.increment(C_ACKS_WITHOUT_INT);
             return;
         }
-        counters.increment(cInt);
+        counters.increment(C_ACKS_WITH_INT);
         final int now = event.timestampNs();
         final boolean full = (context.get(W_FLAGS) & FLAG_STARTED) == 0
             || FixedPoint.nsSince(context.get(W_LAST_UPDATE_NS), event.rttRequestSendNs()) >= 0;
         if (full) {
-            counters.increment(cFull);
+            counters.increment(C_FULL_UPDATES);
             update(context, event, attributes, result, false);
             context.set(W_LAST_UPDATE_NS, now);
         } else if (fastReact) {
-            counters.increment(cFast);
+            counters.increment(C_FAST_REACTIONS);
             update(context, event, attributes, result, true);
         }
     }
@@ -247,10 +199,10 @@ public final class HpccAlgorithm implements PccAlgorithm {
             final long rc = getLong(context, W_RC_BPS);
             final int st = context.get(W_STAGE);
             if (k >= 1 || st >= maxStage) {
-                counters.increment(cMi);
+                counters.increment(C_MULTIPLICATIVE);
                 rate = k > 0 ? (long) (rc / k) + aiBps : line;
             } else {
-                counters.increment(cAi);
+                counters.increment(C_ADDITIVE);
                 rate = rc + aiBps;
                 stage = st + 1;
             }
@@ -335,15 +287,5 @@ public final class HpccAlgorithm implements PccAlgorithm {
      */
     static double readDouble(final PccContext c, final int w) {
         return getDouble(c, w);
-    }
-
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

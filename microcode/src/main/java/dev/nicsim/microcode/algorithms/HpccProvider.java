@@ -1,13 +1,5 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
-import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
-
 /**
  * Provider of {@code "hpcc"}: HPCC (Li et al., "HPCC: High Precision Congestion Control", SIGCOMM
  * 2019) on in-band network telemetry echoed in ACKs, with the per-ACK rate and window update and
@@ -41,84 +33,43 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class HpccProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "hpcc";
-    /** Parameter id of eta. */
-    public static final int ETA = 0;
-    /** Parameter id of max_stage. */
-    public static final int MAX_STAGE = 1;
-    /** Parameter id of rate_ai_mbps. */
-    public static final int RATE_AI_MBPS = 2;
-    /** Parameter id of min_rate_mbps. */
-    public static final int MIN_RATE_MBPS = 3;
-    /** Parameter id of has_win. */
-    public static final int HAS_WIN = 4;
-    /** Parameter id of window_bytes. */
-    public static final int WINDOW_BYTES = 5;
-    /** Parameter id of base_rtt_ns. */
-    public static final int BASE_RTT_NS = 6;
-    /** Parameter id of var_win. */
-    public static final int VAR_WIN = 7;
-    /** Parameter id of fast_react. */
-    public static final int FAST_REACT = 8;
-    /** Parameter id of multi_rate. */
-    public static final int MULTI_RATE = 9;
-    /** Parameter id of sample_feedback. */
-    public static final int SAMPLE_FEEDBACK = 10;
-    /** Parameter id of int_multi. */
-    public static final int INT_MULTI = 11;
-
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(ETA, "eta", Kind.FIXED_16_16, 0.95, 0.01, 1.0, "fraction", "target utilisation (U_TARGET), HPCC §3.3"),
-        new PccParameter(MAX_STAGE, "max_stage", Kind.INTEGER, 5, 0, 1000, "updates",
-            "additive-increase stages before a multiplicative update (MI_THRESH), HPCC Algorithm 1"),
-        new PccParameter(RATE_AI_MBPS, "rate_ai_mbps", Kind.INTEGER, 5, 0, 1_000_000, "Mb/s", "additive increase (RATE_AI)"),
-        new PccParameter(MIN_RATE_MBPS, "min_rate_mbps", Kind.INTEGER, 100, 1, 2_000_000, "Mb/s", "rate floor (MIN_RATE)"),
-        new PccParameter(HAS_WIN, "has_win", Kind.INTEGER, 1, 0, 1, "flag", "bound bytes in flight by the window (HAS_WIN)"),
-        new PccParameter(WINDOW_BYTES, "window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "reference window W; 0 = the flow's path BDP"),
-        new PccParameter(BASE_RTT_NS, "base_rtt_ns", Kind.INTEGER, 0, 0, 1 << 30, "ns",
-            "base RTT T of the U average; 0 = the flow's path RTT"),
-        new PccParameter(VAR_WIN, "var_win", Kind.INTEGER, 0, 0, 1, "flag", "window = W x rate / line rate (VAR_WIN)"),
-        new PccParameter(FAST_REACT, "fast_react", Kind.INTEGER, 1, 0, 1, "flag", "react to every ACK (FAST_REACT)"),
-        new PccParameter(MULTI_RATE, "multi_rate", Kind.INTEGER, 0, 0, 1, "flag", "one rate per hop (MULTI_RATE)"),
-        new PccParameter(SAMPLE_FEEDBACK, "sample_feedback", Kind.INTEGER, 0, 0, 1, "flag",
-            "fast reactions skip hops with an empty queue (SAMPLE_FEEDBACK)"),
-        new PccParameter(INT_MULTI, "int_multi", Kind.INTEGER, 1, 1, 1024, "factor", "INT unit multiplier (INT_MULTI)"));
+public final class HpccProvider extends TableProvider {
+    /** hpcc as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("hpcc",
+        "HPCC: per-ACK rate and window from INT (queue, tx bytes, time, link rate per hop), eta, max_stage,"
+            + " W_AI (Li et al. SIGCOMM 2019; HPCC ns-3 rdma-hw.cc)",
+        """
+        name            | kind    | default | min  | max       | unit
+        eta             | 16.16   | 0.95    | 0.01 | 1         | fraction
+            target utilisation (U_TARGET), HPCC §3.3
+        max_stage       | integer | 5       | 0    | 1000      | updates
+            additive-increase stages before a multiplicative update (MI_THRESH), HPCC Algorithm 1
+        rate_ai_mbps    | integer | 5       | 0    | 1_000_000 | Mb/s
+            additive increase (RATE_AI)
+        min_rate_mbps   | integer | 100     | 1    | 2_000_000 | Mb/s
+            rate floor (MIN_RATE)
+        has_win         | integer | 1       | 0    | 1         | flag
+            bound bytes in flight by the window (HAS_WIN)
+        window_bytes    | integer | 0       | 0    | 2^30      | bytes
+            reference window W; 0 = the flow's path BDP
+        base_rtt_ns     | integer | 0       | 0    | 2^30      | ns
+            base RTT T of the U average; 0 = the flow's path RTT
+        var_win         | integer | 0       | 0    | 1         | flag
+            window = W x rate / line rate (VAR_WIN)
+        fast_react      | integer | 1       | 0    | 1         | flag
+            react to every ACK (FAST_REACT)
+        multi_rate      | integer | 0       | 0    | 1         | flag
+            one rate per hop (MULTI_RATE)
+        sample_feedback | integer | 0       | 0    | 1         | flag
+            fast reactions skip hops with an empty queue (SAMPLE_FEEDBACK)
+        int_multi       | integer | 1       | 1    | 1024      | factor
+            INT unit multiplier (INT_MULTI)
+        """,
+        "hpcc_acks_with_int", "hpcc_acks_without_int", "hpcc_full_updates", "hpcc_fast_reactions",
+        "hpcc_multiplicative", "hpcc_additive");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public HpccProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "HPCC: per-ACK rate and window from INT (queue, tx bytes, time, link rate per hop), eta, max_stage, W_AI"
-            + " (Li et al. SIGCOMM 2019; HPCC ns-3 rdma-hw.cc)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    /**
-     * Creates an hpcc instance.
-     *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link HpccAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm
-     */
-    @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not hpcc's: " + values);
-        }
-        return new HpccAlgorithm(values);
+        super(TABLE, HpccAlgorithm::new);
     }
 }

@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -72,23 +70,11 @@ import dev.nicsim.pcc.PccResult;
  * <p>Allocation-free in {@link #initFlow} and {@link #onEvent}. Thread-safety: not thread-safe;
  * one instance is driven by one thread (per-flow state is in the context).
  */
-public final class LdcpAlgorithm implements PccAlgorithm {
-    /** Context word: flags. */
-    public static final int W_FLAGS = 0;
-    /** Context word: cw in packets, 16.16. */
-    public static final int W_CW = 1;
-    /** Context word: smoothed RTT, ns. */
-    public static final int W_SRTT_NS = 2;
-    /** Context word: initial window in packets. */
-    public static final int W_IW_PACKETS = 3;
-    /** Context word: the flow's first PSN, 24 bits. */
-    public static final int W_FIRST_PSN = 4;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 5;
-    /** Flag bit: the flow is in the stable stage. */
-    public static final int FLAG_STABLE = 1;
-    /** Flag bit: at least one RTT sample was taken. */
-    public static final int FLAG_RTT_SAMPLED = 2;
+public final class LdcpAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_CW = 1, W_SRTT_NS = 2, W_IW_PACKETS = 3, W_FIRST_PSN = 4, CONTEXT_WORDS = 5;
+    /** Bits of the flags word, as in the layout table above. */
+    public static final int FLAG_STABLE = 1, FLAG_RTT_SAMPLED = 2;
 
     /** Most eta steps applied for one marked ACK below one packet. */
     private static final int MAX_ETA_STEPS = 64;
@@ -101,22 +87,16 @@ public final class LdcpAlgorithm implements PccAlgorithm {
      * branch, cw from sn or one marked step, window (40). RTT_RESPONSE: sample and EWMA (20).
      */
     private static final int[] CYCLES = {4, 80, 40, 4, 20, 4};
+    /** Counter ids: index {@code i} is {@code LdcpProvider.TABLE.counters().get(i)}. */
+    private static final int C_ACKS_UNMARKED = 0, C_ACKS_MARKED = 1, C_ACKS_BELOW_ONE = 2, C_FAST_START_EXIT_LOSS = 3,
+        C_FAST_START_EXIT_IW = 4, C_NACKS = 5, C_RTT_SAMPLES = 6, C_STALE_ACKS = 7;
 
-    private final int alpha;
-    private final int beta;
-    private final int gamma;
-    private final int eta;
-    private final long iwBytes;
-    private final int rttGain;
-    private final PccCounters counters = new PccCounters();
-    private final int cUnmarked;
-    private final int cMarked;
-    private final int cBelowOne;
-    private final int cExitLoss;
-    private final int cExitIw;
-    private final int cNacks;
-    private final int cRttSamples;
-    private final int cStale;
+    private final int alpha = rawInt("alpha");
+    private final int beta = rawInt("beta");
+    private final int gamma = rawInt("gamma");
+    private final int eta = rawInt("eta");
+    private final long iwBytes = raw("iw_bytes");
+    private final int rttGain = rawInt("rtt_gain");
 
     /**
      * Creates an instance from validated parameter values (see {@link LdcpProvider}).
@@ -124,26 +104,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
      * @param values ldcp parameter values
      */
     LdcpAlgorithm(final PccParameterValues values) {
-        this.alpha = values.rawInt(LdcpProvider.ALPHA);
-        this.beta = values.rawInt(LdcpProvider.BETA);
-        this.gamma = values.rawInt(LdcpProvider.GAMMA);
-        this.eta = values.rawInt(LdcpProvider.ETA);
-        this.iwBytes = values.raw(LdcpProvider.IW_BYTES);
-        this.rttGain = values.rawInt(LdcpProvider.RTT_GAIN);
-        cUnmarked = counters.allocate("ldcp_acks_unmarked");
-        cMarked = counters.allocate("ldcp_acks_marked");
-        cBelowOne = counters.allocate("ldcp_acks_below_one");
-        cExitLoss = counters.allocate("ldcp_fast_start_exit_loss");
-        cExitIw = counters.allocate("ldcp_fast_start_exit_iw");
-        cNacks = counters.allocate("ldcp_nacks");
-        cRttSamples = counters.allocate("ldcp_rtt_samples");
-        cStale = counters.allocate("ldcp_stale_acks");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(LdcpProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /**
@@ -186,7 +147,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         final int sn = event.sn();
         final int n = FixedPoint.psnDelta(event.firstSn(), sn) + 1;
         if (n <= 0) {
-            counters.increment(cStale);
+            counters.increment(C_STALE_ACKS);
             return;
         }
         if (event.rttRequestSendNs() != 0) {
@@ -201,7 +162,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
             if (acked < iwPackets) {
                 return; // still in fast start: the window stays IW
             }
-            counters.increment(cExitIw);
+            counters.increment(C_FAST_START_EXIT_IW);
             context.set(W_FLAGS, flags | FLAG_STABLE);
             cw = Math.max(gamma, CcMath.packetsFixed(attributes.bdpBytes(), attributes.mtuBytes()));
             final int beyond = Math.min(n, acked - iwPackets);
@@ -218,7 +179,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
 
     private void onNack(final PccContext context, final PccEvent event, final PccAttributes attributes,
                         final PccResult result) {
-        counters.increment(cNacks);
+        counters.increment(C_NACKS);
         if (event.subtype() != PccEventType.NACK_OUT_OF_SEQUENCE) {
             return; // RNR and duplicate-read NAKs are not congestion signals
         }
@@ -230,7 +191,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
             final int acked = FixedPoint.psnDelta(context.get(W_FIRST_PSN), event.sn());
             cw = (int) Math.min(CcMath.MAX_WINDOW_PACKETS_FIXED, (long) Math.max(1, acked) << 16);
             context.set(W_FLAGS, flags | FLAG_STABLE);
-            counters.increment(cExitLoss);
+            counters.increment(C_FAST_START_EXIT_LOSS);
             result.fastStartPackets(0);
         } else {
             cw = pawa(context.get(W_CW), 1, true);
@@ -248,7 +209,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
      * @return new window, packets 16.16, in {@code [gamma, MAX_WINDOW_PACKETS_FIXED]}
      */
     private int pawa(final int cw, final int n, final boolean ece) {
-        counters.increment(ece ? cMarked : cUnmarked);
+        counters.increment(ece ? C_ACKS_MARKED : C_ACKS_UNMARKED);
         if (cw >= FixedPoint.ONE) {
             if (ece) {
                 final long c = cw - (long) n * beta;
@@ -257,7 +218,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
             final long c = cw + (((long) n * alpha) << 16) / cw;
             return (int) Math.min(CcMath.MAX_WINDOW_PACKETS_FIXED, c);
         }
-        counters.increment(cBelowOne);
+        counters.increment(C_ACKS_BELOW_ONE);
         if (ece) {
             int c = cw;
             final int steps = Math.min(n, MAX_ETA_STEPS);
@@ -284,7 +245,7 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         if (sampleNs <= 0) {
             return;
         }
-        counters.increment(cRttSamples);
+        counters.increment(C_RTT_SAMPLES);
         final int flags = context.get(W_FLAGS);
         if ((flags & FLAG_RTT_SAMPLED) == 0) {
             context.set(W_FLAGS, flags | FLAG_RTT_SAMPLED);
@@ -292,22 +253,5 @@ public final class LdcpAlgorithm implements PccAlgorithm {
         } else {
             context.set(W_SRTT_NS, CcMath.ewmaNs(context.get(W_SRTT_NS), sampleNs, rttGain));
         }
-    }
-
-    /**
-     * Estimated handler length per event type (see the cost model on {@code CYCLES}): TX_BURST 4,
-     * ACK 80, NACK 40, CNP 4, RTT_RESPONSE 20, TIMER 4.
-     *
-     * @param eventType event type code
-     * @return cycles; 4 for unknown codes
-     */
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

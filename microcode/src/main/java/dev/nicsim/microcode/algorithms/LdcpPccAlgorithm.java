@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
@@ -46,18 +44,10 @@ import dev.nicsim.pcc.PccResult;
  * <p>Allocation-free in {@link #initFlow} and {@link #onEvent}. Thread-safety: not thread-safe;
  * one driving thread.
  */
-public final class LdcpPccAlgorithm implements PccAlgorithm {
-    /** Context word: window W in packets, 16.16. */
-    public static final int W_WINDOW = 0;
-    /** Context word: smoothed RTT, ns. */
-    public static final int W_SRTT_NS = 1;
-    /** Context word: flags. */
-    public static final int W_FLAGS = 2;
-    /** Context word: timestamp of the latest RTT probe request, ns. */
-    public static final int W_PROBE_REQUEST_NS = 3;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 4;
-    /** Flag bit: an RTT response has been measured. */
+public final class LdcpPccAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_WINDOW = 0, W_SRTT_NS = 1, W_FLAGS = 2, W_PROBE_REQUEST_NS = 3, CONTEXT_WORDS = 4;
+    /** Bits of the flags word, as in the layout table above. */
     public static final int FLAG_RTT_SAMPLED = 1;
 
     /**
@@ -67,18 +57,15 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
      * 95; TIMER: elapsed check, probe and timer, 15.
      */
     private static final int[] CYCLES = {4, 4, 4, 55, 95, 15};
+    /** Counter ids: index {@code i} is {@code LdcpPccProvider.TABLE.counters().get(i)}. */
+    private static final int C_RTT_RESPONSES = 0, C_STALE_RESPONSES = 1, C_CNPS = 2, C_PROBE_TIMEOUTS = 3;
 
-    private final int alpha;
-    private final int beta;
-    private final int minWindow;
-    private final long initWindowBytes;
-    private final int rttGain;
-    private final int probeTimeoutNs;
-    private final PccCounters counters = new PccCounters();
-    private final int cResponses;
-    private final int cStale;
-    private final int cCnps;
-    private final int cTimeouts;
+    private final int alpha = rawInt("alpha");
+    private final int beta = rawInt("beta");
+    private final int minWindow = rawInt("min_window");
+    private final long initWindowBytes = raw("init_window_bytes");
+    private final int rttGain = rawInt("rtt_gain");
+    private final int probeTimeoutNs = rawInt("probe_timeout_ns");
 
     /**
      * Creates an instance from validated parameter values (see {@link LdcpPccProvider}).
@@ -86,22 +73,7 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
      * @param values ldcp-pcc parameter values
      */
     LdcpPccAlgorithm(final PccParameterValues values) {
-        alpha = values.rawInt(LdcpPccProvider.ALPHA);
-        beta = values.rawInt(LdcpPccProvider.BETA);
-        minWindow = values.rawInt(LdcpPccProvider.MIN_WINDOW);
-        initWindowBytes = values.raw(LdcpPccProvider.INIT_WINDOW_BYTES);
-        rttGain = values.rawInt(LdcpPccProvider.RTT_GAIN);
-        probeTimeoutNs = values.rawInt(LdcpPccProvider.PROBE_TIMEOUT_NS);
-        cResponses = counters.allocate("ldcp_pcc_rtt_responses");
-        cStale = counters.allocate("ldcp_pcc_stale_responses");
-        cCnps = counters.allocate("ldcp_pcc_cnps");
-        cTimeouts = counters.allocate("ldcp_pcc_probe_timeouts");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(LdcpPccProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /**
@@ -129,7 +101,7 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
         switch (event.type()) {
             case PccEventType.RTT_RESPONSE -> onRttResponse(context, event, attributes, result);
             case PccEventType.CNP -> {
-                counters.increment(cCnps);
+                counters.increment(C_CNPS);
                 final int w = Math.max(minWindow, context.get(W_WINDOW) - beta);
                 context.set(W_WINDOW, w);
                 publishRate(context, w, attributes, result);
@@ -137,7 +109,7 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
             case PccEventType.TIMER -> {
                 if (probeTimeoutNs > 0
                     && FixedPoint.nsSince(context.get(W_PROBE_REQUEST_NS), event.timestampNs()) >= probeTimeoutNs) {
-                    counters.increment(cTimeouts);
+                    counters.increment(C_PROBE_TIMEOUTS);
                     probe(context, event.timestampNs(), result);
                 }
             }
@@ -150,10 +122,10 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
     private void onRttResponse(final PccContext context, final PccEvent event, final PccAttributes attributes,
                                final PccResult result) {
         if (!CcMath.atOrAfter(event.rttRequestSendNs(), context.get(W_PROBE_REQUEST_NS))) {
-            counters.increment(cStale);
+            counters.increment(C_STALE_RESPONSES);
             return;
         }
-        counters.increment(cResponses);
+        counters.increment(C_RTT_RESPONSES);
         final int sample = (event.timestampNs() - event.rttRequestSendNs())
             - (event.rttResponseSendNs() - event.rttRequestReceiveNs());
         if (sample > 0) {
@@ -185,22 +157,5 @@ public final class LdcpPccAlgorithm implements PccAlgorithm {
                                     final PccResult result) {
         result.rate(CcMath.rateForWindow(w, attributes.mtuBytes(), context.get(W_SRTT_NS),
             attributes.lineRateBitsPerSec()));
-    }
-
-    /**
-     * Estimated handler length per event type: TX_BURST 4, ACK 4, NACK 4, CNP 55,
-     * RTT_RESPONSE 95, TIMER 15.
-     *
-     * @param eventType event type code
-     * @return cycles; 4 for unknown codes
-     */
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

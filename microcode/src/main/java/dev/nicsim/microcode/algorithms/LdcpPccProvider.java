@@ -1,13 +1,5 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
-import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
-
 /**
  * Provider of {@code "ldcp-pcc"}: LDCP in its rate form for commodity PCC NICs, the LDCP draft §3.2
  * (ConnectX-6 Dx): back-to-back RTT probes, window += alpha per RTT response (AI), window -= beta
@@ -35,68 +27,29 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class LdcpPccProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "ldcp-pcc";
-    /** Parameter id of alpha. */
-    public static final int ALPHA = 0;
-    /** Parameter id of beta. */
-    public static final int BETA = 1;
-    /** Parameter id of min_window. */
-    public static final int MIN_WINDOW = 2;
-    /** Parameter id of init_window_bytes. */
-    public static final int INIT_WINDOW_BYTES = 3;
-    /** Parameter id of rtt_gain. */
-    public static final int RTT_GAIN = 4;
-    /** Parameter id of probe_timeout_ns. */
-    public static final int PROBE_TIMEOUT_NS = 5;
-
-    private static final double MIN_FRACTION = 1.0 / 65536;
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(ALPHA, "alpha", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 16.0, "packets",
-            "window increase per RTT response (AI), the LDCP draft §3.2"),
-        new PccParameter(BETA, "beta", Kind.FIXED_16_16, 0.5, MIN_FRACTION, 16.0, "packets",
-            "window decrease per CNP (MD), the LDCP draft §3.2"),
-        new PccParameter(MIN_WINDOW, "min_window", Kind.FIXED_16_16, 0.125, 1.0 / 1024, 1024.0, "packets",
-            "smallest window, the LDCP draft §2.2 (gamma) applied to §3.2"),
-        new PccParameter(INIT_WINDOW_BYTES, "init_window_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "initial window; 0 = path BDP (start at line rate), the LDCP draft §2.3"),
-        new PccParameter(RTT_GAIN, "rtt_gain", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0, "fraction",
-            "EWMA gain of probe RTT samples; 1 = latest sample, the LDCP draft §3.2"),
-        new PccParameter(PROBE_TIMEOUT_NS, "probe_timeout_ns", Kind.INTEGER, 1_000_000, 0, 1 << 30, "ns",
-            "send the next RTT probe after this long without a response; 0 = never, the LDCP draft §3.2"));
+public final class LdcpPccProvider extends TableProvider {
+    /** ldcp-pcc as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("ldcp-pcc",
+        "LDCP rate form for PCC NICs: AI per RTT probe response, MD per CNP, rate = window/RTT (the LDCP draft §3.2)",
+        """
+        name              | kind    | default   | min    | max  | unit
+        alpha             | 16.16   | 1         | 2^-16  | 16   | packets
+            window increase per RTT response (AI), the LDCP draft §3.2
+        beta              | 16.16   | 0.5       | 2^-16  | 16   | packets
+            window decrease per CNP (MD), the LDCP draft §3.2
+        min_window        | 16.16   | 0.125     | 1/1024 | 1024 | packets
+            smallest window, the LDCP draft §2.2 (gamma) applied to §3.2
+        init_window_bytes | integer | 0         | 0      | 2^30 | bytes
+            initial window; 0 = path BDP (start at line rate), the LDCP draft §2.3
+        rtt_gain          | 16.16   | 1         | 2^-16  | 1    | fraction
+            EWMA gain of probe RTT samples; 1 = latest sample, the LDCP draft §3.2
+        probe_timeout_ns  | integer | 1_000_000 | 0      | 2^30 | ns
+            send the next RTT probe after this long without a response; 0 = never, the LDCP draft §3.2
+        """,
+        "ldcp_pcc_rtt_responses", "ldcp_pcc_stale_responses", "ldcp_pcc_cnps", "ldcp_pcc_probe_timeouts");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public LdcpPccProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "LDCP rate form for PCC NICs: AI per RTT probe response, MD per CNP, rate = window/RTT (the LDCP draft §3.2)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    /**
-     * Creates an ldcp-pcc instance.
-     *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link LdcpPccAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm
-     */
-    @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not ldcp-pcc's: " + values);
-        }
-        return new LdcpPccAlgorithm(values);
+        super(TABLE, LdcpPccAlgorithm::new);
     }
 }

@@ -1,13 +1,5 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
-import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
-
 /**
  * Provider of {@code "ldcp"}: LDCP in its uNIC window form, the LDCP draft (draft-dai-tsvwg-pfc-free-
  * congestion-control-01) §2.2 (PAWA per-ACK window update, Eq. (1) and (2), window below one
@@ -41,68 +33,33 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless; {@link #create} returns a new algorithm each call.
  */
-public final class LdcpProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "ldcp";
-    /** Parameter id of alpha. */
-    public static final int ALPHA = 0;
-    /** Parameter id of beta. */
-    public static final int BETA = 1;
-    /** Parameter id of gamma. */
-    public static final int GAMMA = 2;
-    /** Parameter id of eta. */
-    public static final int ETA = 3;
-    /** Parameter id of iw_bytes. */
-    public static final int IW_BYTES = 4;
-    /** Parameter id of rtt_gain. */
-    public static final int RTT_GAIN = 5;
-
-    private static final double MIN_FRACTION = 1.0 / 65536;
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(ALPHA, "alpha", Kind.FIXED_16_16, 1.0, MIN_FRACTION, 1.0, "packets",
-            "additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, the LDCP draft §2.2 Eq. (1), (2)"),
-        new PccParameter(BETA, "beta", Kind.FIXED_16_16, 0.5, MIN_FRACTION, 1.0, "packets",
-            "decrease per marked packet: marked ACK for n packets removes n*beta, the LDCP draft §2.2 Eq. (1), (2)"),
-        new PccParameter(GAMMA, "gamma", Kind.FIXED_16_16, 0.125, 1.0 / 1024, 0.5, "packets",
-            "below one packet: increase per unmarked ACK and minimum window, the LDCP draft §2.2"),
-        new PccParameter(ETA, "eta", Kind.FIXED_16_16, 0.5, 1.0 / 16, 15.0 / 16, "fraction",
-            "below one packet: cw = max(gamma, eta*cw) per marked packet, the LDCP draft §2.2"),
-        new PccParameter(IW_BYTES, "iw_bytes", Kind.INTEGER, 0, 0, 1 << 30, "bytes",
-            "fast-start initial window; 0 = path BDP, the LDCP draft §2.3, §3.1"),
-        new PccParameter(RTT_GAIN, "rtt_gain", Kind.FIXED_16_16, 0.125, MIN_FRACTION, 1.0, "fraction",
-            "EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the RTT/cw tick, the LDCP draft §2.2"));
+public final class LdcpProvider extends TableProvider {
+    /** ldcp as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("ldcp",
+        "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (the LDCP draft §2.2, §2.3, §3.1)",
+        """
+        name     | kind    | default | min    | max   | unit
+        alpha    | 16.16   | 1       | 2^-16  | 1     | packets
+            additive increase per RTT: unmarked ACK for n packets adds n*alpha/cw, the LDCP draft §2.2 Eq. (1),
+            (2)
+        beta     | 16.16   | 0.5     | 2^-16  | 1     | packets
+            decrease per marked packet: marked ACK for n packets removes n*beta, the LDCP draft §2.2 Eq. (1),
+            (2)
+        gamma    | 16.16   | 0.125   | 1/1024 | 0.5   | packets
+            below one packet: increase per unmarked ACK and minimum window, the LDCP draft §2.2
+        eta      | 16.16   | 0.5     | 1/16   | 15/16 | fraction
+            below one packet: cw = max(gamma, eta*cw) per marked packet, the LDCP draft §2.2
+        iw_bytes | integer | 0       | 0      | 2^30  | bytes
+            fast-start initial window; 0 = path BDP, the LDCP draft §2.3, §3.1
+        rtt_gain | 16.16   | 0.125   | 2^-16  | 1     | fraction
+            EWMA gain of RTT samples from ACK echoes (1 = latest sample; base RTT before the first) for the
+            RTT/cw tick, the LDCP draft §2.2
+        """,
+        "ldcp_acks_unmarked", "ldcp_acks_marked", "ldcp_acks_below_one", "ldcp_fast_start_exit_loss",
+        "ldcp_fast_start_exit_iw", "ldcp_nacks", "ldcp_rtt_samples", "ldcp_stale_acks");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public LdcpProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "LDCP uNIC window form: PAWA per-ACK window, cw below one packet, zero-RTT fast start (the LDCP draft §2.2, §2.3, §3.1)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
-    }
-
-    /**
-     * Creates an LDCP instance.
-     *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link LdcpAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm
-     */
-    @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not ldcp's: " + values);
-        }
-        return new LdcpAlgorithm(values);
+        super(TABLE, LdcpAlgorithm::new);
     }
 }

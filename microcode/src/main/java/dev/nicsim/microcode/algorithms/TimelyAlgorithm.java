@@ -1,10 +1,8 @@
 package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
@@ -54,45 +52,29 @@ import dev.nicsim.pcc.PccResult;
  *
  * <p>Allocation-free. Thread-safety: not thread-safe; one driving thread.
  */
-public final class TimelyAlgorithm implements PccAlgorithm {
-    /** Context word: flags. */
-    public static final int W_FLAGS = 0;
-    /** Context word: current rate, kb/s. */
-    public static final int W_RATE_KBPS = 1;
-    /** Context word: consecutive increases. */
-    public static final int W_STAGE = 2;
-    /** Context word: RTT of the last update, ns. */
-    public static final int W_PREV_RTT_NS = 3;
-    /** Context word: EWMA of the RTT difference, ps. */
-    public static final int W_RTT_DIFF_PS = 4;
-    /** Context word: time of the last update, ns. */
-    public static final int W_LAST_UPDATE_NS = 5;
-    /** Number of context words used. */
-    public static final int CONTEXT_WORDS = 6;
-    /** Flag bit: the first RTT sample was recorded. */
+public final class TimelyAlgorithm extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_RATE_KBPS = 1, W_STAGE = 2, W_PREV_RTT_NS = 3, W_RTT_DIFF_PS = 4,
+        W_LAST_UPDATE_NS = 5, CONTEXT_WORDS = 6;
+    /** Bits of the flags word, as in the layout table above. */
     public static final int FLAG_SAMPLED = 1;
 
     /** Handler cycles: ACK (RTT, EWMA, one divide, compare chain, rate divide) 70; others 4. */
     private static final int[] CYCLES = {4, 70, 4, 4, 4, 4};
+    /** Counter ids: index {@code i} is {@code TimelyProvider.TABLE.counters().get(i)}. */
+    private static final int C_RTT_SAMPLES = 0, C_UPDATES = 1, C_INCREASES = 2, C_HAI_INCREASES = 3,
+        C_GRADIENT_DECREASES = 4, C_T_HIGH_DECREASES = 5, C_ACKS_WITHOUT_TIMESTAMP = 6;
     private static final long ONE = 1L << 16;
 
-    private final long alpha;
-    private final long beta;
-    private final int tLowNs;
-    private final int tHighNs;
-    private final long minRttPs;
-    private final long aiKbps;
-    private final long haiKbps;
-    private final int haiAfter;
-    private final long minRateKbps;
-    private final PccCounters counters = new PccCounters();
-    private final int cSamples;
-    private final int cUpdates;
-    private final int cIncreases;
-    private final int cHai;
-    private final int cGradient;
-    private final int cTHigh;
-    private final int cNoTimestamp;
+    private final long alpha = raw("alpha");
+    private final long beta = raw("beta");
+    private final int tLowNs = rawInt("t_low_ns");
+    private final int tHighNs = rawInt("t_high_ns");
+    private final long minRttPs = raw("min_rtt_ns") * 1000L;
+    private final long aiKbps = raw("rate_ai_mbps") * 1000L;
+    private final long haiKbps = raw("rate_hai_mbps") * 1000L;
+    private final int haiAfter = rawInt("hai_after_stages");
+    private final long minRateKbps = raw("min_rate_mbps") * 1000L;
 
     /**
      * Creates an instance from validated parameter values (see {@link TimelyProvider}).
@@ -100,28 +82,7 @@ public final class TimelyAlgorithm implements PccAlgorithm {
      * @param values timely parameter values
      */
     TimelyAlgorithm(final PccParameterValues values) {
-        alpha = values.raw(TimelyProvider.ALPHA);
-        beta = values.raw(TimelyProvider.BETA);
-        tLowNs = values.rawInt(TimelyProvider.T_LOW_NS);
-        tHighNs = values.rawInt(TimelyProvider.T_HIGH_NS);
-        minRttPs = values.raw(TimelyProvider.MIN_RTT_NS) * 1000L;
-        aiKbps = values.raw(TimelyProvider.RATE_AI_MBPS) * 1000L;
-        haiKbps = values.raw(TimelyProvider.RATE_HAI_MBPS) * 1000L;
-        haiAfter = values.rawInt(TimelyProvider.HAI_AFTER_STAGES);
-        minRateKbps = values.raw(TimelyProvider.MIN_RATE_MBPS) * 1000L;
-        cSamples = counters.allocate("timely_rtt_samples");
-        cUpdates = counters.allocate("timely_updates");
-        cIncreases = counters.allocate("timely_increases");
-        cHai = counters.allocate("timely_hai_increases");
-        cGradient = counters.allocate("timely_gradient_decreases");
-        cTHigh = counters.allocate("timely_t_high_decreases");
-        cNoTimestamp = counters.allocate("timely_acks_without_timestamp");
-    }
-
-    /** @return {@value #CONTEXT_WORDS} */
-    @Override
-    public int contextWords() {
-        return CONTEXT_WORDS;
+        super(TimelyProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
     }
 
     /**
@@ -144,12 +105,12 @@ public final class TimelyAlgorithm implements PccAlgorithm {
         }
         final int echo = event.rttRequestSendNs();
         if (echo == 0) {
-            counters.increment(cNoTimestamp);
+            counters.increment(C_ACKS_WITHOUT_TIMESTAMP);
             return;
         }
         final int now = event.timestampNs();
         final int rtt = FixedPoint.nsSince(echo, now);
-        counters.increment(cSamples);
+        counters.increment(C_RTT_SAMPLES);
         final int flags = context.get(W_FLAGS);
         if ((flags & FLAG_SAMPLED) == 0) {
             context.set(W_FLAGS, flags | FLAG_SAMPLED);
@@ -160,7 +121,7 @@ public final class TimelyAlgorithm implements PccAlgorithm {
         if (FixedPoint.nsSince(context.get(W_LAST_UPDATE_NS), echo) < 0) {
             return; // sent before the last update: not a full RTT of feedback yet
         }
-        counters.increment(cUpdates);
+        counters.increment(C_UPDATES);
         final long newDiffPs = ((long) rtt - context.get(W_PREV_RTT_NS)) * 1000L;
         final long diffPs = clampInt(((ONE - alpha) * context.get(W_RTT_DIFF_PS) + alpha * newDiffPs) >> 16);
         final long rate = context.get(W_RATE_KBPS);
@@ -168,19 +129,19 @@ public final class TimelyAlgorithm implements PccAlgorithm {
         long newRate;
         if (rtt < tLowNs || (rtt <= tHighNs && diffPs <= 0)) {
             final int stage = context.get(W_STAGE);
-            counters.increment(cIncreases);
+            counters.increment(C_INCREASES);
             if (stage >= haiAfter) {
-                counters.increment(cHai);
+                counters.increment(C_HAI_INCREASES);
             }
             newRate = Math.min(line, rate + (stage < haiAfter ? aiKbps : haiKbps));
             context.set(W_STAGE, stage + 1 < 0 ? stage : stage + 1);
         } else {
             final long c;
             if (rtt > tHighNs) {
-                counters.increment(cTHigh);
+                counters.increment(C_T_HIGH_DECREASES);
                 c = ONE - beta * (rtt - (long) tHighNs) / rtt;
             } else {
-                counters.increment(cGradient);
+                counters.increment(C_GRADIENT_DECREASES);
                 c = Math.max(0, ONE - beta * diffPs / minRttPs);
             }
             newRate = Math.max(minRateKbps, (rate * c) >> 16);
@@ -196,16 +157,5 @@ public final class TimelyAlgorithm implements PccAlgorithm {
 
     private static long clampInt(final long v) {
         return Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
-    }
-
-
-    @Override
-    public int handlerCycles(final int eventType) {
-        return eventType >= 0 && eventType < CYCLES.length ? CYCLES[eventType] : 4;
-    }
-
-    @Override
-    public PccCounters counters() {
-        return counters;
     }
 }

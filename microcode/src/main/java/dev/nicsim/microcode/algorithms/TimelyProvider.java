@@ -1,12 +1,6 @@
 package dev.nicsim.microcode.algorithms;
 
-import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccParameter;
-import dev.nicsim.pcc.PccParameter.Kind;
 import dev.nicsim.pcc.PccParameterValues;
-
-import java.util.List;
 
 /**
  * Provider of {@code "timely"}: TIMELY (Mittal et al., "TIMELY: RTT-based Congestion Control for the
@@ -39,83 +33,50 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless.
  */
-public final class TimelyProvider implements PccAlgorithmProvider {
-    /** Provider name used in scenarios. */
-    public static final String NAME = "timely";
-    /** Parameter id of alpha. */
-    public static final int ALPHA = 0;
-    /** Parameter id of beta. */
-    public static final int BETA = 1;
-    /** Parameter id of t_low_ns. */
-    public static final int T_LOW_NS = 2;
-    /** Parameter id of t_high_ns. */
-    public static final int T_HIGH_NS = 3;
-    /** Parameter id of min_rtt_ns. */
-    public static final int MIN_RTT_NS = 4;
-    /** Parameter id of rate_ai_mbps. */
-    public static final int RATE_AI_MBPS = 5;
-    /** Parameter id of rate_hai_mbps. */
-    public static final int RATE_HAI_MBPS = 6;
-    /** Parameter id of hai_after_stages. */
-    public static final int HAI_AFTER_STAGES = 7;
-    /** Parameter id of min_rate_mbps. */
-    public static final int MIN_RATE_MBPS = 8;
-
-    private static final List<PccParameter> PARAMETERS = List.of(
-        new PccParameter(ALPHA, "alpha", Kind.FIXED_16_16, 0.875, 1.0 / 65536, 1.0, "fraction",
-            "EWMA weight of the newest RTT difference (TimelyAlpha), TIMELY Algorithm 1"),
-        new PccParameter(BETA, "beta", Kind.FIXED_16_16, 0.8, 0.0, 1.0, "fraction",
-            "multiplicative decrease factor (TimelyBeta), TIMELY Algorithm 1"),
-        new PccParameter(T_LOW_NS, "t_low_ns", Kind.INTEGER, 50_000, 0, 1 << 30, "ns",
-            "RTT below which the rate increases whatever the gradient (TimelyTLow)"),
-        new PccParameter(T_HIGH_NS, "t_high_ns", Kind.INTEGER, 500_000, 1, 1 << 30, "ns",
-            "RTT above which the rate decreases by beta (1 - T_high/rtt) (TimelyTHigh)"),
-        new PccParameter(MIN_RTT_NS, "min_rtt_ns", Kind.INTEGER, 20_000, 1, 1 << 30, "ns",
-            "gradient normaliser: gradient = rtt_diff / min_rtt (TimelyMinRtt)"),
-        new PccParameter(RATE_AI_MBPS, "rate_ai_mbps", Kind.INTEGER, 5, 0, 1_000_000, "Mb/s",
-            "additive increase delta (RATE_AI)"),
-        new PccParameter(RATE_HAI_MBPS, "rate_hai_mbps", Kind.INTEGER, 50, 0, 1_000_000, "Mb/s",
-            "hyper-active increase delta (RATE_HAI)"),
-        new PccParameter(HAI_AFTER_STAGES, "hai_after_stages", Kind.INTEGER, 5, 0, 1000, "updates",
-            "consecutive increases before hyper-active increase (N of the paper; ns-3 5)"),
-        new PccParameter(MIN_RATE_MBPS, "min_rate_mbps", Kind.INTEGER, 100, 1, 2_000_000, "Mb/s",
-            "floor of the rate (MIN_RATE)"));
+public final class TimelyProvider extends TableProvider {
+    /** timely as data: parameters (table format on {@link AlgorithmTable}), then counters in id order. */
+    static final AlgorithmTable TABLE = AlgorithmTable.of("timely",
+        "TIMELY: rate from RTT gradient, once per RTT, with T_low/T_high, AI/HAI (Mittal et al. SIGCOMM 2015; HPCC ns-3 rdma-hw.cc)",
+        """
+        name             | kind    | default | min   | max       | unit
+        alpha            | 16.16   | 0.875   | 2^-16 | 1         | fraction
+            EWMA weight of the newest RTT difference (TimelyAlpha), TIMELY Algorithm 1
+        beta             | 16.16   | 0.8     | 0     | 1         | fraction
+            multiplicative decrease factor (TimelyBeta), TIMELY Algorithm 1
+        t_low_ns         | integer | 50_000  | 0     | 2^30      | ns
+            RTT below which the rate increases whatever the gradient (TimelyTLow)
+        t_high_ns        | integer | 500_000 | 1     | 2^30      | ns
+            RTT above which the rate decreases by beta (1 - T_high/rtt) (TimelyTHigh)
+        min_rtt_ns       | integer | 20_000  | 1     | 2^30      | ns
+            gradient normaliser: gradient = rtt_diff / min_rtt (TimelyMinRtt)
+        rate_ai_mbps     | integer | 5       | 0     | 1_000_000 | Mb/s
+            additive increase delta (RATE_AI)
+        rate_hai_mbps    | integer | 50      | 0     | 1_000_000 | Mb/s
+            hyper-active increase delta (RATE_HAI)
+        hai_after_stages | integer | 5       | 0     | 1000      | updates
+            consecutive increases before hyper-active increase (N of the paper; ns-3 5)
+        min_rate_mbps    | integer | 100     | 1     | 2_000_000 | Mb/s
+            floor of the rate (MIN_RATE)
+        """,
+        "timely_rtt_samples", "timely_updates", "timely_increases", "timely_hai_increases",
+        "timely_gradient_decreases", "timely_t_high_decreases", "timely_acks_without_timestamp");
 
     /** Creates the provider (ServiceLoader needs a public no-argument constructor). */
     public TimelyProvider() {
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "TIMELY: rate from RTT gradient, once per RTT, with T_low/T_high, AI/HAI (Mittal et al. SIGCOMM 2015; HPCC ns-3 rdma-hw.cc)";
-    }
-
-    @Override
-    public List<PccParameter> parameters() {
-        return PARAMETERS;
+        super(TABLE, TimelyAlgorithm::new);
     }
 
     /**
-     * Creates a timely instance.
+     * Refuses T_low above T_high.
      *
-     * @param values parameter values of this provider, each already range-checked
-     * @return a new {@link TimelyAlgorithm} with its own counters
-     * @throws IllegalArgumentException if the values belong to another algorithm, or t_low_ns exceeds t_high_ns
+     * @throws IllegalArgumentException if t_low_ns exceeds t_high_ns
      */
     @Override
-    public PccAlgorithm create(final PccParameterValues values) {
-        if (!values.descriptors().equals(PARAMETERS)) {
-            throw new IllegalArgumentException("parameter values are not timely's: " + values);
+    void checkConsistent(final PccParameterValues values) {
+        final long tLowNs = values.raw("t_low_ns");
+        final long tHighNs = values.raw("t_high_ns");
+        if (tLowNs > tHighNs) {
+            throw new IllegalArgumentException("timely: t_low_ns (" + tLowNs + ") must not exceed t_high_ns (" + tHighNs + ")");
         }
-        if (values.raw(T_LOW_NS) > values.raw(T_HIGH_NS)) {
-            throw new IllegalArgumentException("timely: t_low_ns (" + values.raw(T_LOW_NS) + ") must not exceed t_high_ns ("
-                + values.raw(T_HIGH_NS) + ")");
-        }
-        return new TimelyAlgorithm(values);
     }
 }

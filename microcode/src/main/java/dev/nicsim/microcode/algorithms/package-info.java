@@ -17,6 +17,14 @@
  *       <td>{@link dev.nicsim.microcode.algorithms.DcqcnAlgorithm}</td><td>003 §7, Mellanox defaults</td></tr>
  * </table>
  *
+ * <p>Each algorithm is declared as data and its plumbing is written once: the provider's
+ * {@code TABLE} ({@link dev.nicsim.microcode.algorithms.AlgorithmTable}: name, description, a text
+ * table of parameter rows, counter names) is all a provider adds to
+ * {@link dev.nicsim.microcode.algorithms.TableProvider}; the algorithm extends
+ * {@link dev.nicsim.microcode.algorithms.TableAlgorithm}, which allocates the counters and serves
+ * the context size and cycle estimate, reads its parameters by table name into final fields, and
+ * increments its counters through {@code C_...} ids that index the table's counter list.
+ *
  * <p>Units: windows in packets are 16.16 ({@code 1 << 16} = one MTU of payload); window results
  * are bytes; rate results are 20-bit fractions of line rate; DCQCN keeps its rates in kb/s.
  */

@@ -47,8 +47,8 @@ class ProvidersTest {
         assertEquals(1.0, dcqcn.value("rpg_min_rate_mbps"));
         assertEquals(1_000.0, dcqcn.value("alpha_update_period_ns")); // DCE_TCP_RTT 1 us
         assertEquals(4_000.0, dcqcn.value("rate_reduce_monitor_period_ns"));
-        assertEquals(320, dcqcn.rawInt(DcqcnProvider.G)); // (1024 - 1019) / 1024 x 65,536
-        assertEquals(65_472, dcqcn.rawInt(DcqcnProvider.INITIAL_ALPHA)); // 1023/1024 x 65,536
+        assertEquals(320, dcqcn.raw("g")); // (1024 - 1019) / 1024 x 65,536
+        assertEquals(65_472, dcqcn.raw("initial_alpha")); // 1023/1024 x 65,536
         assertEquals(0.0, dcqcn.value("clamp_tgt_rate"));
         assertEquals(1.0, dcqcn.value("clamp_tgt_rate_after_time_inc"));
     }

@@ -49,8 +49,24 @@ public final class CycleModel {
         BHT
     }
 
+    /**
+     * What a load or store whose address is not a multiple of its size does (Volume I §2.6 lets
+     * an implementation perform it, slowly or not, or raise an address-misaligned exception).
+     * LR/SC and AMOs always trap when misaligned (Volume I §8.2, §8.4).
+     */
+    public enum Misaligned {
+        /** Performed at the cost of an aligned access (as Ibex splits it in hardware, uncounted). */
+        PERFORM,
+        /** Performed with {@link #misalignedExtraCycles()} more cycles (loads: result latency; stores: issue). */
+        EXTRA_CYCLES,
+        /** Raises load (4) or store/AMO (6) address-misaligned, for software to emulate. */
+        TRAP
+    }
+
     private final String name;
     private final String source;
+    private Misaligned misaligned = Misaligned.PERFORM;
+    private int misalignedExtraCycles;
     private final EnumMap<TimingClass, Integer> latency;
     private final EnumMap<TimingClass, Integer> occupancy;
     private final boolean divDataDependent;
@@ -216,6 +232,16 @@ public final class CycleModel {
     /** @return RAS depth */
     public int rasEntries() {
         return rasEntries;
+    }
+
+    /** @return what a misaligned load or store does ({@link Misaligned#PERFORM} unless set) */
+    public Misaligned misaligned() {
+        return misaligned;
+    }
+
+    /** @return extra cycles of a misaligned access under {@link Misaligned#EXTRA_CYCLES}, else 0 */
+    public int misalignedExtraCycles() {
+        return misalignedExtraCycles;
     }
 
     /**

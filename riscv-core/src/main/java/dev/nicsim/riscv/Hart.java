@@ -98,6 +98,14 @@ public final class Hart {
     private static final long MSTATUS_MPIE = 1L << 7;
     private static final long MSTATUS_MPP = 3L << 11;
     private static final long MIP_MASK = 0x888;
+    /** {@link #access} bits: shift that cuts an 8-byte read to the load's size (64 - 8 * size). */
+    private static final int ACCESS_SHIFT_MASK = 63;
+    /** {@link #access} bit: zero-extending load. */
+    private static final int ACCESS_UNSIGNED = 64;
+    /** {@link #access} bit: sub-word load (timing class LOAD_SUBWORD). */
+    private static final int ACCESS_SUBWORD = 128;
+    /** {@link #access}: the bits from here hold the alignment mask (size - 1) checked by the fast path. */
+    private static final int ACCESS_ALIGN_SHIFT = 8;
 
     // ---- architectural state ----
     final long[] x = new long[33];
@@ -127,6 +135,15 @@ public final class Hart {
     private final long[] ready = new long[33];
     /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
     private final int[] timing = new int[OP_COUNT];
+    /**
+     * Per load and store op: {@code shift | unsigned | subword | alignMask << 8} (see the
+     * {@code ACCESS_} constants); the align mask is size - 1 when the model does not perform
+     * misaligned accesses for free, else 0 (no check on the fast path).
+     */
+    private final int[] access = new int[OP_COUNT];
+    private final CycleModel.Misaligned misalignedPolicy;
+    private final boolean misalignedTrap;
+    private final int misalignedExtraCycles;
     /** Operand-wait stall cycles per class of the producer the instruction waited for. */
     private final long[] stalls = new long[CLASS_COUNT];
     /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
@@ -225,6 +242,17 @@ public final class Hart {
             multiCycle |= model.occupancyCycles(c) > 1;
         }
         countIssues = multiCycle;
+        misalignedPolicy = model.misaligned();
+        misalignedTrap = misalignedPolicy == CycleModel.Misaligned.TRAP;
+        misalignedExtraCycles = misalignedPolicy == CycleModel.Misaligned.EXTRA_CYCLES ? model.misalignedExtraCycles() : 0;
+        final int[] accessOps = {LB, LH, LW, LD, LBU, LHU, LWU, SB, SH, SW, SD};
+        final int[] sizes = {1, 2, 4, 8, 1, 2, 4, 1, 2, 4, 8};
+        for (int i = 0; i < accessOps.length; i++) {
+            final int op = accessOps[i];
+            access[op] = (64 - 8 * sizes[i]) | (op == LBU || op == LHU || op == LWU ? ACCESS_UNSIGNED : 0)
+                | (Isa.timingOf(op) == TimingClass.LOAD_SUBWORD ? ACCESS_SUBWORD : 0)
+                | (misalignedPolicy == CycleModel.Misaligned.PERFORM ? 0 : sizes[i] - 1) << ACCESS_ALIGN_SHIFT;
+        }
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
         takenPenalty = model.takenBranchPenaltyCycles();
@@ -650,14 +678,23 @@ public final class Hart {
                         next += branch(pc, false, npc);
                     }
                     break;
-                case LB: {
+                case LB: case LH: case LW: case LD: case LBU: case LHU: case LWU: {
+                    final int acc = access[op];
                     if (count) {
-                        issuedLoadSubword++;
+                        if ((acc & ACCESS_SUBWORD) != 0) {
+                            issuedLoadSubword++;
+                        } else {
+                            issuedLoad++;
+                        }
                     }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        x[rd] = dreg.bytes[(int) o];
+                    // fast: 8 bytes readable in a region without latency, and aligned when the model
+                    // wants it (acc >>> 8 is size - 1 then, else 0); the value is cut to size by shifts
+                    if (o >= 0 && o <= dreg.fastLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
+                        final int sh = acc & ACCESS_SHIFT_MASK;
+                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
                     } else {
                         exc = slowLoad(a, op, rd, t);
                         dreg = dataRegion;
@@ -665,163 +702,23 @@ public final class Hart {
                     }
                     break;
                 }
-                case LBU: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        x[rd] = dreg.bytes[(int) o] & 0xff;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LH: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LHU: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o) & 0xffff;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LW: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LWU: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o) & 0xffffffffL;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LD: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast8) {
-                        x[rd] = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SB: {
+                case SB: case SH: case SW: case SD: {
                     if (count) {
                         issuedStore++;
                     }
+                    final int acc = access[op];
+                    final int size = 1 << (op - SB);
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        dreg.bytes[(int) o] = (byte) x[rs2];
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 1, a)) {
+                    if (o >= 0 && o + size <= dreg.fastLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        dreg.put((int) o, size, x[rs2]);
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
                             exc = STOP;
                         }
                     } else {
-                        exc = slowStore(a, 1, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SH: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 2, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 2, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SW: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 4, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 4, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SD: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast8) {
-                        MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 8, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 8, x[rs2]);
+                        exc = slowStore(a, size, x[rs2]);
+                        next += slowExtra;
+                        slowExtra = 0;
                         dreg = dataRegion;
                         tval = a;
                     }
@@ -1094,64 +991,74 @@ public final class Hart {
 
     // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
 
-    private static long extend(final int op, final long v) {
-        switch (op) {
-            case LB: return (byte) v;
-            case LH: return (short) v;
-            case LW: return (int) v;
-            case LBU: return v & 0xff;
-            case LHU: return v & 0xffff;
-            case LWU: return v & 0xffffffffL;
-            default: return v;
-        }
-    }
-
-    private static int sizeOf(final int op) {
-        switch (op) {
-            case LB: case LBU: return 1;
-            case LH: case LHU: return 2;
-            case LW: case LWU: return 4;
-            default: return 8;
-        }
-    }
-
     /**
-     * A load outside the cached fast region, or to a region with latency.
+     * A load outside the cached fast region, to a region with latency, or misaligned when the
+     * model does not perform misaligned accesses for free.
      *
-     * @return -1 done, or {@link #CAUSE_LOAD_ACCESS} (access fault; the caller sets mtval)
+     * @return -1 done, {@link #CAUSE_LOAD_ACCESS} or {@link #CAUSE_LOAD_MISALIGNED} (the caller
+     *         sets mtval)
      */
     private int slowLoad(final long a, final int op, final int rd, final long t) {
-        final int size = sizeOf(op);
-        final MemoryRegion r = memory.find(a, size);
+        final int acc = access[op];
+        final int sh = acc & ACCESS_SHIFT_MASK;
+        final int size = (64 - sh) >> 3;
+        if (misaligned(a, size)) {
+            return CAUSE_LOAD_MISALIGNED;
+        }
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             return CAUSE_LOAD_ACCESS;
         }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
-        } else {
-            ready[rd] += (long) r.extraCycles(a, size, false, t) << 4;
-        }
-        x[rd] = extend(op, r.get((int) (a - r.base), size));
+        final int extra = slowExtra + (r.fastLast1 >= 0 ? 0 : r.extraCycles(a, size, false, t));
+        ready[rd] += (long) extra << 4;
+        final long v = r.get((int) (a - r.base), size);
+        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : v;
         return -1;
     }
 
     /**
-     * A store outside the cached fast region.
+     * A store outside the cached fast region, or misaligned when the model does not perform
+     * misaligned accesses for free (extra cycles are left in {@link #slowExtra}, for the caller's
+     * issue occupancy).
      *
-     * @return -1 done, {@link #STOP} (the store asked the hart to halt: tohost), or
-     *         {@link #CAUSE_STORE_ACCESS} (access fault; the caller sets mtval)
+     * @return -1 done, {@link #STOP} (the store asked the hart to halt: tohost),
+     *         {@link #CAUSE_STORE_ACCESS} or {@link #CAUSE_STORE_MISALIGNED} (the caller sets mtval)
      */
     private int slowStore(final long a, final int size, final long v) {
-        final MemoryRegion r = memory.find(a, size);
+        if (misaligned(a, size)) {
+            return CAUSE_STORE_MISALIGNED;
+        }
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             return CAUSE_STORE_ACCESS;
-        }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
         }
         final long o = a - r.base;
         r.put((int) o, size, v);
         return storeHook(r, o, size, a) ? STOP : -1;
+    }
+
+    /**
+     * The model's rule for a load or store that is not naturally aligned (Volume I §2.6).
+     *
+     * @return {@code true}: raise address-misaligned; {@code false}: perform it, with
+     *         {@link #slowExtra} set to its extra cycles (0 when aligned or free)
+     */
+    private boolean misaligned(final long a, final int size) {
+        slowExtra = 0;
+        if ((a & (size - 1)) == 0 || misalignedPolicy == CycleModel.Misaligned.PERFORM) {
+            return false;
+        }
+        slowExtra = misalignedExtraCycles;
+        return misalignedTrap;
+    }
+
+    /** @return the region holding the access (remembered as the fast data region when it has no latency), or null */
+    private MemoryRegion region(final long a, final int size) {
+        final MemoryRegion r = memory.find(a, size);
+        if (r != null && r.fastLast1 >= 0) {
+            dataRegion = r;
+        }
+        return r;
     }
 
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */
@@ -1331,18 +1238,13 @@ public final class Hart {
             pendingTval = a;
             return 0;
         }
-        final MemoryRegion r = memory.find(a, size);
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             pendingCause = base == LR_W ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS;
             pendingTval = a;
             return 0;
         }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
-            slowExtra = 0;
-        } else {
-            slowExtra = r.extraCycles(a, size, false, t);
-        }
+        slowExtra = r.fastLast1 >= 0 ? 0 : r.extraCycles(a, size, false, t);
         final int o = (int) (a - r.base);
         final long old = r.get(o, size);
         if (base == LR_W) {

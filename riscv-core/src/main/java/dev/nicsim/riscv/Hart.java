@@ -3,8 +3,8 @@ package dev.nicsim.riscv;
 import static dev.nicsim.riscv.Isa.*;
 
 /**
- * One RISC-V hardware thread (hart): RV32IMAC or RV64IMAC with Zicsr and Zifencei in machine
- * mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
+ * One RISC-V hardware thread (hart): RV32IMAC or RV64IMAC with Zicsr and Zifencei (and, as the
+ * model says, Zbb and Zbs) in machine mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
  *
  * <p><b>Architecture</b> ("The RISC-V Instruction Set Manual" Volume I 20191213 and Volume II
  * 20211203): registers hold XLEN-bit values sign-extended to 64 bits; machine-mode CSRs
@@ -20,8 +20,11 @@ import static dev.nicsim.riscv.Isa.*;
  * = pc), load/store-AMO address misaligned for LR/SC/AMOs (4/6, mtval = address), load and
  * store/AMO access faults (5/7, mtval = address), ecall from M (11); on a trap {@code mepc},
  * {@code mcause}, {@code mtval} are written, MPIE takes MIE, MIE is cleared, and the hart jumps
- * to {@code mtvec.BASE}; {@code mret} restores them. Misaligned loads and stores inside one
- * region are performed (no trap). An exception that the program cannot handle is fatal (the
+ * to {@code mtvec.BASE}; {@code mret} restores them. A misaligned load or store (inside one
+ * region) does what the model says ({@link CycleModel#misaligned()}): it is performed, performed
+ * with extra cycles, or raises address-misaligned (4/6, mtval = address). The Zbb and Zbs
+ * instructions execute when the model enables them ({@link CycleModel#extensions()}) and raise
+ * illegal-instruction otherwise. An exception that the program cannot handle is fatal (the
  * hart halts with a {@link Fault}): in system-call mode every exception but ecall; otherwise a
  * second exception before any instruction retires after the first (e.g. no handler at mtvec).
  *
@@ -124,7 +127,8 @@ public final class Hart {
     private long mip;
     private long cycleOffset;
     private long instretOffset;
-    private long reservation = -1;
+    /** The LR reservation's address, or -1 for none ({@link Memory#breakReservations} ends it). */
+    long reservation = -1;
     private long tdata2;
 
     // ---- timing ----
@@ -141,6 +145,8 @@ public final class Hart {
      * misaligned accesses for free, else 0 (no check on the fast path).
      */
     private final int[] access = new int[OP_COUNT];
+    /** Per op: whether the model has it (false for the Zbb and Zbs ops of a model without them). */
+    private final boolean[] enabled = new boolean[OP_COUNT];
     private final CycleModel.Misaligned misalignedPolicy;
     private final boolean misalignedTrap;
     private final int misalignedExtraCycles;
@@ -245,6 +251,10 @@ public final class Hart {
         misalignedPolicy = model.misaligned();
         misalignedTrap = misalignedPolicy == CycleModel.Misaligned.TRAP;
         misalignedExtraCycles = misalignedPolicy == CycleModel.Misaligned.EXTRA_CYCLES ? model.misalignedExtraCycles() : 0;
+        for (int op = 0; op < OP_COUNT; op++) {
+            final Isa.Extension e = Isa.extensionOf(op);
+            enabled[op] = e == null || model.extensions().contains(e);
+        }
         final int[] accessOps = {LB, LH, LW, LD, LBU, LHU, LWU, SB, SH, SW, SD};
         final int[] sizes = {1, 2, 4, 8, 1, 2, 4, 1, 2, 4, 8};
         for (int i = 0; i < accessOps.length; i++) {
@@ -953,6 +963,17 @@ public final class Hart {
                         tval = wordAt(pc) & 0xffffffffL;
                     }
                     break;
+                case ANDN: case ORN: case XNOR: case CLZ: case CLZW: case CTZ: case CTZW: case CPOP: case CPOPW: case MAX:
+                case MAXU: case MIN: case MINU: case SEXT_B: case SEXT_H: case ZEXT_H: case ROL: case ROLW: case ROR: case RORW:
+                case RORI: case RORIW: case ORC_B: case REV8:
+                case BCLR: case BCLRI: case BEXT: case BEXTI: case BINV: case BINVI: case BSET: case BSETI:
+                    if (enabled[op]) {
+                        x[rd] = bitManipulation(op, x[rs1], x[rs2], (int) imm);
+                    } else {
+                        exc = CAUSE_ILLEGAL; // the model does not have Zbb / Zbs
+                        tval = wordAt(pc) & 0xffffffffL;
+                    }
+                    break;
                 default: // ILLEGAL
                     if (count) {
                         issuedSystem++;
@@ -1064,9 +1085,7 @@ public final class Hart {
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */
     private boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
         r.invalidate(o, size);
-        if (a == reservation) {
-            reservation = -1;
-        }
+        memory.breakReservations(a, size);
         final long w = memory.watchAddress();
         if (a < w + 8 && w < a + size && environment != null) {
             final MemoryRegion wr = memory.find(w, 8);
@@ -1229,6 +1248,63 @@ public final class Hart {
         return Math.max(2, Math.min(width + 1, q + 1));
     }
 
+    /**
+     * The Zbb and Zbs operations ("RISC-V Bit-Manipulation ISA-extensions" 1.0.0, chapter 3, each
+     * instruction's "Operation"). Registers hold XLEN values sign-extended; RV32's clz, ctz, cpop,
+     * rol, ror and rori execute as the W forms, and results that may set bit 31 are sign-extended.
+     *
+     * @param op  a Zbb or Zbs op
+     * @param a   rs1's value
+     * @param b   rs2's value (0 for the unary and immediate forms)
+     * @param imm shift amount of the immediate forms, 0 to XLEN - 1
+     * @return the value for rd
+     */
+    private long bitManipulation(final int op, final long a, final long b, final int imm) {
+        final int index = (int) b & (xlen - 1);
+        switch (op) {
+            case ANDN: return a & ~b;
+            case ORN: return a | ~b;
+            case XNOR: return ~(a ^ b);
+            case CLZ: return Long.numberOfLeadingZeros(a);
+            case CLZW: return Integer.numberOfLeadingZeros((int) a);
+            case CTZ: return Long.numberOfTrailingZeros(a);
+            case CTZW: return Integer.numberOfTrailingZeros((int) a);
+            case CPOP: return Long.bitCount(a);
+            case CPOPW: return Integer.bitCount((int) a);
+            case MAX: return Math.max(a, b);
+            case MAXU: return Long.compareUnsigned(a, b) >= 0 ? a : b;
+            case MIN: return Math.min(a, b);
+            case MINU: return Long.compareUnsigned(a, b) <= 0 ? a : b;
+            case SEXT_B: return (byte) a;
+            case SEXT_H: return (short) a;
+            case ZEXT_H: return a & 0xffff;
+            case ROL: return Long.rotateLeft(a, (int) b);
+            case ROLW: return Integer.rotateLeft((int) a, (int) b);
+            case ROR: return Long.rotateRight(a, (int) b);
+            case RORW: return Integer.rotateRight((int) a, (int) b);
+            case RORI: return Long.rotateRight(a, imm);
+            case RORIW: return Integer.rotateRight((int) a, imm);
+            case ORC_B: {
+                long r = 0;
+                for (int i = 0; i < 64; i += 8) {
+                    if ((a >>> i & 0xff) != 0) {
+                        r |= 0xffL << i;
+                    }
+                }
+                return sext(r);
+            }
+            case REV8: return xlen == 64 ? Long.reverseBytes(a) : Integer.reverseBytes((int) a);
+            case BCLR: return sext(a & ~(1L << index));
+            case BCLRI: return sext(a & ~(1L << imm));
+            case BEXT: return a >>> index & 1;
+            case BEXTI: return a >>> imm & 1;
+            case BINV: return sext(a ^ 1L << index);
+            case BINVI: return sext(a ^ 1L << imm);
+            case BSET: return sext(a | 1L << index);
+            default: return sext(a | 1L << imm); // BSETI
+        }
+    }
+
     private long amo(final int op, final long a, final long src, final long t) {
         final boolean dbl = op >= LR_D;
         final int size = dbl ? 8 : 4;
@@ -1249,6 +1325,9 @@ public final class Hart {
         final long old = r.get(o, size);
         if (base == LR_W) {
             reservation = a;
+            // the reserved bytes' page gets a decoded page, so every hart's store to it reaches storeHook
+            r.page(o);
+            memory.addReserver(this);
             return old;
         }
         if (base == SC_W) {

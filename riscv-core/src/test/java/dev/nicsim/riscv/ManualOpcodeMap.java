@@ -13,7 +13,8 @@ import java.util.List;
  * chapter 24 "RV32/64G Instruction Set Listings" (Tables 24.2-24.4, the base, M, A, Zicsr and
  * Zifencei rows) and chapter 16 "C" (Tables 16.5-16.7, the RVC opcode map, and §16.3-16.6 for
  * each instruction's expansion and reserved/HINT code points); Volume II 20211203 §3.3.2 and
- * §3.3.3 for {@code mret} and {@code wfi}.
+ * §3.3.3 for {@code mret} and {@code wfi}; "RISC-V Bit-Manipulation ISA-extensions" 1.0.0
+ * chapter 3 for Zbb and Zbs.
  */
 final class ManualOpcodeMap {
     private ManualOpcodeMap() {
@@ -180,6 +181,41 @@ final class ManualOpcodeMap {
             add(e[0] + ".w", f, "0101111", "010", e[1], both);
             add(e[0] + ".d", f, "0101111", "011", e[1], "64");
         }
+        // "RISC-V Bit-Manipulation ISA-extensions" 1.0.0, chapter 3 (each instruction's encoding figure)
+        add("andn", Format.R, "0110011", "111", "0100000", both);
+        add("orn", Format.R, "0110011", "110", "0100000", both);
+        add("xnor", Format.R, "0110011", "100", "0100000", both);
+        add("clz", Format.UNARY, "0010011", "001", "011000000000", both);
+        add("ctz", Format.UNARY, "0010011", "001", "011000000001", both);
+        add("cpop", Format.UNARY, "0010011", "001", "011000000010", both);
+        add("clzw", Format.UNARY, "0011011", "001", "011000000000", "64");
+        add("ctzw", Format.UNARY, "0011011", "001", "011000000001", "64");
+        add("cpopw", Format.UNARY, "0011011", "001", "011000000010", "64");
+        add("max", Format.R, "0110011", "110", "0000101", both);
+        add("maxu", Format.R, "0110011", "111", "0000101", both);
+        add("min", Format.R, "0110011", "100", "0000101", both);
+        add("minu", Format.R, "0110011", "101", "0000101", both);
+        add("sext.b", Format.UNARY, "0010011", "001", "011000000100", both);
+        add("sext.h", Format.UNARY, "0010011", "001", "011000000101", both);
+        add("zext.h", Format.UNARY, "0110011", "100", "000010000000", "32");
+        add("zext.h", Format.UNARY, "0111011", "100", "000010000000", "64");
+        add("rol", Format.R, "0110011", "001", "0110000", both);
+        add("ror", Format.R, "0110011", "101", "0110000", both);
+        add("rolw", Format.R, "0111011", "001", "0110000", "64");
+        add("rorw", Format.R, "0111011", "101", "0110000", "64");
+        add("rori", Format.SHIFT, "0010011", "101", "011000", both);
+        add("roriw", Format.SHIFTW, "0011011", "101", "0110000", "64");
+        add("orc.b", Format.UNARY, "0010011", "101", "001010000111", both);
+        add("rev8", Format.UNARY, "0010011", "101", "011010011000", "32");
+        add("rev8", Format.UNARY, "0010011", "101", "011010111000", "64");
+        add("bclr", Format.R, "0110011", "001", "0100100", both);
+        add("bext", Format.R, "0110011", "101", "0100100", both);
+        add("binv", Format.R, "0110011", "001", "0110100", both);
+        add("bset", Format.R, "0110011", "001", "0010100", both);
+        add("bclri", Format.SHIFT, "0010011", "001", "010010", both);
+        add("bexti", Format.SHIFT, "0010011", "101", "010010", both);
+        add("binvi", Format.SHIFT, "0010011", "001", "011010", both);
+        add("bseti", Format.SHIFT, "0010011", "001", "001010", both);
         // Volume II §3.3.2, §3.3.3
         add("mret", Format.SYS, "", "", "00110000001000000000000001110011", both);
         add("wfi", Format.SYS, "", "", "00010000010100000000000001110011", both);

@@ -233,6 +233,35 @@ public final class Assembler {
     /** @param csr CSR number @param rs1 source @return this, after {@code csrrw x0, csr, rs1} */
     public Assembler csrw(final int csr, final int rs1) { return word(Isa.encI(0x73, 1, 0, rs1, csr)); }
 
+    // ---- Zbb, Zbs (and any other register, unary or shift-immediate row of the decoder table) ----
+
+    /**
+     * Emits an instruction of the decoder table by mnemonic: register-register ({@code andn rd,
+     * rs1, rs2}), unary ({@code clz rd, rs1}: {@code operand} is ignored) or shift-immediate
+     * ({@code rori rd, rs1, shamt}), e.g. {@code insn("rev8", 64, A0, A0, 0)}. Encodings from
+     * {@link Isa}'s table ("RISC-V Bit-Manipulation ISA-extensions" 1.0.0 for Zbb and Zbs).
+     *
+     * @param mnemonic e.g. {@code andn}, {@code rev8}, {@code bseti}
+     * @param xlen     32 or 64 (rev8 and zext.h are encoded differently in each)
+     * @param rd       destination, 0 to 31
+     * @param rs1      first source, 0 to 31
+     * @param operand  rs2 (0 to 31) or shift amount (0 to XLEN - 1)
+     * @return this
+     * @throws IllegalArgumentException when no such row exists in this XLEN, or it has another format
+     */
+    public Assembler insn(final String mnemonic, final int xlen, final int rd, final int rs1, final int operand) {
+        for (final Isa.Insn row : Isa.rows()) {
+            if (row.name().equals(mnemonic) && (xlen == 32 ? row.op32() : row.op64()) >= 0) {
+                switch (row.fmt()) {
+                    case R: case SHIFT: return word(row.match() | (operand & 63) << 20 | rs1 << 15 | rd << 7);
+                    case UNARY: return word(row.match() | rs1 << 15 | rd << 7);
+                    default: throw new IllegalArgumentException(mnemonic + " is not a register, unary or shift-immediate instruction");
+                }
+            }
+        }
+        throw new IllegalArgumentException("no RV" + xlen + " instruction '" + mnemonic + "'");
+    }
+
     /**
      * Resolves labels and returns the machine code.
      *

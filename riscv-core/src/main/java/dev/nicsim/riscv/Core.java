@@ -10,8 +10,11 @@ package dev.nicsim.riscv;
  *
  * <p>Each thread keeps its own registers, CSRs ({@code mhartid} = thread index), scoreboard and
  * branch predictor (a simplification: a real core may share the predictor); all share the
- * memory and its decoded-instruction cache. LR/SC reservations are per thread and a store by
- * another thread does not break them (programs here do not share reservations).
+ * memory and its decoded-instruction cache. LR/SC reservations are per thread; a store by another
+ * thread (or by a hart of another core sharing the memory) to the reserved bytes breaks one
+ * (Volume I §8.2). {@code cycle} and {@code instret} are per thread: {@code instret} counts the
+ * thread's own retired instructions, {@code cycle} the core's clock as the thread sees it (plus
+ * its own offset after a write to {@code mcycle}).
  *
  * <p>Thread-safety: not thread-safe; one Java thread runs a core.
  */

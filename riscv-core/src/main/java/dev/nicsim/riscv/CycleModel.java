@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An in-order, single-issue pipeline's timing: per {@link TimingClass}, the <b>result latency</b>
@@ -17,7 +18,9 @@ import java.util.Map;
  * {@code ready[rd] = issue + latency} (+ the memory region's extra cycles for loads and AMOs, or
  * the data-dependent divide latency), and the next instruction may issue at
  * {@code issue + occupancy} (+ a control-flow penalty). Cycle 0 is the first issue; pipeline fill
- * is not counted. Write-after-write interlocks are not modelled.
+ * is not counted. Write-after-write interlocks are not modelled. Besides timing, a model states
+ * its ISA options: what a misaligned load or store does ({@link #misaligned()}) and which optional
+ * extensions (Zbb, Zbs) it has ({@link #extensions()}); e31 and ibex have none.
  *
  * <p>Named models:
  * <ul>
@@ -28,13 +31,18 @@ import java.util.Map;
  * MUL/MULH/MULHU/MULHSU 5, DIV/DIVU/REM/REMU 2 to 33 depending on the operands (a 1-bit-per-cycle
  * divider)). The E31 is RV32; RV64 programs use the same table, and a 64-bit divide takes up to 65
  * cycles. LD/LWU are charged as LW, AMOs as LW (assumption), the BTB is modelled direct-mapped
- * (assumption).</li>
+ * (assumption). Misaligned loads and stores trap ({@link Misaligned#TRAP}: SiFive's E3-series
+ * core manuals state that misaligned accesses are not supported in hardware and trap, for
+ * software emulation; our reading, the FE310-G000 manual's §3.2-3.3 do not say it).</li>
  * <li>{@link #IBEX}: lowRISC Ibex, 2-stage configuration "small" with the fast multiplier, from
  * the Ibex documentation "Pipeline Details" (stall cycles per instruction type): loads and stores
  * at least 1 stall cycle, MUL 2 and MULH 3 stall cycles, divide/remainder 37 stall cycles, taken
  * branches and jumps at least 2 cycles (1 stall: the target is fetched after ID/EX), not-taken
  * branches and CSR accesses no stall; no branch predictor. Results are written at the end of
- * ID/EX, so there are no load-use interlocks; latency equals occupancy.</li>
+ * ID/EX, so there are no load-use interlocks; latency equals occupancy. Misaligned loads and
+ * stores cost 1 more cycle ({@link Misaligned#EXTRA_CYCLES}; Ibex documentation "Load-Store
+ * Unit": a misaligned access is split into two aligned ones; simplification: charged for every
+ * misaligned access, also one that does not cross a 32-bit word).</li>
  * <li>a custom table from a YAML file ({@link #load}): see {@code docs/riscv-core.md}.</li>
  * </ul>
  *
@@ -49,8 +57,25 @@ public final class CycleModel {
         BHT
     }
 
+    /**
+     * What a load or store whose address is not a multiple of its size does (Volume I §2.6 lets
+     * an implementation perform it, slowly or not, or raise an address-misaligned exception).
+     * LR/SC and AMOs always trap when misaligned (Volume I §8.2, §8.4).
+     */
+    public enum Misaligned {
+        /** Performed at the cost of an aligned access (as Ibex splits it in hardware, uncounted). */
+        PERFORM,
+        /** Performed with {@link #misalignedExtraCycles()} more cycles (loads: result latency; stores: issue). */
+        EXTRA_CYCLES,
+        /** Raises load (4) or store/AMO (6) address-misaligned, for software to emulate. */
+        TRAP
+    }
+
     private final String name;
     private final String source;
+    private final Misaligned misaligned;
+    private final int misalignedExtraCycles;
+    private final Set<Isa.Extension> extensions;
     private final EnumMap<TimingClass, Integer> latency;
     private final EnumMap<TimingClass, Integer> occupancy;
     private final boolean divDataDependent;
@@ -77,7 +102,7 @@ public final class CycleModel {
         l.put(TimingClass.DIV, 33);
         l.put(TimingClass.AMO, 2);
         E31 = new CycleModel("e31", "SiFive FE310-G000 Manual v2p3 §3.2-3.3 (E31 core)", l, ones(), true,
-            Predictor.BHT, 3, 0, 0, 128, 40, 2);
+            Predictor.BHT, 3, 0, 0, 128, 40, 2).withMisaligned(Misaligned.TRAP, 0);
         final EnumMap<TimingClass, Integer> o = ones();
         o.put(TimingClass.LOAD, 2);
         o.put(TimingClass.LOAD_SUBWORD, 2);
@@ -88,7 +113,7 @@ public final class CycleModel {
         o.put(TimingClass.DIV, 38);
         o.put(TimingClass.FENCE, 2);
         IBEX = new CycleModel("ibex", "lowRISC Ibex documentation, Pipeline Details (small configuration, fast multiplier)",
-            new EnumMap<>(o), o, false, Predictor.NOT_TAKEN, 0, 1, 1, 0, 0, 0);
+            new EnumMap<>(o), o, false, Predictor.NOT_TAKEN, 0, 1, 1, 0, 0, 0).withMisaligned(Misaligned.EXTRA_CYCLES, 1);
     }
 
     private static EnumMap<TimingClass, Integer> ones() {
@@ -139,6 +164,57 @@ public final class CycleModel {
         this.bhtEntries = Integer.highestOneBit(Math.max(1, check("branch.bht_entries", bhtEntries, 0)));
         this.btbEntries = Math.max(1, check("branch.btb_entries", btbEntries, 0));
         this.rasEntries = check("branch.ras_entries", rasEntries, 0);
+        this.misaligned = Misaligned.PERFORM;
+        this.misalignedExtraCycles = 0;
+        this.extensions = Set.of();
+    }
+
+    /** A copy of {@code m} with other ISA options. */
+    private CycleModel(final CycleModel m, final Misaligned misaligned, final int misalignedExtraCycles,
+                       final Set<Isa.Extension> extensions) {
+        this.name = m.name;
+        this.source = m.source;
+        this.latency = m.latency;
+        this.occupancy = m.occupancy;
+        this.divDataDependent = m.divDataDependent;
+        this.predictor = m.predictor;
+        this.mispredictPenaltyCycles = m.mispredictPenaltyCycles;
+        this.takenBranchPenaltyCycles = m.takenBranchPenaltyCycles;
+        this.jumpPenaltyCycles = m.jumpPenaltyCycles;
+        this.bhtEntries = m.bhtEntries;
+        this.btbEntries = m.btbEntries;
+        this.rasEntries = m.rasEntries;
+        this.misaligned = misaligned;
+        this.misalignedExtraCycles = misaligned == Misaligned.EXTRA_CYCLES
+            ? check("misaligned_extra_cycles", misalignedExtraCycles, 1) : 0;
+        this.extensions = Set.copyOf(extensions);
+    }
+
+    /**
+     * This model with another rule for misaligned loads and stores.
+     *
+     * @param policy      what a misaligned load or store does
+     * @param extraCycles with {@link Misaligned#EXTRA_CYCLES}: the cost, 1 to 10000 (ignored otherwise)
+     * @return a new model; this one is unchanged
+     * @throws IllegalArgumentException when extraCycles is out of range for EXTRA_CYCLES
+     */
+    public CycleModel withMisaligned(final Misaligned policy, final int extraCycles) {
+        return new CycleModel(this, policy, extraCycles, extensions);
+    }
+
+    /**
+     * This model with a set of optional extensions enabled (the others raise illegal-instruction).
+     *
+     * @param enabled the extensions, possibly empty
+     * @return a new model; this one is unchanged
+     */
+    public CycleModel withExtensions(final Set<Isa.Extension> enabled) {
+        return new CycleModel(this, misaligned, misalignedExtraCycles, enabled);
+    }
+
+    /** @return the optional extensions this model's harts execute (immutable; empty for e31 and ibex) */
+    public Set<Isa.Extension> extensions() {
+        return extensions;
     }
 
     private static int check(final String what, final int v, final int min) {
@@ -216,6 +292,16 @@ public final class CycleModel {
     /** @return RAS depth */
     public int rasEntries() {
         return rasEntries;
+    }
+
+    /** @return what a misaligned load or store does ({@link Misaligned#PERFORM} unless set) */
+    public Misaligned misaligned() {
+        return misaligned;
+    }
+
+    /** @return extra cycles of a misaligned access under {@link Misaligned#EXTRA_CYCLES}, else 0 */
+    public int misalignedExtraCycles() {
+        return misalignedExtraCycles;
     }
 
     /**

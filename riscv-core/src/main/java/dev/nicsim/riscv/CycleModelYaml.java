@@ -27,6 +27,8 @@ final class CycleModelYaml {
     }
 
     private static final Set<String> TOP_KEYS = Set.of("name", "source", "latency", "issue", "div_data_dependent", "branch");
+    /** The ISA options (kept apart from the timing keys). */
+    private static final Set<String> ISA_KEYS = Set.of("extensions", "misaligned", "misaligned_extra_cycles");
     private static final Set<String> BRANCH_KEYS = Set.of("predictor", "mispredict_penalty", "taken_penalty", "jump_penalty",
         "bht_entries", "btb_entries", "ras_entries");
 
@@ -41,6 +43,9 @@ final class CycleModelYaml {
      * div_data_dependent: false
      * branch: {predictor: bht, mispredict_penalty: 3, bht_entries: 128, btb_entries: 40, ras_entries: 2}
      * # or     {predictor: not-taken, taken_penalty: 1, jump_penalty: 1}
+     * extensions: [zbb, zbs]        # optional extensions (default none: their instructions trap)
+     * misaligned: extra_cycles      # perform (default) | trap | extra_cycles
+     * misaligned_extra_cycles: 2    # with extra_cycles only
      * </pre>
      * Class keys: {@code alu, branch, jal, jalr, load, load_subword, store, mul, mulh, div, csr,
      * amo, fence, system}.
@@ -63,8 +68,8 @@ final class CycleModelYaml {
                 throw new IllegalArgumentException("top level must be a mapping");
             }
             for (final Object k : m.keySet()) {
-                if (!TOP_KEYS.contains(String.valueOf(k))) {
-                    throw new IllegalArgumentException("unknown key '" + k + "' (expected one of " + TOP_KEYS + ")");
+                if (!TOP_KEYS.contains(String.valueOf(k)) && !ISA_KEYS.contains(String.valueOf(k))) {
+                    throw new IllegalArgumentException("unknown key '" + k + "' (expected one of " + TOP_KEYS + " or " + ISA_KEYS + ")");
                 }
             }
             final Object nm = m.get("name");
@@ -107,11 +112,47 @@ final class CycleModelYaml {
                 btb = intOf(b, "btb_entries", "branch.");
                 ras = intOf(b, "ras_entries", "branch.");
             }
-            return new CycleModel(String.valueOf(nm), m.get("source") == null ? file.toString() : String.valueOf(m.get("source")), lat, occ, dd,
-                p, mis, taken, jump, bht, btb, ras);
+            return isaOptions(m, new CycleModel(String.valueOf(nm), m.get("source") == null ? file.toString()
+                : String.valueOf(m.get("source")), lat, occ, dd, p, mis, taken, jump, bht, btb, ras));
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * {@code extensions: [zbb, zbs]} (default none) and {@code misaligned: perform | trap |
+     * extra_cycles} with {@code misaligned_extra_cycles: N} (1 to 10000, required with
+     * extra_cycles and only then; default perform).
+     */
+    private static CycleModel isaOptions(final Map<?, ?> m, final CycleModel timing) {
+        final java.util.EnumSet<Isa.Extension> ext = java.util.EnumSet.noneOf(Isa.Extension.class);
+        final Object e = m.get("extensions");
+        if (e != null) {
+            if (!(e instanceof java.util.List<?> list)) {
+                throw new IllegalArgumentException("extensions = '" + e + "' is not a list (expected e.g. [zbb, zbs])");
+            }
+            for (final Object x : list) {
+                try {
+                    ext.add(Isa.Extension.valueOf(String.valueOf(x).toUpperCase(Locale.ROOT)));
+                } catch (final IllegalArgumentException bad) {
+                    throw new IllegalArgumentException("extensions: unknown extension '" + x + "' (expected zbb or zbs)");
+                }
+            }
+        }
+        final String policy = m.get("misaligned") == null ? "perform" : String.valueOf(m.get("misaligned"));
+        final CycleModel.Misaligned mis;
+        switch (policy) {
+            case "perform": mis = CycleModel.Misaligned.PERFORM; break;
+            case "trap": mis = CycleModel.Misaligned.TRAP; break;
+            case "extra_cycles": mis = CycleModel.Misaligned.EXTRA_CYCLES; break;
+            default: throw new IllegalArgumentException("misaligned = '" + policy + "' must be perform, trap or extra_cycles");
+        }
+        final boolean hasExtra = m.get("misaligned_extra_cycles") != null;
+        if (hasExtra != (mis == CycleModel.Misaligned.EXTRA_CYCLES)) {
+            throw new IllegalArgumentException(hasExtra ? "misaligned_extra_cycles is given but misaligned is not extra_cycles"
+                : "misaligned: extra_cycles needs misaligned_extra_cycles (1 to 10000)");
+        }
+        return timing.withMisaligned(mis, intOf(m, "misaligned_extra_cycles", "")).withExtensions(ext);
     }
 
     private static int intOf(final Map<?, ?> m, final String key, final String prefix) {

@@ -3,8 +3,8 @@ package dev.nicsim.riscv;
 import static dev.nicsim.riscv.Isa.*;
 
 /**
- * One RISC-V hardware thread (hart): RV32IMAC or RV64IMAC with Zicsr and Zifencei in machine
- * mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
+ * One RISC-V hardware thread (hart): RV32IMAC or RV64IMAC with Zicsr and Zifencei (and, as the
+ * model says, Zbb and Zbs) in machine mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
  *
  * <p><b>Architecture</b> ("The RISC-V Instruction Set Manual" Volume I 20191213 and Volume II
  * 20211203): registers hold XLEN-bit values sign-extended to 64 bits; machine-mode CSRs
@@ -20,8 +20,11 @@ import static dev.nicsim.riscv.Isa.*;
  * = pc), load/store-AMO address misaligned for LR/SC/AMOs (4/6, mtval = address), load and
  * store/AMO access faults (5/7, mtval = address), ecall from M (11); on a trap {@code mepc},
  * {@code mcause}, {@code mtval} are written, MPIE takes MIE, MIE is cleared, and the hart jumps
- * to {@code mtvec.BASE}; {@code mret} restores them. Misaligned loads and stores inside one
- * region are performed (no trap). An exception that the program cannot handle is fatal (the
+ * to {@code mtvec.BASE}; {@code mret} restores them. A misaligned load or store (inside one
+ * region) does what the model says ({@link CycleModel#misaligned()}): it is performed, performed
+ * with extra cycles, or raises address-misaligned (4/6, mtval = address). The Zbb and Zbs
+ * instructions execute when the model enables them ({@link CycleModel#extensions()}) and raise
+ * illegal-instruction otherwise. An exception that the program cannot handle is fatal (the
  * hart halts with a {@link Fault}): in system-call mode every exception but ecall; otherwise a
  * second exception before any instruction retires after the first (e.g. no handler at mtvec).
  *
@@ -98,6 +101,14 @@ public final class Hart {
     private static final long MSTATUS_MPIE = 1L << 7;
     private static final long MSTATUS_MPP = 3L << 11;
     private static final long MIP_MASK = 0x888;
+    /** {@link #access} bits: shift that cuts an 8-byte read to the load's size (64 - 8 * size). */
+    private static final int ACCESS_SHIFT_MASK = 63;
+    /** {@link #access} bit: zero-extending load. */
+    private static final int ACCESS_UNSIGNED = 64;
+    /** {@link #access} bit: sub-word load (timing class LOAD_SUBWORD). */
+    private static final int ACCESS_SUBWORD = 128;
+    /** {@link #access}: the bits from here hold the alignment mask (size - 1) checked by the fast path. */
+    private static final int ACCESS_ALIGN_SHIFT = 8;
 
     // ---- architectural state ----
     final long[] x = new long[33];
@@ -116,7 +127,8 @@ public final class Hart {
     private long mip;
     private long cycleOffset;
     private long instretOffset;
-    private long reservation = -1;
+    /** The LR reservation's address, or -1 for none ({@link Memory#breakReservations} ends it). */
+    long reservation = -1;
     private long tdata2;
 
     // ---- timing ----
@@ -127,6 +139,17 @@ public final class Hart {
     private final long[] ready = new long[33];
     /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
     private final int[] timing = new int[OP_COUNT];
+    /**
+     * Per load and store op: {@code shift | unsigned | subword | alignMask << 8} (see the
+     * {@code ACCESS_} constants); the align mask is size - 1 when the model does not perform
+     * misaligned accesses for free, else 0 (no check on the fast path).
+     */
+    private final int[] access = new int[OP_COUNT];
+    /** Per op: whether the model has it (false for the Zbb and Zbs ops of a model without them). */
+    private final boolean[] enabled = new boolean[OP_COUNT];
+    private final CycleModel.Misaligned misalignedPolicy;
+    private final boolean misalignedTrap;
+    private final int misalignedExtraCycles;
     /** Operand-wait stall cycles per class of the producer the instruction waited for. */
     private final long[] stalls = new long[CLASS_COUNT];
     /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
@@ -225,6 +248,21 @@ public final class Hart {
             multiCycle |= model.occupancyCycles(c) > 1;
         }
         countIssues = multiCycle;
+        misalignedPolicy = model.misaligned();
+        misalignedTrap = misalignedPolicy == CycleModel.Misaligned.TRAP;
+        misalignedExtraCycles = misalignedPolicy == CycleModel.Misaligned.EXTRA_CYCLES ? model.misalignedExtraCycles() : 0;
+        for (int op = 0; op < OP_COUNT; op++) {
+            final Isa.Extension e = Isa.extensionOf(op);
+            enabled[op] = e == null || model.extensions().contains(e);
+        }
+        final int[] accessOps = {LB, LH, LW, LD, LBU, LHU, LWU, SB, SH, SW, SD};
+        final int[] sizes = {1, 2, 4, 8, 1, 2, 4, 1, 2, 4, 8};
+        for (int i = 0; i < accessOps.length; i++) {
+            final int op = accessOps[i];
+            access[op] = (64 - 8 * sizes[i]) | (op == LBU || op == LHU || op == LWU ? ACCESS_UNSIGNED : 0)
+                | (Isa.timingOf(op) == TimingClass.LOAD_SUBWORD ? ACCESS_SUBWORD : 0)
+                | (misalignedPolicy == CycleModel.Misaligned.PERFORM ? 0 : sizes[i] - 1) << ACCESS_ALIGN_SHIFT;
+        }
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
         takenPenalty = model.takenBranchPenaltyCycles();
@@ -650,14 +688,23 @@ public final class Hart {
                         next += branch(pc, false, npc);
                     }
                     break;
-                case LB: {
+                case LB: case LH: case LW: case LD: case LBU: case LHU: case LWU: {
+                    final int acc = access[op];
                     if (count) {
-                        issuedLoadSubword++;
+                        if ((acc & ACCESS_SUBWORD) != 0) {
+                            issuedLoadSubword++;
+                        } else {
+                            issuedLoad++;
+                        }
                     }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        x[rd] = dreg.bytes[(int) o];
+                    // fast: 8 bytes readable in a region without latency, and aligned when the model
+                    // wants it (acc >>> 8 is size - 1 then, else 0); the value is cut to size by shifts
+                    if (o >= 0 && o <= dreg.fastLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
+                        final int sh = acc & ACCESS_SHIFT_MASK;
+                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
                     } else {
                         exc = slowLoad(a, op, rd, t);
                         dreg = dataRegion;
@@ -665,163 +712,23 @@ public final class Hart {
                     }
                     break;
                 }
-                case LBU: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        x[rd] = dreg.bytes[(int) o] & 0xff;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LH: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LHU: {
-                    if (count) {
-                        issuedLoadSubword++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        x[rd] = (short) MemoryRegion.SHORT.get(dreg.bytes, (int) o) & 0xffff;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LW: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LWU: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        x[rd] = (int) MemoryRegion.INT.get(dreg.bytes, (int) o) & 0xffffffffL;
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case LD: {
-                    if (count) {
-                        issuedLoad++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast8) {
-                        x[rd] = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
-                    } else {
-                        exc = slowLoad(a, op, rd, t);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SB: {
+                case SB: case SH: case SW: case SD: {
                     if (count) {
                         issuedStore++;
                     }
+                    final int acc = access[op];
+                    final int size = 1 << (op - SB);
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast1) {
-                        dreg.bytes[(int) o] = (byte) x[rs2];
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 1, a)) {
+                    if (o >= 0 && o + size <= dreg.fastLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        dreg.put((int) o, size, x[rs2]);
+                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
                             exc = STOP;
                         }
                     } else {
-                        exc = slowStore(a, 1, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SH: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast2) {
-                        MemoryRegion.SHORT.set(dreg.bytes, (int) o, (short) x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 2, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 2, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SW: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast4) {
-                        MemoryRegion.INT.set(dreg.bytes, (int) o, (int) x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 4, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 4, x[rs2]);
-                        dreg = dataRegion;
-                        tval = a;
-                    }
-                    break;
-                }
-                case SD: {
-                    if (count) {
-                        issuedStore++;
-                    }
-                    final long a = (x[rs1] + imm) & amask;
-                    final long o = a - dreg.base;
-                    if (o >= 0 && o <= dreg.fastLast8) {
-                        MemoryRegion.LONG.set(dreg.bytes, (int) o, x[rs2]);
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, 8, a)) {
-                            exc = STOP;
-                        }
-                    } else {
-                        exc = slowStore(a, 8, x[rs2]);
+                        exc = slowStore(a, size, x[rs2]);
+                        next += slowExtra;
+                        slowExtra = 0;
                         dreg = dataRegion;
                         tval = a;
                     }
@@ -1056,6 +963,17 @@ public final class Hart {
                         tval = wordAt(pc) & 0xffffffffL;
                     }
                     break;
+                case ANDN: case ORN: case XNOR: case CLZ: case CLZW: case CTZ: case CTZW: case CPOP: case CPOPW: case MAX:
+                case MAXU: case MIN: case MINU: case SEXT_B: case SEXT_H: case ZEXT_H: case ROL: case ROLW: case ROR: case RORW:
+                case RORI: case RORIW: case ORC_B: case REV8:
+                case BCLR: case BCLRI: case BEXT: case BEXTI: case BINV: case BINVI: case BSET: case BSETI:
+                    if (enabled[op]) {
+                        x[rd] = bitManipulation(op, x[rs1], x[rs2], (int) imm);
+                    } else {
+                        exc = CAUSE_ILLEGAL; // the model does not have Zbb / Zbs
+                        tval = wordAt(pc) & 0xffffffffL;
+                    }
+                    break;
                 default: // ILLEGAL
                     if (count) {
                         issuedSystem++;
@@ -1094,72 +1012,80 @@ public final class Hart {
 
     // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
 
-    private static long extend(final int op, final long v) {
-        switch (op) {
-            case LB: return (byte) v;
-            case LH: return (short) v;
-            case LW: return (int) v;
-            case LBU: return v & 0xff;
-            case LHU: return v & 0xffff;
-            case LWU: return v & 0xffffffffL;
-            default: return v;
-        }
-    }
-
-    private static int sizeOf(final int op) {
-        switch (op) {
-            case LB: case LBU: return 1;
-            case LH: case LHU: return 2;
-            case LW: case LWU: return 4;
-            default: return 8;
-        }
-    }
-
     /**
-     * A load outside the cached fast region, or to a region with latency.
+     * A load outside the cached fast region, to a region with latency, or misaligned when the
+     * model does not perform misaligned accesses for free.
      *
-     * @return -1 done, or {@link #CAUSE_LOAD_ACCESS} (access fault; the caller sets mtval)
+     * @return -1 done, {@link #CAUSE_LOAD_ACCESS} or {@link #CAUSE_LOAD_MISALIGNED} (the caller
+     *         sets mtval)
      */
     private int slowLoad(final long a, final int op, final int rd, final long t) {
-        final int size = sizeOf(op);
-        final MemoryRegion r = memory.find(a, size);
+        final int acc = access[op];
+        final int sh = acc & ACCESS_SHIFT_MASK;
+        final int size = (64 - sh) >> 3;
+        if (misaligned(a, size)) {
+            return CAUSE_LOAD_MISALIGNED;
+        }
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             return CAUSE_LOAD_ACCESS;
         }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
-        } else {
-            ready[rd] += (long) r.extraCycles(a, size, false, t) << 4;
-        }
-        x[rd] = extend(op, r.get((int) (a - r.base), size));
+        final int extra = slowExtra + (r.fastLast1 >= 0 ? 0 : r.extraCycles(a, size, false, t));
+        ready[rd] += (long) extra << 4;
+        final long v = r.get((int) (a - r.base), size);
+        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : v;
         return -1;
     }
 
     /**
-     * A store outside the cached fast region.
+     * A store outside the cached fast region, or misaligned when the model does not perform
+     * misaligned accesses for free (extra cycles are left in {@link #slowExtra}, for the caller's
+     * issue occupancy).
      *
-     * @return -1 done, {@link #STOP} (the store asked the hart to halt: tohost), or
-     *         {@link #CAUSE_STORE_ACCESS} (access fault; the caller sets mtval)
+     * @return -1 done, {@link #STOP} (the store asked the hart to halt: tohost),
+     *         {@link #CAUSE_STORE_ACCESS} or {@link #CAUSE_STORE_MISALIGNED} (the caller sets mtval)
      */
     private int slowStore(final long a, final int size, final long v) {
-        final MemoryRegion r = memory.find(a, size);
+        if (misaligned(a, size)) {
+            return CAUSE_STORE_MISALIGNED;
+        }
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             return CAUSE_STORE_ACCESS;
-        }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
         }
         final long o = a - r.base;
         r.put((int) o, size, v);
         return storeHook(r, o, size, a) ? STOP : -1;
     }
 
+    /**
+     * The model's rule for a load or store that is not naturally aligned (Volume I §2.6).
+     *
+     * @return {@code true}: raise address-misaligned; {@code false}: perform it, with
+     *         {@link #slowExtra} set to its extra cycles (0 when aligned or free)
+     */
+    private boolean misaligned(final long a, final int size) {
+        slowExtra = 0;
+        if ((a & (size - 1)) == 0 || misalignedPolicy == CycleModel.Misaligned.PERFORM) {
+            return false;
+        }
+        slowExtra = misalignedExtraCycles;
+        return misalignedTrap;
+    }
+
+    /** @return the region holding the access (remembered as the fast data region when it has no latency), or null */
+    private MemoryRegion region(final long a, final int size) {
+        final MemoryRegion r = memory.find(a, size);
+        if (r != null && r.fastLast1 >= 0) {
+            dataRegion = r;
+        }
+        return r;
+    }
+
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */
     private boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
         r.invalidate(o, size);
-        if (a == reservation) {
-            reservation = -1;
-        }
+        memory.breakReservations(a, size);
         final long w = memory.watchAddress();
         if (a < w + 8 && w < a + size && environment != null) {
             final MemoryRegion wr = memory.find(w, 8);
@@ -1322,6 +1248,63 @@ public final class Hart {
         return Math.max(2, Math.min(width + 1, q + 1));
     }
 
+    /**
+     * The Zbb and Zbs operations ("RISC-V Bit-Manipulation ISA-extensions" 1.0.0, chapter 3, each
+     * instruction's "Operation"). Registers hold XLEN values sign-extended; RV32's clz, ctz, cpop,
+     * rol, ror and rori execute as the W forms, and results that may set bit 31 are sign-extended.
+     *
+     * @param op  a Zbb or Zbs op
+     * @param a   rs1's value
+     * @param b   rs2's value (0 for the unary and immediate forms)
+     * @param imm shift amount of the immediate forms, 0 to XLEN - 1
+     * @return the value for rd
+     */
+    private long bitManipulation(final int op, final long a, final long b, final int imm) {
+        final int index = (int) b & (xlen - 1);
+        switch (op) {
+            case ANDN: return a & ~b;
+            case ORN: return a | ~b;
+            case XNOR: return ~(a ^ b);
+            case CLZ: return Long.numberOfLeadingZeros(a);
+            case CLZW: return Integer.numberOfLeadingZeros((int) a);
+            case CTZ: return Long.numberOfTrailingZeros(a);
+            case CTZW: return Integer.numberOfTrailingZeros((int) a);
+            case CPOP: return Long.bitCount(a);
+            case CPOPW: return Integer.bitCount((int) a);
+            case MAX: return Math.max(a, b);
+            case MAXU: return Long.compareUnsigned(a, b) >= 0 ? a : b;
+            case MIN: return Math.min(a, b);
+            case MINU: return Long.compareUnsigned(a, b) <= 0 ? a : b;
+            case SEXT_B: return (byte) a;
+            case SEXT_H: return (short) a;
+            case ZEXT_H: return a & 0xffff;
+            case ROL: return Long.rotateLeft(a, (int) b);
+            case ROLW: return Integer.rotateLeft((int) a, (int) b);
+            case ROR: return Long.rotateRight(a, (int) b);
+            case RORW: return Integer.rotateRight((int) a, (int) b);
+            case RORI: return Long.rotateRight(a, imm);
+            case RORIW: return Integer.rotateRight((int) a, imm);
+            case ORC_B: {
+                long r = 0;
+                for (int i = 0; i < 64; i += 8) {
+                    if ((a >>> i & 0xff) != 0) {
+                        r |= 0xffL << i;
+                    }
+                }
+                return sext(r);
+            }
+            case REV8: return xlen == 64 ? Long.reverseBytes(a) : Integer.reverseBytes((int) a);
+            case BCLR: return sext(a & ~(1L << index));
+            case BCLRI: return sext(a & ~(1L << imm));
+            case BEXT: return a >>> index & 1;
+            case BEXTI: return a >>> imm & 1;
+            case BINV: return sext(a ^ 1L << index);
+            case BINVI: return sext(a ^ 1L << imm);
+            case BSET: return sext(a | 1L << index);
+            default: return sext(a | 1L << imm); // BSETI
+        }
+    }
+
     private long amo(final int op, final long a, final long src, final long t) {
         final boolean dbl = op >= LR_D;
         final int size = dbl ? 8 : 4;
@@ -1331,22 +1314,20 @@ public final class Hart {
             pendingTval = a;
             return 0;
         }
-        final MemoryRegion r = memory.find(a, size);
+        final MemoryRegion r = region(a, size);
         if (r == null) {
             pendingCause = base == LR_W ? CAUSE_LOAD_ACCESS : CAUSE_STORE_ACCESS;
             pendingTval = a;
             return 0;
         }
-        if (r.fastLast1 >= 0) {
-            dataRegion = r;
-            slowExtra = 0;
-        } else {
-            slowExtra = r.extraCycles(a, size, false, t);
-        }
+        slowExtra = r.fastLast1 >= 0 ? 0 : r.extraCycles(a, size, false, t);
         final int o = (int) (a - r.base);
         final long old = r.get(o, size);
         if (base == LR_W) {
             reservation = a;
+            // the reserved bytes' page gets a decoded page, so every hart's store to it reaches storeHook
+            r.page(o);
+            memory.addReserver(this);
             return old;
         }
         if (base == SC_W) {

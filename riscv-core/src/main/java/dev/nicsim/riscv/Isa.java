@@ -10,8 +10,10 @@ import java.util.Map;
  * execution (the op numbers {@link Hart} switches on) and disassembly ({@link #disassemble}).
  * Names, encodings and formats follow "The RISC-V Instruction Set Manual, Volume I: Unprivileged
  * ISA" (20191213): RV32I/RV64I (ch. 2, 5), Zifencei (ch. 3), Zicsr (ch. 9), M (ch. 7), A (ch. 8),
- * C (ch. 16, expanded to the equivalent 32-bit instruction as §16.8's tables say), and the
- * machine-mode instructions {@code mret}, {@code wfi} of Volume II (Privileged, 20211203, §3.3).
+ * C (ch. 16, expanded to the equivalent 32-bit instruction as §16.8's tables say), the
+ * machine-mode instructions {@code mret}, {@code wfi} of Volume II (Privileged, 20211203, §3.3),
+ * and the optional {@link Extension}s Zbb and Zbs ("RISC-V Bit-Manipulation ISA-extensions"
+ * 1.0.0).
  *
  * <p>A decoded instruction is one {@code long}: the low 32 bits are
  * {@code op | rd << 8 | rs1 << 14 | rs2 << 19 | length << 24} (length 2 or 4 bytes; {@code rd}
@@ -52,11 +54,30 @@ public final class Isa {
         AMOMIN_D = 85, AMOMAX_D = 86, AMOMINU_D = 87, AMOMAXU_D = 88;
     static final int FENCE = 89, FENCE_I = 90, ECALL = 91, EBREAK = 92, MRET = 93, WFI = 94;
     static final int CSRRW = 95, CSRRS = 96, CSRRC = 97, CSRRWI = 98, CSRRSI = 99, CSRRCI = 100;
+    // Zbb (the W forms are RV64's, and also execute RV32's clz, ctz, cpop, rol, ror, rori)
+    static final int ANDN = 101, ORN = 102, XNOR = 103, CLZ = 104, CLZW = 105, CTZ = 106, CTZW = 107, CPOP = 108,
+        CPOPW = 109, MAX = 110, MAXU = 111, MIN = 112, MINU = 113, SEXT_B = 114, SEXT_H = 115, ZEXT_H = 116, ROL = 117,
+        ROLW = 118, ROR = 119, RORW = 120, RORI = 121, RORIW = 122, ORC_B = 123, REV8 = 124;
+    // Zbs
+    static final int BCLR = 125, BCLRI = 126, BEXT = 127, BEXTI = 128, BINV = 129, BINVI = 130, BSET = 131, BSETI = 132;
     /** Number of execution ops (array size for per-op tables). */
-    public static final int OP_COUNT = 101;
+    public static final int OP_COUNT = 133;
+
+    /**
+     * Optional extensions a {@link CycleModel} may enable; their instructions decode always (so
+     * traces and the disassembler name them) and raise illegal-instruction on a hart whose model
+     * does not enable them. Source: "RISC-V Bit-Manipulation ISA-extensions" 1.0.0 (2021), §2.1
+     * (Zbb), §2.4 (Zbs) and the encodings of chapter 3.
+     */
+    public enum Extension {
+        /** Basic bit manipulation: andn, orn, xnor, clz, ctz, cpop, max/min, sext/zext, rotates, orc.b, rev8. */
+        ZBB,
+        /** Single-bit instructions: bclr, bext, binv, bset and their immediate forms. */
+        ZBS
+    }
 
     /** Operand formats: how fields are extracted and printed. */
-    enum Fmt { R, I, LOAD, S, B, U, J, SHIFT, CSR, CSRI, AMO, LR, NONE }
+    enum Fmt { R, I, LOAD, S, B, U, J, SHIFT, UNARY, CSR, CSRI, AMO, LR, NONE }
 
     /** One row of the decoder table. */
     record Insn(String name, int mask, int match, Fmt fmt, int op64, int op32, TimingClass timing, boolean writesRd) {
@@ -65,6 +86,7 @@ public final class Isa {
     private static final Insn[] TABLE;
     private static final TimingClass[] OP_TIMING = new TimingClass[OP_COUNT];
     private static final String[] OP_NAME = new String[OP_COUNT];
+    private static final Extension[] OP_EXTENSION = new Extension[OP_COUNT];
 
     static {
         final java.util.List<Insn> t = new java.util.ArrayList<>();
@@ -157,6 +179,7 @@ public final class Isa {
                 t.add(new Insn(cn[f], 0x707f, 0x73 | f << 12, f < 4 ? Fmt.CSR : Fmt.CSRI, co[f], co[f], TimingClass.CSR, true));
             }
         }
+        addBitManipulation(t);
         TABLE = t.toArray(new Insn[0]);
         OP_TIMING[UNDECODED] = TimingClass.SYSTEM;
         OP_TIMING[ILLEGAL] = TimingClass.SYSTEM;
@@ -182,6 +205,58 @@ public final class Isa {
                 throw new IllegalStateException("op " + i + " has no table row");
             }
         }
+    }
+
+    /**
+     * The Zbb and Zbs rows (Bit-Manipulation 1.0.0, chapter 3). Timing class ALU for all: each is
+     * one single-cycle ALU operation in the cores the models describe (an assumption where the
+     * core has no Zbb of its own). Where RV32 and RV64 encode an instruction differently (zext.h,
+     * rev8) there is one row for each, present in one XLEN only.
+     */
+    private static void addBitManipulation(final java.util.List<Insn> t) {
+        final TimingClass alu = TimingClass.ALU;
+        final Object[][] zbb = {
+            {"andn", 0xfe00707f, 0x40007033, Fmt.R, ANDN, ANDN}, {"orn", 0xfe00707f, 0x40006033, Fmt.R, ORN, ORN},
+            {"xnor", 0xfe00707f, 0x40004033, Fmt.R, XNOR, XNOR},
+            {"clz", 0xfff0707f, 0x60001013, Fmt.UNARY, CLZ, CLZW}, {"clzw", 0xfff0707f, 0x6000101b, Fmt.UNARY, CLZW, -1},
+            {"ctz", 0xfff0707f, 0x60101013, Fmt.UNARY, CTZ, CTZW}, {"ctzw", 0xfff0707f, 0x6010101b, Fmt.UNARY, CTZW, -1},
+            {"cpop", 0xfff0707f, 0x60201013, Fmt.UNARY, CPOP, CPOPW}, {"cpopw", 0xfff0707f, 0x6020101b, Fmt.UNARY, CPOPW, -1},
+            {"max", 0xfe00707f, 0x0a006033, Fmt.R, MAX, MAX}, {"maxu", 0xfe00707f, 0x0a007033, Fmt.R, MAXU, MAXU},
+            {"min", 0xfe00707f, 0x0a004033, Fmt.R, MIN, MIN}, {"minu", 0xfe00707f, 0x0a005033, Fmt.R, MINU, MINU},
+            {"sext.b", 0xfff0707f, 0x60401013, Fmt.UNARY, SEXT_B, SEXT_B},
+            {"sext.h", 0xfff0707f, 0x60501013, Fmt.UNARY, SEXT_H, SEXT_H},
+            {"zext.h", 0xfff0707f, 0x08004033, Fmt.UNARY, -1, ZEXT_H}, {"zext.h", 0xfff0707f, 0x0800403b, Fmt.UNARY, ZEXT_H, -1},
+            {"rol", 0xfe00707f, 0x60001033, Fmt.R, ROL, ROLW}, {"rolw", 0xfe00707f, 0x6000103b, Fmt.R, ROLW, -1},
+            {"ror", 0xfe00707f, 0x60005033, Fmt.R, ROR, RORW}, {"rorw", 0xfe00707f, 0x6000503b, Fmt.R, RORW, -1},
+            {"rori", 0xfc00707f, 0x60005013, Fmt.SHIFT, RORI, RORIW}, {"roriw", 0xfe00707f, 0x6000501b, Fmt.SHIFT, RORIW, -1},
+            {"orc.b", 0xfff0707f, 0x28705013, Fmt.UNARY, ORC_B, ORC_B},
+            {"rev8", 0xfff0707f, 0x69805013, Fmt.UNARY, -1, REV8}, {"rev8", 0xfff0707f, 0x6b805013, Fmt.UNARY, REV8, -1}};
+        final Object[][] zbs = {
+            {"bclr", 0xfe00707f, 0x48001033, Fmt.R, BCLR, BCLR}, {"bclri", 0xfc00707f, 0x48001013, Fmt.SHIFT, BCLRI, BCLRI},
+            {"bext", 0xfe00707f, 0x48005033, Fmt.R, BEXT, BEXT}, {"bexti", 0xfc00707f, 0x48005013, Fmt.SHIFT, BEXTI, BEXTI},
+            {"binv", 0xfe00707f, 0x68001033, Fmt.R, BINV, BINV}, {"binvi", 0xfc00707f, 0x68001013, Fmt.SHIFT, BINVI, BINVI},
+            {"bset", 0xfe00707f, 0x28001033, Fmt.R, BSET, BSET}, {"bseti", 0xfc00707f, 0x28001013, Fmt.SHIFT, BSETI, BSETI}};
+        for (final Object[][] ext : new Object[][][] {zbb, zbs}) {
+            for (final Object[] r : ext) {
+                t.add(new Insn((String) r[0], (Integer) r[1], (Integer) r[2], (Fmt) r[3], (Integer) r[4], (Integer) r[5], alu, true));
+                for (final int op : new int[] {(Integer) r[4], (Integer) r[5]}) {
+                    if (op > 0) {
+                        OP_EXTENSION[op] = ext == zbb ? Extension.ZBB : Extension.ZBS;
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The optional extension an execution op belongs to.
+     *
+     * @param op execution op, 0 to {@link #OP_COUNT} - 1
+     * @return the extension, or {@code null} for the base ISA and the always-present M, A, C,
+     *     Zicsr and Zifencei
+     */
+    public static Extension extensionOf(final int op) {
+        return OP_EXTENSION[op];
     }
 
     /** @return a copy of the decoder table's rows, in match order (for tests that cover every row) */
@@ -273,6 +348,7 @@ public final class Isa {
             case AMO:
                 return pack(op, rd, rs1, rs2, 4, 0);
             case LR:
+            case UNARY:
                 return pack(op, rd, rs1, 0, 4, 0);
             case I:
             case LOAD:
@@ -543,6 +619,8 @@ public final class Isa {
                 return n + " " + ABI[rd] + ", " + ABI[rs2] + ", (" + ABI[rs1] + ")";
             case LR:
                 return n + " " + ABI[rd] + ", (" + ABI[rs1] + ")";
+            case UNARY:
+                return n + " " + ABI[rd] + ", " + ABI[rs1];
             case I:
                 return n + " " + ABI[rd] + ", " + ABI[rs1] + ", " + (w >> 20);
             case LOAD:

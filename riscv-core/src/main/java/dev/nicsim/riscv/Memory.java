@@ -186,6 +186,53 @@ public final class Memory {
         r.invalidate(address - r.base, sizeBytes);
     }
 
+    /**
+     * The harts that may hold an LR reservation in this memory (Volume I §8.2: an SC fails when a
+     * store from another hart wrote the reserved bytes since the LR; the harts of one
+     * {@link Core}, and harts of other cores sharing this memory, all store through it). Short:
+     * a hart joins on its LR and leaves when a store or its SC ends the reservation; grows
+     * (allocates) only when more harts than ever before hold one at once.
+     */
+    private Hart[] reservers = new Hart[4];
+    private int reserverCount;
+
+    /** Registers a hart that has just taken a reservation. */
+    void addReserver(final Hart h) {
+        for (int i = 0; i < reserverCount; i++) {
+            if (reservers[i] == h) {
+                return;
+            }
+        }
+        if (reserverCount == reservers.length) {
+            reservers = java.util.Arrays.copyOf(reservers, 2 * reserverCount);
+        }
+        reservers[reserverCount++] = h;
+    }
+
+    /**
+     * A hart stored {@code [address, address + sizeBytes)}: every reservation whose 8-byte
+     * granule (the reservation set; Volume I §8.2 lets it be any set that holds the reserved
+     * bytes) those bytes touch ends, the storing hart's own included.
+     *
+     * @param address   first byte, zero-extended
+     * @param sizeBytes 1 to 8
+     */
+    void breakReservations(final long address, final int sizeBytes) {
+        final long first = address >>> 3;
+        final long last = (address + sizeBytes - 1) >>> 3;
+        for (int i = 0; i < reserverCount; i++) {
+            final Hart h = reservers[i];
+            final long g = h.reservation >>> 3;
+            final boolean none = h.reservation == -1;
+            if (none || (g >= first && g <= last)) {
+                h.reservation = -1;
+                reservers[i] = reservers[--reserverCount];
+                reservers[reserverCount] = null;
+                i--;
+            }
+        }
+    }
+
     /** Drops every decoded instruction ({@code fence.i}). */
     void clearDecoded() {
         for (final MemoryRegion r : regions) {

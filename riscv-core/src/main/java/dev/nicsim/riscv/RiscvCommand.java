@@ -4,16 +4,27 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code nicsim riscv run ELF [--model e31|ibex|FILE] [--max-instructions N] [--trace FILE]
- * [--ram-bytes N]}: runs a RISC-V executable on one hart with a cycle model.
+ * [--ram-bytes N]}: runs a RISC-V executable on one hart with a cycle model. A picocli command
+ * ({@code riscv}, with the subcommand {@code run}) that the {@code nicsim} command line lists
+ * among its subcommands; {@link #run(String[], PrintStream, PrintStream)} runs it in process.
  *
  * <p>The program's standard output and error go to {@code out} and {@code err}; the summary
  * (instructions retired, cycles, CPI, stall cycles by cause) goes to {@code err}. {@code --trace}
@@ -23,13 +34,16 @@ import java.util.Locale;
  *
  * <p>Exit status: the program's ({@code exit}/{@code exit_group} status 0-255, or the riscv-tests
  * {@code tohost} value {@code >> 1}); {@link #EXIT_BAD_INPUT} for bad input (file, ELF, option,
- * model), one line naming the file and what is wrong; {@link #EXIT_FAULT} for an exception the
- * program does not handle or the instruction limit, one line with pc, symbol and instruction word.
- * Never a stack trace.
+ * model), one line naming the file or option and what is wrong; {@link #EXIT_FAULT} for an
+ * exception the program does not handle or the instruction limit, one line with pc, symbol and
+ * instruction word. Never a stack trace. {@code --help}: usage on {@code out}, status 0.
  *
- * <p>Thread-safety: {@link #run} is reentrant (no shared state).
+ * <p>Thread-safety: {@link #run} is reentrant (no shared state); an instance runs once.
  */
-public final class RiscvCommand {
+@Command(name = "riscv", mixinStandardHelpOptions = true, subcommands = RiscvCommand.Run.class,
+    description = "Run a RISC-V executable on the riscv-core hart: riscv run ELF [--model e31|ibex|FILE.yaml]"
+        + " [--max-instructions N] [--trace FILE] [--ram-bytes N]")
+public final class RiscvCommand implements Callable<Integer> {
     /** Exit status for bad input. */
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit status for an unhandled fault or the instruction limit. */
@@ -37,81 +51,104 @@ public final class RiscvCommand {
     /** Default {@code --max-instructions}. */
     public static final long DEFAULT_MAX_INSTRUCTIONS = 10_000_000_000L;
 
-    private static final String USAGE = "usage: nicsim riscv run ELF [--model e31|ibex|FILE.yaml] [--max-instructions N] [--trace FILE] [--ram-bytes N]";
+    @Spec
+    private CommandSpec spec;
 
-    private RiscvCommand() {
+    /** Creates the command (picocli instantiates it). */
+    public RiscvCommand() {
+    }
+
+    /** {@code riscv} without a subcommand: the usage on standard error, bad input. */
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("nicsim riscv: missing subcommand 'run'");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_BAD_INPUT;
     }
 
     /**
-     * Runs the command.
+     * Runs the command in process (tests, the conformance and differential suites).
      *
      * @param args what follows {@code riscv} on the command line, e.g. {@code {"run", "x.elf", "--model", "ibex"}}
-     * @param out  receives the program's standard output
+     * @param out  receives the program's standard output (and {@code --help})
      * @param err  receives the program's standard error, the summary and error lines
      * @return exit status (see the class comment)
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-            (args.length == 0 ? err : out).println(USAGE);
-            return args.length == 0 ? EXIT_BAD_INPUT : 0;
-        }
-        if (!args[0].equals("run")) {
-            err.println("nicsim riscv: unknown command '" + args[0] + "'");
-            err.println(USAGE);
+        final CommandLine cl = new CommandLine(new RiscvCommand(), new CommandLine.IFactory() {
+            @Override
+            public <K> K create(final Class<K> c) throws Exception {
+                return c == Run.class ? c.cast(new Run(out, err)) : CommandLine.defaultFactory().create(c);
+            }
+        });
+        final PrintWriter o = new PrintWriter(out, true);
+        final PrintWriter e = new PrintWriter(err, true);
+        cl.setOut(o);
+        cl.setErr(e);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            e.println("nicsim riscv: " + ex.getMessage());
+            e.println("usage: nicsim " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
             return EXIT_BAD_INPUT;
-        }
-        String elf = null;
-        String model = "e31";
-        long max = DEFAULT_MAX_INSTRUCTIONS;
+        });
+        final int code = cl.execute(args);
+        o.flush();
+        e.flush();
+        return code;
+    }
+
+    /** {@code riscv run}: the options and the run itself. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run a RISC-V ELF executable (RV32/RV64 IMAC, machine mode, Linux-style exit/write system calls,"
+            + " riscv-tests tohost) with a cycle model; exit status: the program's, 2 bad input, 5 unhandled fault or"
+            + " instruction limit.")
+    public static final class Run implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "ELF", description = "the executable")
+        String elf;
+
+        @Option(names = "--model", paramLabel = "e31|ibex|FILE", defaultValue = "e31",
+            description = "cycle model: e31, ibex, or a YAML model file (default ${DEFAULT-VALUE})")
+        String model;
+
+        @Option(names = "--max-instructions", paramLabel = "N", defaultValue = "10000000000",
+            description = "stop (exit 5) after N instructions (default ${DEFAULT-VALUE})")
+        long max;
+
+        @Option(names = "--trace", paramLabel = "FILE", description = "write one line per instruction to FILE")
+        String trace;
+
+        @Option(names = "--ram-bytes", paramLabel = "N", description = "RAM above the program's image, bytes (default 4 MiB)")
         long ram = Machine.DEFAULT_RAM_BYTES;
-        String trace = null;
-        for (int i = 1; i < args.length; i++) {
-            final String a = args[i];
-            try {
-                switch (a) {
-                    case "--help":
-                    case "-h":
-                        out.println(USAGE);
-                        return 0;
-                    case "--model":
-                        model = value(args, ++i, a);
-                        break;
-                    case "--max-instructions":
-                        max = Long.parseLong(value(args, ++i, a));
-                        if (max <= 0) {
-                            throw new NumberFormatException("must be positive");
-                        }
-                        break;
-                    case "--ram-bytes":
-                        ram = Long.parseLong(value(args, ++i, a));
-                        if (ram < 0) {
-                            throw new NumberFormatException("must not be negative");
-                        }
-                        break;
-                    case "--trace":
-                        trace = value(args, ++i, a);
-                        break;
-                    default:
-                        if (a.startsWith("-") || elf != null) {
-                            err.println("nicsim riscv: unexpected argument '" + a + "'");
-                            err.println(USAGE);
-                            return EXIT_BAD_INPUT;
-                        }
-                        elf = a;
-                }
-            } catch (final NumberFormatException e) {
-                err.println("nicsim riscv: " + a + ": not a positive number: '" + args[i] + "'");
-                return EXIT_BAD_INPUT;
-            } catch (final IllegalArgumentException e) {
-                err.println("nicsim riscv: " + e.getMessage());
+
+        private final PrintStream out;
+        private final PrintStream err;
+
+        /** Creates the subcommand writing to the process's standard streams (picocli instantiates it). */
+        public Run() {
+            this(System.out, System.err);
+        }
+
+        Run(final PrintStream out, final PrintStream err) {
+            this.out = out;
+            this.err = err;
+        }
+
+        /** @return the exit status (see {@link RiscvCommand}) */
+        @Override
+        public Integer call() {
+            if (max <= 0) {
+                err.println("nicsim riscv: --max-instructions: not a positive number: '" + max + "'");
                 return EXIT_BAD_INPUT;
             }
+            if (ram < 0) {
+                err.println("nicsim riscv: --ram-bytes: must not be negative: '" + ram + "'");
+                return EXIT_BAD_INPUT;
+            }
+            return execute(elf, model, max, trace, ram, out, err);
         }
-        if (elf == null) {
-            err.println("nicsim riscv: missing ELF file");
-            err.println(USAGE);
-            return EXIT_BAD_INPUT;
-        }
+    }
+
+    private static int execute(final String elf, final String model, final long max, final String trace, final long ram,
+                               final PrintStream out, final PrintStream err) {
         final CycleModel cm;
         final Machine m;
         try {
@@ -154,13 +191,6 @@ public final class RiscvCommand {
                 return EXIT_FAULT;
             }
         }
-    }
-
-    private static String value(final String[] args, final int i, final String opt) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(opt + " needs a value");
-        }
-        return args[i];
     }
 
     private static void runTraced(final Machine m, final long max, final Writer w) throws IOException {

@@ -246,7 +246,7 @@ class CycleModelTest {
             occupancy.put(c, c.ordinal() + 2);
         }
         return new CycleModel("distinct", "test", Map.of(), occupancy, false, CycleModel.Predictor.NOT_TAKEN,
-            0, 1, 1, 0, 0, 0);
+            0, 1, 1, 0, 0, 0).withExtensions(java.util.EnumSet.allOf(Isa.Extension.class));
     }
 
     @Test

@@ -12,7 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Random instruction words (seeded): every 32-bit word and 16-bit parcel either executes
  * (retires, or raises the exception its own semantics call for: access fault, misaligned AMO,
  * ecall, ebreak) or raises illegal-instruction with the word in mtval; no Java exception escapes,
- * and the disassembler agrees with the decoder on what is illegal. Each word issues once, and
+ * the decoder calls a word illegal exactly when {@link ManualOpcodeMap} (the manual's opcode map,
+ * written apart from {@link Isa}'s table) has no instruction for it, and the disassembler agrees. Each word issues once, and
  * exactly its own timing class counts the issue and its occupancy stall (every op's case in the
  * interpreter counts for the right class; illegal words count as system).
  */
@@ -48,6 +49,10 @@ class DecoderFuzzTest {
                 final long d = Isa.decode(w, xlen);
                 final boolean decodedIllegal = (d & 0xff) == Isa.ILLEGAL;
                 final String dis = Isa.disassemble(w, xlen, CODE);
+                // the manual's opcode map (an oracle written apart from Isa's table) decides what is illegal
+                final boolean manualIllegal = compressed ? ManualOpcodeMap.expand16(w, xlen) == 0
+                    : ManualOpcodeMap.classify32(w, xlen) == null;
+                assertEquals(manualIllegal, decodedIllegal, "RV" + xlen + " " + Integer.toHexString(w) + " " + dis);
                 if (decodedIllegal) {
                     illegal++;
                     assertEquals(Hart.CAUSE_ILLEGAL, h.mcause(), Integer.toHexString(w));
@@ -66,7 +71,27 @@ class DecoderFuzzTest {
                 assertTrue(h.instret() == 1 || h.mepc() == CODE);
                 assertChargedToItsOwnClass(h, d, w + " " + dis);
             }
-            assertTrue(illegal > 1000 && retired > 1000, "illegal " + illegal + ", retired " + retired);
+            // The mix is what the manual makes it: of the 20,000 words, P(legal) = sum over the map's
+            // instructions of 2^-(fixed bits - 2) (bits 1:0 are forced to 11); of the 20,000 parcels,
+            // the share of the 65,536 values, after the same 11 -> 10 folding, that the manual expands.
+            // Legal words must be within 5 standard deviations of n p (a degenerate generator, or a
+            // table whose rows the fuzzer no longer reaches, fails here).
+            double p32 = 0;
+            for (final ManualOpcodeMap.Entry e : ManualOpcodeMap.entries()) {
+                if (e.in(xlen)) {
+                    p32 += Math.pow(2, 2 - Integer.bitCount(e.mask(xlen)));
+                }
+            }
+            int legalParcels = 0;
+            for (int v = 0; v < 0x10000; v++) {
+                legalParcels += ManualOpcodeMap.expand16((v & 3) == 3 ? v & ~1 : v, xlen) != 0 ? 1 : 0;
+            }
+            final double p16 = legalParcels / 65536.0;
+            final double mean = 20_000 * (p32 + p16);
+            final double sd = Math.sqrt(20_000 * (p32 * (1 - p32) + p16 * (1 - p16)));
+            final int legal = 40_000 - illegal;
+            assertTrue(Math.abs(legal - mean) < 5 * sd, "RV" + xlen + ": " + legal + " legal words, the manual's map expects "
+                + Math.round(mean) + " +- " + Math.round(5 * sd) + " (retired " + retired + ")");
         }
     }
 

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class LrScTest {
     static final long B = 0x4000_0000L;
 
-    private static int amo(final int funct5, final int rd, final int rs1, final int rs2) {
+    static int amo(final int funct5, final int rd, final int rs1, final int rs2) {
         return funct5 << 27 | rs2 << 20 | rs1 << 15 | 2 << 12 | rd << 7 | 0x2F; // .w, aq = rl = 0
     }
 

@@ -102,12 +102,33 @@ class RiscvCommandTest {
 
     @Test
     void badOptions() {
-        assertEquals(2, run().code());
-        assertEquals(2, run("walk").code());
-        assertEquals(2, run("run").code());
-        assertEquals(2, run("run", "x.elf", "--max-instructions", "-3").code());
+        assertEquals(2, run().code()); // no subcommand
+        assertEquals(2, run("walk").code()); // unknown subcommand
+        assertEquals(2, run("run").code()); // missing ELF
+        final Result negative = run("run", "x.elf", "--max-instructions", "-3");
+        assertEquals(2, negative.code());
+        assertEquals("nicsim riscv: --max-instructions: not a positive number: '-3'\n", negative.err());
+        final Result notNumber = run("run", "x.elf", "--max-instructions", "lots");
+        assertEquals(2, notNumber.code());
+        assertTrue(notNumber.err().startsWith("nicsim riscv: Invalid value for option '--max-instructions': 'lots' is not a long"),
+            notNumber.err());
+        assertEquals(2, run("run", "x.elf", "--ram-bytes", "-1").code());
+        assertEquals(2, run("run", "x.elf", "--frobnicate").code());
+        assertEquals(2, run("run", "x.elf", "y.elf").code());
+        assertEquals(2, run("run", "x.elf", "--model").code()); // option without its value
         final Result r = run("run", "/no/such.elf");
         assertEquals(2, r.code());
         assertEquals("nicsim riscv: /no/such.elf: no such file\n", r.err());
+    }
+
+    @Test
+    void helpIsUsageOnStandardOutputAndStatus0() {
+        for (final String[] args : new String[][] {{"--help"}, {"run", "--help"}, {"run", "-h"}}) {
+            final Result r = run(args);
+            assertEquals(0, r.code(), String.join(" ", args));
+            assertTrue(r.out().startsWith("Usage: riscv"), r.out());
+            assertEquals("", r.err());
+        }
+        assertTrue(run("run", "--help").out().contains("--max-instructions=N"));
     }
 }

@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The riscv-tests conformance suite ({@code ../shared/peers/riscv-tests/elf}, see its README)
- * through {@link RiscvCommand#run}: every rv32/rv64 ui, um, ua, uc test must exit 0 (tohost = 1);
+ * through {@link RiscvCommand#run}: every rv32/rv64 ui, um, ua, uc test (on e31) and uzbb, uzbs
+ * test (on a model with Zbb and Zbs, {@link #modelFor}) must exit 0 (tohost = 1);
  * the mi tests must too, except those in {@link #MI_NOT_SUPPORTED}, which need privilege modes
  * or features this machine-mode-only core does not have, and must fail (so the list stays true).
  * Skips with a reason when the directory is absent, unless {@code -Dnicsim.requireShared=true}.
@@ -54,21 +55,53 @@ class RiscvTestsConformanceTest {
         final Path dir = elfDir();
         final List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
-            s.filter(p -> p.getFileName().toString().matches("rv(32|64)(ui|um|ua|uc|mi)-p-.*")).sorted().forEach(files::add);
+            s.filter(p -> p.getFileName().toString().matches("rv(32|64)(ui|um|ua|uc|uzbb|uzbs|mi)-p-.*")).sorted().forEach(files::add);
         }
-        final long u = files.stream().filter(p -> !p.getFileName().toString().contains("mi-p-")).count();
+        final long u = files.stream().filter(p -> p.getFileName().toString().matches("rv(32|64)u[iamc]-p-.*")).count();
         assertEquals(148, u, "user-level test count (rv32/rv64 ui, um, ua, uc)");
+        final long zb = files.stream().filter(p -> p.getFileName().toString().matches("rv(32|64)uzb[bs]-p-.*")).count();
+        assertEquals(58, zb, "Zbb/Zbs test count (rv32/rv64 uzbb, uzbs)");
+        final String zbModel = zbModel();
         return files.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
             final String name = p.getFileName().toString();
             final ByteArrayOutputStream out = new ByteArrayOutputStream();
             final ByteArrayOutputStream err = new ByteArrayOutputStream();
-            final int code = RiscvCommand.run(new String[] {"run", p.toString(), "--max-instructions", "1000000"},
+            final String model = modelFor(name, zbModel);
+            final int code = RiscvCommand.run(new String[] {"run", p.toString(), "--max-instructions", "1000000", "--model", model},
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
             if (MI_NOT_SUPPORTED.containsKey(name)) {
                 assertTrue(code != 0, name + " is listed as unsupported (" + MI_NOT_SUPPORTED.get(name) + ") but passes: remove it from the list");
             } else {
-                assertEquals(0, code, name + " failed: " + err.toString(StandardCharsets.UTF_8));
+                assertEquals(0, code, name + " (model " + model + ") failed: " + err.toString(StandardCharsets.UTF_8));
             }
         }));
+    }
+
+    /**
+     * The model a test runs under: e31 for most; the Zbb/Zbs tests and {@code ma_data} (which
+     * needs misaligned loads and stores performed, and e31 traps them) under
+     * {@code e31-zbb-zbs.yaml}, e31's timing with both extensions and misaligned accesses performed.
+     */
+    static String modelFor(final String test, final String zbModel) {
+        return test.contains("uzb") || test.endsWith("-p-ma_data") ? zbModel : "e31";
+    }
+
+    /** @return the path of the test model file {@code e31-zbb-zbs.yaml} (a test resource) */
+    static String zbModel() {
+        try {
+            return Path.of(RiscvTestsConformanceTest.class.getResource("e31-zbb-zbs.yaml").toURI()).toString();
+        } catch (final java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** e31 and ibex have no Zbb: the first Zbb test traps on its first Zbb instruction (exit 5, not a pass). */
+    @Test
+    void zbbTestsFailOnAModelWithoutZbb() {
+        final Path p = elfDir().resolve("rv64uzbb-p-andn");
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code = RiscvCommand.run(new String[] {"run", p.toString(), "--max-instructions", "1000000", "--model", "ibex"},
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertTrue(code != 0, "rv64uzbb-p-andn passed on ibex, which has no Zbb");
     }
 }

@@ -29,7 +29,7 @@ import java.util.Locale;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, NicsimCommand.RiscvSubcommand.class, FirmwareCommand.class})
+        Ns3Command.class, CompareCommand.class, dev.nicsim.riscv.RiscvCommand.class, FirmwareCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */
@@ -91,22 +91,6 @@ public final class NicsimCommand implements Runnable {
             return EXIT_BAD_INPUT;
         });
         return cl.execute(args);
-    }
-
-    /**
-     * {@code nicsim riscv ...}: delegates everything after {@code riscv} to
-     * {@link dev.nicsim.riscv.RiscvCommand#run} (its own options and exit codes: the program's
-     * status, 2 bad input, 5 unhandled fault or instruction limit).
-     */
-    @Command(name = "riscv", description = "Run a RISC-V executable: riscv run ELF [--model e31|ibex|FILE] [--max-instructions N] [--trace FILE]")
-    static final class RiscvSubcommand implements java.util.concurrent.Callable<Integer> {
-        @CommandLine.Unmatched
-        private java.util.List<String> args = new java.util.ArrayList<>();
-
-        @Override
-        public Integer call() {
-            return dev.nicsim.riscv.RiscvCommand.run(args.toArray(new String[0]), System.out, System.err);
-        }
     }
 
     /** {@code nicsim algorithms}: lists algorithms and their parameters. */

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Tools: Debian bookworm's {@code gcc-riscv64-unknown-elf} 12.2 (multilibs rv32im,
  * rv32imac/ilp32, rv64im, rv64imac/lp64: the {@code -march} string must match one exactly or the
- * driver links the default rv64imafdc libgcc) and {@code qemu-user} 7.2. Programs are linked with
+ * driver links the default rv64imafdc libgcc; the Zbb/Zbs targets therefore name their
+ * multilib's libgcc.a) and {@code qemu-user} 7.2. Programs are linked with
  * {@code -nostdlib -lgcc} against the freestanding runtime in {@code src/test/c/rt} and the linker
  * script {@code rt/link.ld} (code at 0x10000, data on the next page).
  *
@@ -46,7 +47,11 @@ final class CrossToolchain {
         /** RV64 with M, lp64. */
         RV64IM("rv64im", "lp64", 64, false),
         /** RV64 with M, A and C, lp64. */
-        RV64IMAC("rv64imac", "lp64", 64, true);
+        RV64IMAC("rv64imac", "lp64", 64, true),
+        /** RV32IMAC with Zbb and Zbs (linked with the rv32imac multilib's libgcc). */
+        RV32IMAC_ZBB_ZBS("rv32imac_zbb_zbs", "ilp32", 32, true),
+        /** RV64IMAC with Zbb and Zbs (linked with the rv64imac multilib's libgcc). */
+        RV64IMAC_ZBB_ZBS("rv64imac_zbb_zbs", "lp64", 64, true);
 
         /** The {@code -march} value, e.g. {@code rv32imac}. */
         final String march;
@@ -67,6 +72,24 @@ final class CrossToolchain {
         /** @return the QEMU user-mode binary for this XLEN */
         String qemu() {
             return xlen == 64 ? QEMU64 : QEMU32;
+        }
+
+        /** @return whether the target has Zbb and Zbs */
+        boolean bitManipulation() {
+            return march.endsWith("_zbb_zbs");
+        }
+
+        /** @return the multilib whose libgcc it links (the toolchain has none with Zbb) */
+        String multilib() {
+            return march.replace("_zbb_zbs", "");
+        }
+
+        /**
+         * @return the QEMU command up to the ELF: with Zbb/Zbs, {@code -cpu rv64,zbb=true,zbs=true}
+         *     (QEMU 7.2's CPU properties; its default rv64 CPU has neither)
+         */
+        List<String> qemuCommand() {
+            return bitManipulation() ? List.of(qemu(), "-cpu", "rv" + xlen + ",zbb=true,zbs=true") : List.of(qemu());
         }
     }
 
@@ -138,10 +161,24 @@ final class CrossToolchain {
      * @throws AssertionError with the compiler's output if it fails
      */
     static void buildC(Arch arch, Path source, Path elf) {
+        buildC(arch, source, elf, List.of());
+    }
+
+    /**
+     * {@link #buildC(Arch, Path, Path)} with more compiler flags (e.g. {@code -I} of another
+     * include directory).
+     *
+     * @param arch the target
+     * @param source the program's {@code .c} file
+     * @param elf where to write the executable
+     * @param flags extra compiler flags, after the standard ones
+     * @throws AssertionError with the compiler's output if it fails
+     */
+    static void buildC(Arch arch, Path source, Path elf, List<String> flags) {
         Path rt = sourceDir().resolve("rt");
         String name = source.getFileName().toString().replaceFirst("\\.c$", "");
         Path own = rt.resolve("link-" + name + ".ld");
-        link(arch, elf, Files.isRegularFile(own) ? own : rt.resolve("link.ld"),
+        link(arch, elf, Files.isRegularFile(own) ? own : rt.resolve("link.ld"), flags,
                 rt.resolve("crt0.S"), rt.resolve("rt.c"), source);
     }
 
@@ -155,24 +192,40 @@ final class CrossToolchain {
      */
     static void buildRandom(Arch arch, Path asm, Path elf) {
         Path rt = sourceDir().resolve("rt");
-        link(arch, elf, rt.resolve("link.ld"), asm, rt.resolve("rt.c"), rt.resolve("regdump.c"));
+        link(arch, elf, rt.resolve("link.ld"), List.of(), asm, rt.resolve("rt.c"), rt.resolve("regdump.c"));
     }
 
-    private static void link(Arch arch, Path elf, Path linkerScript, Path... inputs) {
+    private static void link(Arch arch, Path elf, Path linkerScript, List<String> flags, Path... inputs) {
         Path rt = sourceDir().resolve("rt");
         List<String> cmd = new ArrayList<>(List.of(GCC, "-march=" + arch.march, "-mabi=" + arch.mabi,
                 "-O2", "-ffreestanding", "-fno-builtin", "-fno-tree-loop-distribute-patterns",
                 "-nostdlib", "-static", "-Wall", "-Wl,--no-warn-rwx-segments",
                 "-I" + rt, "-T", linkerScript.toString(), "-o", elf.toString()));
+        cmd.addAll(flags);
         for (Path p : inputs) {
             cmd.add(p.toString());
         }
-        cmd.add("-lgcc");
+        if (arch.bitManipulation()) {
+            // -march=..._zbb_zbs matches no multilib, so the driver would pick the default one
+            cmd.add(libgcc(arch));
+        } else {
+            cmd.add("-lgcc");
+        }
         Path log = elf.resolveSibling(elf.getFileName() + ".gcc.log");
         Outcome o = run(cmd, log);
         if (o.exitStatus() != 0) {
             throw new AssertionError("cross build failed (" + String.join(" ", cmd) + "):\n" + readLog(log));
         }
+    }
+
+    /** @return the path of the libgcc.a of the target's multilib ({@code -print-libgcc-file-name}) */
+    private static String libgcc(Arch arch) {
+        Outcome o = run(List.of(GCC, "-march=" + arch.multilib(), "-mabi=" + arch.mabi, "-print-libgcc-file-name"), null);
+        String path = new String(o.stdout(), StandardCharsets.UTF_8).strip();
+        if (o.exitStatus() != 0 || !path.contains(arch.multilib())) {
+            throw new AssertionError("no " + arch.multilib() + " multilib libgcc: '" + path + "'");
+        }
+        return path;
     }
 
     /**
@@ -184,7 +237,9 @@ final class CrossToolchain {
      * @throws AssertionError if QEMU does not finish within {@link #PROCESS_TIMEOUT_SECONDS}
      */
     static Outcome runQemu(Arch arch, Path elf) {
-        return run(List.of(arch.qemu(), elf.toString()), null);
+        List<String> cmd = new ArrayList<>(arch.qemuCommand());
+        cmd.add(elf.toString());
+        return run(cmd, null);
     }
 
     /**

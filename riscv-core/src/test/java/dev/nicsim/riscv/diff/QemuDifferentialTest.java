@@ -31,8 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * identical. nicsim's own summary goes to stderr and is not compared.
  *
  * <p>Programs: the C programs in {@code src/test/c/progs} (integer corner cases, 64-bit multiply
- * and divide, sorting, CRC-32, DCQCN/TIMELY fixed point), each built for rv32im, rv32imac, rv64im
- * and rv64imac; and {@value #RANDOM_PER_ARCH} seeded random instruction sequences per target from
+ * and divide, sorting, CRC-32, DCQCN/TIMELY fixed point), each built for rv32im, rv32imac, rv64im,
+ * rv64imac, and rv32imac/rv64imac with Zbb and Zbs (QEMU {@code -cpu rvXX,zbb=true,zbs=true};
+ * nicsim with {@code e31-zbb-zbs.yaml}, whose random programs also draw Zbb/Zbs instructions); and {@value #RANDOM_PER_ARCH} seeded random instruction sequences per target from
  * {@link RandomProgramGenerator}, which end by printing all 31 registers and their scratch memory.
  * C programs run with the e31 cycle model, random programs alternately with e31 and ibex: the
  * architectural result must not depend on the timing model.
@@ -93,7 +94,7 @@ class QemuDifferentialTest {
                 tests.add(DynamicTest.dynamicTest(program + " " + arch.march, () -> {
                     Path elf = work.resolve(program + "-" + arch.march + ".elf");
                     CrossToolchain.buildC(arch, CrossToolchain.sourceDir().resolve("progs").resolve(program + ".c"), elf);
-                    compare(arch, elf, "e31", program + " " + arch.march, null);
+                    compare(arch, elf, arch.bitManipulation() ? zbModel() : "e31", program + " " + arch.march, null);
                 }));
             }
         }
@@ -114,11 +115,12 @@ class QemuDifferentialTest {
             for (int i = 0; i < perArch; i++) {
                 long seed = baseSeed + 1000L * arch.ordinal() + i;
                 // the architectural result must not depend on the timing model: alternate them
-                String model = i % 2 == 0 ? "e31" : "ibex";
+                String model = arch.bitManipulation() ? zbModel() : i % 2 == 0 ? "e31" : "ibex";
                 String name = "random seed=" + seed + " " + arch.march + " " + model;
                 tests.add(DynamicTest.dynamicTest(name, () -> {
                     Path asm = work.resolve("random-" + seed + "-" + arch.march + ".S");
-                    Files.writeString(asm, RandomProgramGenerator.generate(seed, arch.xlen, arch.atomics, RANDOM_ITEMS),
+                    Files.writeString(asm, RandomProgramGenerator.generate(seed, arch.xlen, arch.atomics, arch.bitManipulation(),
+                            RANDOM_ITEMS),
                             StandardCharsets.UTF_8);
                     Path elf = work.resolve("random-" + seed + "-" + arch.march + ".elf");
                     CrossToolchain.buildRandom(arch, asm, elf);
@@ -127,6 +129,18 @@ class QemuDifferentialTest {
             }
         }
         return tests.stream();
+    }
+
+    /**
+     * @return the path of the test model {@code e31-zbb-zbs.yaml} (e31's timing with Zbb and Zbs),
+     *     which the Zbb/Zbs targets run under (e31 and ibex trap those instructions)
+     */
+    static String zbModel() {
+        try {
+            return Paths.get(QemuDifferentialTest.class.getResource("/dev/nicsim/riscv/e31-zbb-zbs.yaml").toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void compare(Arch arch, Path elf, String model, String what, Path source) {

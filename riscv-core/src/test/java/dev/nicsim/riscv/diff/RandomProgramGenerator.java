@@ -15,7 +15,8 @@ import java.util.Random;
  * (including the RV64 W forms), {@code lui}/{@code auipc}, every M-extension operation, aligned
  * loads and stores of every width into the scratch buffer, optional A-extension AMOs and
  * {@code lr}/{@code sc} pairs (sometimes followed by an {@code sc} that must fail), forward
- * conditional branches, {@code jal}, {@code jalr}, and counted backward loops of 2 to 5
+ * conditional branches, {@code jal}, {@code jalr}, optional Zbb and Zbs operations, and counted
+ * backward loops of 2 to 5
  * iterations. Apart from those loops, whose counter no other instruction writes, every control
  * transfer goes forward, so every program terminates. Registers start from values chosen to hit corner cases
  * (0, &plusmn;1, XLEN and 32-bit minima/maxima, shift amounts around XLEN) or random ones.
@@ -54,6 +55,13 @@ final class RandomProgramGenerator {
     private static final String[] AMO_OPS = {
         "amoswap", "amoadd", "amoxor", "amoand", "amoor", "amomin", "amomax", "amominu", "amomaxu"};
     private static final String[] AMO_ORDER = {"", "", ".aq", ".rl", ".aqrl"};
+    /** Zbb and Zbs register-register operations (Bit-Manipulation 1.0.0 chapter 3). */
+    private static final String[] ZB_RR_OPS = {
+        "andn", "orn", "xnor", "max", "maxu", "min", "minu", "rol", "ror", "bclr", "bext", "binv", "bset"};
+    private static final String[] ZB_RR_W_OPS = {"rolw", "rorw"};
+    private static final String[] ZB_UNARY_OPS = {"clz", "ctz", "cpop", "sext.b", "sext.h", "zext.h", "orc.b", "rev8"};
+    private static final String[] ZB_UNARY_W_OPS = {"clzw", "ctzw", "cpopw"};
+    private static final String[] ZB_SHIFT_IMM_OPS = {"rori", "bclri", "bexti", "binvi", "bseti"};
     private static final int[] IMM12_CORNERS = {0, 1, -1, 2047, -2048, 31, 32, 63, 64, -2, 0x7ff, 0x555};
 
     private RandomProgramGenerator() {
@@ -71,13 +79,31 @@ final class RandomProgramGenerator {
      * @throws IllegalArgumentException if {@code xlen} is not 32 or 64 or the count is out of range
      */
     static String generate(long seed, int xlen, boolean atomics, int instructionCount) {
+        return generate(seed, xlen, atomics, false, instructionCount);
+    }
+
+    /**
+     * Generates one program, optionally with Zbb and Zbs instructions: then a fifth of the
+     * register-register items become one of them (register-register, unary or shift-immediate,
+     * RV64's W forms included). Without them the text is the same as {@link #generate(long, int,
+     * boolean, int)}'s.
+     *
+     * @param seed the random seed; equal seeds give byte-identical sources
+     * @param xlen 32 or 64
+     * @param atomics whether to emit A-extension instructions (the target must have A)
+     * @param bitManipulation whether to emit Zbb and Zbs instructions (the target must have them)
+     * @param instructionCount number of random items, 1 to 100000
+     * @return the assembler source text
+     * @throws IllegalArgumentException if {@code xlen} is not 32 or 64 or the count is out of range
+     */
+    static String generate(long seed, int xlen, boolean atomics, boolean bitManipulation, int instructionCount) {
         if (xlen != 32 && xlen != 64) {
             throw new IllegalArgumentException("xlen must be 32 or 64, got " + xlen);
         }
         if (instructionCount < 1 || instructionCount > 100_000) {
             throw new IllegalArgumentException("instructionCount must be 1..100000, got " + instructionCount);
         }
-        return new Emitter(new Random(seed), xlen, atomics, instructionCount).emit();
+        return new Emitter(new Random(seed), xlen, atomics, bitManipulation, instructionCount).emit();
     }
 
     /** One generation run: the random stream and the pending forward labels. */
@@ -85,15 +111,17 @@ final class RandomProgramGenerator {
         private final Random rnd;
         private final int xlen;
         private final boolean atomics;
+        private final boolean bitManipulation;
         private final int count;
         private final StringBuilder out = new StringBuilder(64 * 1024);
         /** {@code labelAt[i]}: whether item i is the target of some earlier control transfer. */
         private final boolean[] labelAt;
 
-        Emitter(Random rnd, int xlen, boolean atomics, int count) {
+        Emitter(Random rnd, int xlen, boolean atomics, boolean bitManipulation, int count) {
             this.rnd = rnd;
             this.xlen = xlen;
             this.atomics = atomics;
+            this.bitManipulation = bitManipulation;
             this.count = count;
             this.labelAt = new boolean[count + 1];
         }
@@ -157,6 +185,9 @@ final class RandomProgramGenerator {
         private String item(int index) {
             int kind = rnd.nextInt(100);
             if (kind < 20) {
+                if (bitManipulation && rnd.nextInt(5) == 0) {
+                    return bitManipulation();
+                }
                 return rr(pick(RR_OPS), xlen == 64 && rnd.nextInt(4) == 0 ? pick(RR_W_OPS) : null);
             } else if (kind < 35) {
                 return immediate();
@@ -195,6 +226,21 @@ final class RandomProgramGenerator {
                 rs1 = source();
             }
             return "    " + name + " " + rd + ", " + rs1 + ", " + source() + "\n";
+        }
+
+        private String bitManipulation() {
+            int which = rnd.nextInt(3);
+            boolean wide = xlen == 64 && rnd.nextInt(4) == 0;
+            if (which == 0) {
+                return rr(pick(ZB_RR_OPS), wide ? pick(ZB_RR_W_OPS) : null);
+            }
+            String rd = dest();
+            String rs1 = rnd.nextInt(3) == 0 && !rd.equals("x0") ? rd : source();
+            if (which == 1) {
+                return "    " + (wide ? pick(ZB_UNARY_W_OPS) : pick(ZB_UNARY_OPS)) + " " + rd + ", " + rs1 + "\n";
+            }
+            return wide ? "    roriw " + rd + ", " + rs1 + ", " + shamt(32) + "\n"
+                    : "    " + pick(ZB_SHIFT_IMM_OPS) + " " + rd + ", " + rs1 + ", " + shamt(xlen) + "\n";
         }
 
         private String immediate() {

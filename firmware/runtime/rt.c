@@ -4,6 +4,7 @@
  * counters, time and thread getters, and the built-in default algorithm.
  */
 #include "nicsim_pcc.h"
+#include "nicsim_dcqcn.h"
 
 const uint32_t nicsim_pcc_abi_version = NICSIM_PCC_ABI_VERSION;
 
@@ -43,15 +44,12 @@ void nicsim_rt_event(uint8_t *mb, doca_pcc_dev_algo_ctxt_t *ctxt)
     doca_pcc_dev_results_t *res = (doca_pcc_dev_results_t *)(mb + NICSIM_MB_RESULTS);
     if (MB_U32(mb, NICSIM_MB_CALL) == NICSIM_CALL_FLOW_INIT) {
         nicsim_pcc_user_flow_init(ctxt, ev, attr, res);
+    } else if (likely(doca_pcc_dev_user_algo != 0)) {
+        /* DOCA calls the user algorithm for every event, whatever its slot; the user's code calls
+         * doca_pcc_dev_default_internal_algo itself for slots it does not own (issue 19) */
+        doca_pcc_dev_user_algo(ctxt, ev, attr, res);
     } else {
-        uint32_t slot = attr->algo_slot;
-        uint32_t port = ev->port_num;
-        if (likely(doca_pcc_dev_user_algo != 0 && slot < NICSIM_PCC_MAX_SLOTS && port < NICSIM_PCC_MAX_PORTS
-                   && nicsim_pcc_slots[port][slot].enabled)) {
-            doca_pcc_dev_user_algo(ctxt, ev, attr, res);
-        } else {
-            doca_pcc_dev_default_internal_algo(ctxt, ev, attr, res);
-        }
+        doca_pcc_dev_default_internal_algo(ctxt, ev, attr, res);
     }
     MB_U32(mb, NICSIM_MB_STATUS) = 0;
 }
@@ -248,15 +246,11 @@ __attribute__((weak)) void doca_pcc_dev_np_user_packet_handler(void *in, void *o
     (void)out;
 }
 
+/* The NIC's built-in algorithm: DCQCN with the Mellanox defaults (runtime/dcqcn_engine.c), no counters. */
 void doca_pcc_dev_default_internal_algo(doca_pcc_dev_algo_ctxt_t *algo_ctxt, doca_pcc_dev_event_t *event,
                                         const doca_pcc_dev_attr_t *attr, doca_pcc_dev_results_t *results)
 {
-    (void)event;
-    (void)attr;
-    if (algo_ctxt->data[0] == 0) {
-        algo_ctxt->data[0] = DOCA_PCC_DEV_MAX_RATE;
-        results->rate = DOCA_PCC_DEV_MAX_RATE;
-    }
+    nicsim_dcqcn_event(algo_ctxt->data, nicsim_dcqcn_default_params, 0, event, attr, results);
 }
 
 uint32_t doca_pcc_dev_thread_rank(void)

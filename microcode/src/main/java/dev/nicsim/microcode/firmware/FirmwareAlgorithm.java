@@ -24,7 +24,10 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * <ul>
  * <li>{@link #initFlow}: control {@code call} = 1 (the port's {@code nicsim_pcc_user_flow_init},
  *     Java's initFlow; firmware without one leaves the result unchanged);</li>
- * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo};
+ * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo} for every
+ *     event, as DOCA's device library does, with {@code attr->algo_slot} = the lowest slot of port 0
+ *     the firmware enabled, or {@link FirmwareLayout#INTERNAL_SLOT} (15) when it enabled none (its
+ *     code then calls {@code doca_pcc_dev_default_internal_algo}, the runtime's DCQCN);
  *     events of a type the firmware disabled in {@code doca_pcc_dev_user_init} are not run (the
  *     result stays unchanged, 0 cycles).</li>
  * </ul>
@@ -177,7 +180,9 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         }
         final var mem = nic.memory;
         final int rank = rank();
-        mem.store(m + AT_SLOT_OVERLOAD, 4, (Math.max(0, nic.slot) & 15) | (attributes.overloaded() ? 16 : 0));
+        // the lowest enabled slot of port 0; the internal slot 15 when the firmware enabled none (DOCA still
+        // calls doca_pcc_dev_user_algo, which hands slots it does not own to the default algorithm)
+        mem.store(m + AT_SLOT_OVERLOAD, 4, (nic.slot < 0 ? INTERNAL_SLOT : nic.slot & 15) | (attributes.overloaded() ? 16 : 0));
         mem.store(m + AT_MTU, 4, attributes.mtuBytes());
         mem.store(m + AT_LINE_RATE, 8, attributes.lineRateBitsPerSec());
         mem.store(m + AT_BASE_RTT, 4, attributes.baseRttNs());
@@ -251,6 +256,23 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
             counters.add(firmwareCounterIds[i], v - counters.get(firmwareCounterIds[i]));
         }
         return counters;
+    }
+
+    /**
+     * A 64-bit little-endian word of this NIC's firmware memory at a symbol, for tests and tools
+     * that read a firmware's own globals.
+     *
+     * @param symbol the symbol (a global of the ELF)
+     * @param index  word index from the symbol, 0 or more
+     * @return the value
+     * @throws FirmwareException when the ELF has no such symbol
+     */
+    public long symbolWord(final String symbol, final int index) {
+        final long a = nic.image.symbol(symbol);
+        if (a < 0) {
+            throw new FirmwareException(nic.image.path() + ": no symbol " + symbol);
+        }
+        return nic.memory.load(a + 8L * index, 8);
     }
 
     /** @return the firmware this instance runs */

@@ -103,6 +103,11 @@ public final class FirmwareLayout {
     static final int MAX_COUNTERS = 16;
     static final int MAX_PORTS = 4;
     static final int MAX_SLOTS = 8;
+    /**
+     * {@code attr->algo_slot} of events when the firmware enabled no slot: DOCA's
+     * {@code DOCA_PCC_DEV_ALGO_SLOT_INTERNAL}, the built-in algorithm's slot.
+     */
+    static final int INTERNAL_SLOT = 15;
     static final int ALGO_ROW = 48;
     static final int PARAM_ROW = 64;
     static final int COUNTER_ROW = 48;

@@ -59,7 +59,7 @@ class DocaDispatchTest {
             }
         }
         for (int t = 0; t < 32; t++) {
-            assertEquals(dispatched[t], a.symbolWord("testfw_calls", t), "calls of DOCA event type " + t);
+            assertEquals(dispatched[t], a.symbolLoad("testfw_calls", 8L * t, 8), "calls of DOCA event type " + t);
         }
         // 5,000 events of the scripted mix (8 % CNPs): the default really cuts the rate
         assertTrue(decreases > 0, "DCQCN below line rate after CNPs");
@@ -82,9 +82,9 @@ class DocaDispatchTest {
         e.advance(Long.MAX_VALUE / 4);
         final FirmwareAlgorithm a = (FirmwareAlgorithm) e.algorithm(0);
         // every event reached doca_pcc_dev_user_algo: 2 TX (type 3), 1 ACK (4), 2 CNP (2; counted before the loop)
-        assertEquals(2, a.symbolWord("testfw_calls", 3));
-        assertEquals(1, a.symbolWord("testfw_calls", 4));
-        assertEquals(2, a.symbolWord("testfw_calls", 2));
+        assertEquals(2, a.symbolLoad("testfw_calls", 8L * 3, 8));
+        assertEquals(1, a.symbolLoad("testfw_calls", 8L * 4, 8));
+        assertEquals(2, a.symbolLoad("testfw_calls", 8L * 2, 8));
         assertEquals(2, fw.budgetExceeded());
         assertEquals(0, fw.faults());
         assertEquals(2L, counter(e, "firmware_budget_exceeded"));

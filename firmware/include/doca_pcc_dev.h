@@ -1,15 +1,30 @@
 /*
  * doca_pcc_dev.h - the DOCA PCC device API as nicsim implements it: include this from an
  * algorithm. Written for nicsim from the public description of the API (not copied from
- * NVIDIA's headers). The algorithm provides the three functions declared here.
+ * NVIDIA's headers). The reaction-point algorithm provides the functions declared here; NP
+ * programs include doca_pcc_np_dev.h instead.
  */
 #ifndef DOCA_PCC_DEV_H
 #define DOCA_PCC_DEV_H
 
 #include "doca_pcc_dev_common.h"
+#include "doca_pcc_dev_utils.h"
+#include "doca_pcc_dev_services.h"
 #include "doca_pcc_dev_event.h"
 #include "doca_pcc_dev_algo_access.h"
-#include "doca_pcc_dev_utils.h"
+
+/** log2 of DOCA_PCC_DEV_MAX_RATE (rates are 20-bit fractions of line rate). */
+#define DOCA_PCC_DEV_LOG_MAX_RATE 20
+/** DOCA's default start rate: max(DOCA_PCC_DEV_MAX_RATE >> 8, 1) = 4096. */
+#define DOCA_PCC_DEV_DEFAULT_RATE ((DOCA_PCC_DEV_MAX_RATE >> 8) > 1 ? (DOCA_PCC_DEV_MAX_RATE >> 8) : 1)
+/** Slot and algorithm index of the built-in algorithm (doca_pcc_dev_default_internal_algo). */
+#define DOCA_PCC_DEV_ALGO_SLOT_INTERNAL 0xF
+#define DOCA_PCC_DEV_ALGO_INDEX_INTERNAL 0xF
+/**
+ * Whether bit 31 (DOCA_PCC_DEV_EVNT_ROCE_TX_FOR_ACK_NACK) of the user_init disable mask is honoured:
+ * 0 on the BlueField-3 DPA, which nicsim models (Addendum A.2).
+ */
+#define DOCA_PCC_DEV_ACK_NACK_TX_EVENT_DISABLED_SUPPORTED 0
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,9 +47,6 @@ void doca_pcc_dev_user_init(uint32_t *disable_event_bitmask);
 doca_pcc_dev_error_t doca_pcc_dev_user_set_algo_params(uint32_t port_num, uint32_t algo_slot,
                                                        uint32_t param_id_base, uint32_t param_num,
                                                        const uint32_t *new_param_values, uint32_t *params);
-
-/** The remote side's RTT-probe handler (notification point); nicsim does not call it. */
-void doca_pcc_dev_np_user_packet_handler(void *in, void *out);
 
 #ifdef __cplusplus
 }

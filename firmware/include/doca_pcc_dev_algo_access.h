@@ -1,6 +1,6 @@
 /*
  * doca_pcc_dev_algo_access.h - declaring algorithms, parameters and counters, and reaching
- * them at run time (DOCA PCC device API names, nicsim implementation in runtime/tables.c).
+ * them at run time (DOCA PCC device API names, nicsim implementation in runtime/rt.c).
  * Written for nicsim, not copied from NVIDIA.
  */
 #ifndef DOCA_PCC_DEV_ALGO_ACCESS_H
@@ -43,8 +43,9 @@ uint32_t *doca_pcc_dev_get_counters(uint32_t port_num, uint32_t algo_slot);
 uint32_t doca_pcc_dev_get_algo_index(uint32_t port_num, uint32_t algo_slot);
 
 /**
- * The built-in algorithm for slot 15 and empty slots. nicsim's: a new flow (context word 0 is
- * 0) gets line rate and word 0 = 1 << 20; otherwise nothing changes.
+ * The NIC's built-in algorithm, for slot 15 and slots the program does not own (its
+ * doca_pcc_dev_user_algo calls this): DCQCN with the Mellanox defaults, in firmware
+ * (runtime/dcqcn_engine.c; the context holds DCQCN's state, so a flow must stay with it).
  */
 void doca_pcc_dev_default_internal_algo(doca_pcc_dev_algo_ctxt_t *algo_ctxt, doca_pcc_dev_event_t *event,
                                         const doca_pcc_dev_attr_t *attr, doca_pcc_dev_results_t *results);

@@ -9,6 +9,17 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "nicsim_pcc_abi.h"
+#include "doca_version.h"
+
+/** DOCA's: the attribute only (no static, no inline); a header function written with it is an
+ * ordinary external definition (Addendum A.2). */
+#ifndef ALWAYS_INLINE
+#define ALWAYS_INLINE __attribute__((always_inline))
+#endif
+/** DOCA's: static inline plus always_inline, safe in shared headers (Addendum A.2). */
+#ifndef FORCE_INLINE
+#define FORCE_INLINE static inline __attribute__((always_inline))
+#endif
 
 #ifndef likely
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -17,7 +28,8 @@
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
 
-#define DOCA_PCC_DEV_MAX_NUM_PORTS NICSIM_PCC_MAX_PORTS
+/** 4 on BF3, as a signed int as in DOCA (so `int p < DOCA_PCC_DEV_MAX_NUM_PORTS` does not warn). */
+#define DOCA_PCC_DEV_MAX_NUM_PORTS ((int)NICSIM_PCC_MAX_PORTS)
 #define DOCA_PCC_DEV_MAX_NUM_USER_SLOTS NICSIM_PCC_MAX_SLOTS
 #define DOCA_PCC_DEV_MAX_NUM_ALGOS NICSIM_PCC_MAX_ALGOS
 #define DOCA_PCC_DEV_MAX_NUM_PARAMS NICSIM_PCC_MAX_PARAMS
@@ -67,6 +79,66 @@ typedef struct {
     uint32_t fast_start_packets;
     uint64_t reserved;
 } doca_pcc_dev_results_t;
+
+/*
+ * NIC port counters and port queries (Addendum A.3; DOCA marks them experimental). A counter ID has
+ * the logical port in bits 0-3, the counter type in bits 4-7, the plane (0 on BF3) in bits 8-11 and
+ * bit 24 set; the 2.x fixed IDs are the same without bit 24, and nicsim accepts both.
+ */
+#define DOCA_PCC_DEV_GET_PORT_COUNTER_ID(port, type, plane) \
+    ((uint32_t)((1u << 24) | (((uint32_t)(plane) & 0xFu) << 8) | (((uint32_t)(type) & 0xFu) << 4) \
+                | ((uint32_t)(port) & 0xFu)))
+
+/** Counter types. nicsim: both count whole bytes of frames (A.12 leaves RX units open). */
+typedef enum {
+#if !NICSIM_DOCA_AT_LEAST(3, 3)
+    DOCA_PCC_DEV_NIC_COUNTER_TYPE_RX_BYTES = 1, /* gone from the 3.3 headers */
+#endif
+    DOCA_PCC_DEV_NIC_COUNTER_TYPE_TX_BYTES = 2,
+} doca_pcc_dev_nic_port_counter_types_t;
+
+#if !NICSIM_DOCA_AT_LEAST(3, 0)
+/** The 2.x fixed counter IDs (type << 4 | port). */
+typedef enum {
+    DOCA_PCC_DEV_NIC_COUNTER_PORT0_RX_BYTES = 0x10,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT1_RX_BYTES = 0x11,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT2_RX_BYTES = 0x12,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT3_RX_BYTES = 0x13,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT0_TX_BYTES = 0x20,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT1_TX_BYTES = 0x21,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT2_TX_BYTES = 0x22,
+    DOCA_PCC_DEV_NIC_COUNTER_PORT3_TX_BYTES = 0x23,
+} doca_pcc_dev_nic_counter_ids_t;
+#endif
+
+/**
+ * Registers the counters doca_pcc_dev_nic_counters_sample reads: values[i] receives counter
+ * counter_ids[i]. Both arrays are kept by pointer (global or heap memory). One configuration per
+ * program; a later call replaces it.
+ */
+void doca_pcc_dev_nic_counters_config(uint32_t *counter_ids, uint32_t num_counters, uint32_t *values);
+
+/**
+ * Reads every configured counter now: free-running 32-bit byte counters of the simulated NIC's
+ * port (wrapping). Before any config, or with an unknown ID, the call faults (DOCA: the process
+ * crashes), which nicsim counts as a firmware fault.
+ */
+void doca_pcc_dev_nic_counters_sample(void);
+
+/** @return bit mask of initialised logical ports (bit i = port i; nicsim NICs have port 0: 1) */
+uint32_t doca_pcc_dev_get_logical_ports(void);
+
+/** @return the port's speed, Gb/s (the scenario's host link rate), 0 for a port that does not exist */
+uint32_t doca_pcc_dev_get_port_speed(uint32_t portid);
+
+/** @return planes of the port: 1 (planes are a ConnectX-8 feature) */
+uint32_t doca_pcc_dev_get_port_planes(uint32_t portid);
+
+/**
+ * Optional user callback: port portid changed state. nicsim calls it once per port of the mask
+ * after doca_pcc_dev_user_init, before the first event.
+ */
+void doca_pcc_dev_user_port_info_changed(uint32_t portid);
 
 /** Description of one algorithm for doca_pcc_dev_algo_init_metadata. */
 struct doca_pcc_dev_algo_meta_data {

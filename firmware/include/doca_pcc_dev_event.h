@@ -35,6 +35,31 @@ typedef enum {
     DOCA_PCC_DEV_TX_FLAG_RTT_REQ_SENT = 4,
 } doca_pcc_dev_tx_flag_enum;
 
+/**
+ * The event-specific words of NVIDIA's event layout (Addendum A.8), as far as nicsim fills them:
+ * on TX events roce_tx holds, big-endian, the first-coalesced timestamp, the TX counters
+ * (after a 32-bit swap: sent_32bytes in bits 0-15, sent_pkts in bits 16-31, as the bit-fields of
+ * doca_pcc_dev_roce_tx_cntrs_t) and the flow QPN
+ * (low 24 bits), so code written for releases without doca_pcc_dev_get_flow_qpn finds the QPN at
+ * byte 8 of roce_tx. On RTT events the first 12 bytes are the raw data (hardware responder: the
+ * three RTT timestamps, big-endian; an NP program: its 12 bytes). The union overlays event
+ * bytes 44..59 (firmware/ABI.md 4.1); word 3 is the QPN field of nicsim's layout.
+ */
+typedef struct {
+    uint32_t be_first_timestamp;
+    uint32_t be_cntrs;
+    uint32_t be_qpn;
+    uint32_t reserved;
+} doca_pcc_dev_roce_tx_spec_attr_t;
+
+typedef union {
+    doca_pcc_dev_roce_tx_spec_attr_t roce_tx;
+    uint32_t ack_nack_cnp[4];
+    uint32_t rtt_tstamp[4];
+    uint32_t fw_data[4];
+    uint8_t raw[16];
+} doca_pcc_dev_ev_spec_attr_t;
+
 /** The event record as the emulator writes it (80 bytes; multi-byte fields big-endian). */
 typedef struct {
     uint8_t ev_type;
@@ -52,8 +77,13 @@ typedef struct {
     uint32_t be_rtt_req_send_ts;
     uint32_t be_rtt_req_recv_ts;
     uint32_t be_rtt_resp_send_ts;
-    uint8_t rtt_raw_data[12];
-    uint32_t be_qpn;
+    union {
+        struct {
+            uint8_t rtt_raw_data[12];
+            uint32_t be_qpn;
+        };
+        doca_pcc_dev_ev_spec_attr_t ev_spec_attr;
+    };
     uint8_t nicsim_flags;
     uint8_t nicsim_type;
     uint16_t reserved0;
@@ -167,10 +197,23 @@ static inline uint32_t doca_pcc_dev_get_rtt_resp_send_timestamp(const doca_pcc_d
     return nicsim_be32(ev->be_rtt_resp_send_ts);
 }
 
-/** @return RTT event: the 12 bytes the remote NP handler wrote */
-static inline const uint8_t *doca_pcc_dev_get_rtt_raw_data(const doca_pcc_dev_event_t *ev)
+/** Bytes of RTT raw data. */
+#define NICSIM_PCC_RTT_RAW_DATA_BYTES 12u
+
+/**
+ * @return RTT event: the 12 bytes of the response: what the remote NP program wrote, or (hardware
+ * responder, no NP program) the three timestamps big-endian (non-const, as NVIDIA's)
+ */
+static inline unsigned char *doca_pcc_dev_get_rtt_raw_data(doca_pcc_dev_event_t *ev)
 {
     return ev->rtt_raw_data;
+}
+
+/** @return 12, the bytes doca_pcc_dev_get_rtt_raw_data points at */
+static inline uint32_t doca_pcc_dev_get_rtt_raw_data_size(const doca_pcc_dev_event_t *ev)
+{
+    (void)ev;
+    return NICSIM_PCC_RTT_RAW_DATA_BYTES;
 }
 
 /** @return the QP number of the event's flow */

@@ -8,6 +8,11 @@
 #define NICSIM_PCC_H
 
 #include "doca_pcc_dev.h"
+#include "doca_pcc_np_dev.h"
+
+/** nicsim's probe request layout (ABI.md section 9): Ethernet 14 + IPv4 20, then UDP 8 + MAD 24. */
+#define NICSIM_NP_L4_OFFSET 34u
+#define NICSIM_NP_PAYLOAD_OFFSET 66u
 
 /** nicsim event type beyond DOCA's: the flow's timer (armed by nicsim_pcc_set_timer_ns) expired. */
 #define NICSIM_PCC_EVNT_TIMER 8

@@ -30,6 +30,7 @@
 #define NICSIM_ECALL_PRINT       0x4E01
 #define NICSIM_ECALL_TRACE       0x4E02
 #define NICSIM_ECALL_TRACE_FLUSH 0x4E03
+#define NICSIM_ECALL_NIC_COUNTERS 0x4E04 /* a0 = ids, a1 = count, a2 = values; 0 or -22 (an unknown id) */
 #define NICSIM_PRINT_MAX_BYTES   256u
 
 /* mailbox offsets (bytes from the slot base) */
@@ -41,11 +42,24 @@
 #define NICSIM_MB_NOW_NS     152u
 #define NICSIM_MB_NOW_US     160u
 #define NICSIM_MB_STATUS     168u
+/* service calls (call kinds 3..5), bytes 176..207 */
+#define NICSIM_MB_ARG        176u /* port-info: the port; host mailbox: request bytes; NP: packet bytes */
+#define NICSIM_MB_ARG2       180u /* host mailbox: max response bytes; NP: port of arrival */
+#define NICSIM_MB_OUT_SIZE   184u /* host mailbox: response bytes the callback reported */
+#define NICSIM_MB_RETURN     188u /* host mailbox, NP: the callback's return value (0 OK, 1 FAIL) */
+#define NICSIM_MB_NP_DATA    192u /* NP: the 12 response bytes */
 
 /* mailbox call kinds */
 #define NICSIM_CALL_EVENT     0u
 #define NICSIM_CALL_FLOW_INIT 1u
 #define NICSIM_CALL_LOAD_INIT 2u
+#define NICSIM_CALL_PORT_INFO 3u   /* doca_pcc_dev_user_port_info_changed(arg) */
+#define NICSIM_CALL_HOST_MAILBOX 4u /* doca_pcc_dev_user_mailbox_handle on nicsim_pcc_host_request */
+#define NICSIM_CALL_NP_PACKET 5u   /* doca_pcc_dev_np_user_packet_handler on the thread's nicsim_pcc_np_packets row */
+
+/* host mailbox buffers and NP packets */
+#define NICSIM_PCC_HOST_MAILBOX_BYTES 1024u
+#define NICSIM_PCC_NP_PACKET_BYTES 128u
 
 /* "unchanged" result values the emulator pre-fills */
 #define NICSIM_PCC_RATE_UNCHANGED        0xFFFFFFFFu
@@ -125,6 +139,16 @@ extern uint32_t nicsim_pcc_params[NICSIM_PCC_MAX_PORTS][NICSIM_PCC_MAX_SLOTS][NI
 extern uint32_t nicsim_pcc_counters[NICSIM_PCC_MAX_THREADS][NICSIM_PCC_MAX_PORTS][NICSIM_PCC_MAX_SLOTS]
                                    [NICSIM_PCC_MAX_COUNTERS];
 extern uint32_t nicsim_pcc_disabled_events;
+
+/** Port state the emulator writes at load (before port-info calls): mask and speeds in Gb/s. */
+struct nicsim_pcc_port_info {
+    uint32_t logical_ports;
+    uint32_t speed_gbps[NICSIM_PCC_MAX_PORTS];
+};
+extern struct nicsim_pcc_port_info nicsim_pcc_ports;
+extern uint8_t nicsim_pcc_host_request[NICSIM_PCC_HOST_MAILBOX_BYTES];
+extern uint8_t nicsim_pcc_host_response[NICSIM_PCC_HOST_MAILBOX_BYTES];
+extern uint8_t nicsim_pcc_np_packets[NICSIM_PCC_MAX_THREADS][NICSIM_PCC_NP_PACKET_BYTES];
 #endif
 
 #endif

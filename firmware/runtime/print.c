@@ -171,7 +171,7 @@ int nicsim_snprintf(char *buf, size_t size, const char *fmt, ...)
     return n;
 }
 
-int doca_pcc_dev_printf(const char *fmt, ...)
+void doca_pcc_dev_printf(const char *fmt, ...)
 {
     char buf[NICSIM_PRINT_MAX_BYTES];
     va_list ap;
@@ -180,13 +180,12 @@ int doca_pcc_dev_printf(const char *fmt, ...)
     va_end(ap);
     uint32_t len = n < (int)sizeof buf ? (uint32_t)n : (uint32_t)sizeof buf - 1;
     nicsim_pcc_write(buf, len);
-    return n;
 }
 
-void doca_pcc_dev_trace_5(uint32_t format_id, uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4,
+void doca_pcc_dev_trace_5(int format_id, uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4,
                           uint64_t arg5)
 {
-    register long a0 __asm__("a0") = (long)format_id;
+    register long a0 __asm__("a0") = (long)(uint32_t)format_id;
     register uint64_t a1 __asm__("a1") = arg1;
     register uint64_t a2 __asm__("a2") = arg2;
     register uint64_t a3 __asm__("a3") = arg3;

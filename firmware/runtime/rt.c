@@ -4,6 +4,7 @@
  * counters, time and thread getters, and the built-in default algorithm.
  */
 #include "nicsim_pcc.h"
+#include "nicsim_dcqcn.h"
 
 const uint32_t nicsim_pcc_abi_version = NICSIM_PCC_ABI_VERSION;
 
@@ -20,6 +21,17 @@ uint32_t nicsim_pcc_disabled_events;
  * doca_pcc_dev_user_algo itself (exit 2); the runtime then falls back to the default algorithm. */
 #pragma weak doca_pcc_dev_user_algo
 #pragma weak doca_pcc_dev_user_init
+/* optional callbacks: weak references, so an ELF defines them only when the program does
+ * (`nicsim firmware info` shows which) */
+#pragma weak doca_pcc_dev_user_port_info_changed
+#pragma weak doca_pcc_dev_user_mailbox_handle
+#pragma weak doca_pcc_dev_np_user_packet_handler
+
+/* the emulator overwrites these at load; the values here serve riscv run and QEMU */
+struct nicsim_pcc_port_info nicsim_pcc_ports = {.logical_ports = 1, .speed_gbps = {100, 0, 0, 0}};
+uint8_t nicsim_pcc_host_request[NICSIM_PCC_HOST_MAILBOX_BYTES];
+uint8_t nicsim_pcc_host_response[NICSIM_PCC_HOST_MAILBOX_BYTES];
+uint8_t nicsim_pcc_np_packets[NICSIM_PCC_MAX_THREADS][NICSIM_PCC_NP_PACKET_BYTES];
 
 #define MB_U32(mb, off) (*(volatile uint32_t *)((mb) + (off)))
 #define MB_U64(mb, off) (*(volatile uint64_t *)((mb) + (off)))
@@ -36,22 +48,56 @@ __attribute__((weak)) void nicsim_pcc_user_flow_init(doca_pcc_dev_algo_ctxt_t *a
     (void)results;
 }
 
+/* Port-info, host-mailbox and NP calls (ABI.md section 5); the emulator issues each only when the
+ * ELF defines the callback. */
+static void __attribute__((noinline)) nicsim_rt_service(uint8_t *mb, uint32_t call)
+{
+    if (call == NICSIM_CALL_PORT_INFO && doca_pcc_dev_user_port_info_changed != 0) {
+        doca_pcc_dev_user_port_info_changed(MB_U32(mb, NICSIM_MB_ARG));
+    } else if (call == NICSIM_CALL_HOST_MAILBOX && doca_pcc_dev_user_mailbox_handle != 0) {
+        uint32_t size = 0;
+        MB_U32(mb, NICSIM_MB_RETURN) = (uint32_t)doca_pcc_dev_user_mailbox_handle(
+            nicsim_pcc_host_request, MB_U32(mb, NICSIM_MB_ARG), MB_U32(mb, NICSIM_MB_ARG2), nicsim_pcc_host_response,
+            &size);
+        MB_U32(mb, NICSIM_MB_OUT_SIZE) = size;
+    } else if (call == NICSIM_CALL_NP_PACKET && doca_pcc_dev_np_user_packet_handler != 0) {
+        uint32_t rank = MB_U32(mb, NICSIM_MB_THREAD_RANK) & (NICSIM_PCC_MAX_THREADS - 1);
+        struct doca_pcc_np_dev_request_packet in = {
+            .raw = nicsim_pcc_np_packets[rank],
+            .raw_size = MB_U32(mb, NICSIM_MB_ARG),
+            .l4_offset = NICSIM_NP_L4_OFFSET,
+            .payload_offset = NICSIM_NP_PAYLOAD_OFFSET,
+            .port_num = MB_U32(mb, NICSIM_MB_ARG2),
+        };
+        struct doca_pcc_np_dev_response_packet out = {
+            .size = NICSIM_PCC_RTT_RAW_DATA_BYTES,
+            .data = mb + NICSIM_MB_NP_DATA,
+#if NICSIM_DOCA_AT_LEAST(3, 0)
+            .in = &in,
+#endif
+        };
+        MB_U32(mb, NICSIM_MB_RETURN) = (uint32_t)doca_pcc_dev_np_user_packet_handler(&in, &out);
+    }
+}
+
 void nicsim_rt_event(uint8_t *mb, doca_pcc_dev_algo_ctxt_t *ctxt)
 {
     doca_pcc_dev_event_t *ev = (doca_pcc_dev_event_t *)(mb + NICSIM_MB_EVENT);
     const doca_pcc_dev_attr_t *attr = (const doca_pcc_dev_attr_t *)(mb + NICSIM_MB_ATTR);
     doca_pcc_dev_results_t *res = (doca_pcc_dev_results_t *)(mb + NICSIM_MB_RESULTS);
-    if (MB_U32(mb, NICSIM_MB_CALL) == NICSIM_CALL_FLOW_INIT) {
-        nicsim_pcc_user_flow_init(ctxt, ev, attr, res);
-    } else {
-        uint32_t slot = attr->algo_slot;
-        uint32_t port = ev->port_num;
-        if (likely(doca_pcc_dev_user_algo != 0 && slot < NICSIM_PCC_MAX_SLOTS && port < NICSIM_PCC_MAX_PORTS
-                   && nicsim_pcc_slots[port][slot].enabled)) {
-            doca_pcc_dev_user_algo(ctxt, ev, attr, res);
+    uint32_t call = MB_U32(mb, NICSIM_MB_CALL);
+    if (unlikely(call != NICSIM_CALL_EVENT)) {
+        if (call == NICSIM_CALL_FLOW_INIT) {
+            nicsim_pcc_user_flow_init(ctxt, ev, attr, res);
         } else {
-            doca_pcc_dev_default_internal_algo(ctxt, ev, attr, res);
+            nicsim_rt_service(mb, call);
         }
+    } else if (likely(doca_pcc_dev_user_algo != 0)) {
+        /* DOCA calls the user algorithm for every event, whatever its slot; the user's code calls
+         * doca_pcc_dev_default_internal_algo itself for slots it does not own (issue 19) */
+        doca_pcc_dev_user_algo(ctxt, ev, attr, res);
+    } else {
+        doca_pcc_dev_default_internal_algo(ctxt, ev, attr, res);
     }
     MB_U32(mb, NICSIM_MB_STATUS) = 0;
 }
@@ -242,24 +288,14 @@ __attribute__((weak)) doca_pcc_dev_error_t doca_pcc_dev_user_set_algo_params(uin
     return DOCA_PCC_DEV_STATUS_OK;
 }
 
-__attribute__((weak)) void doca_pcc_dev_np_user_packet_handler(void *in, void *out)
-{
-    (void)in;
-    (void)out;
-}
-
+/* The NIC's built-in algorithm: DCQCN with the Mellanox defaults (runtime/dcqcn_engine.c), no counters. */
 void doca_pcc_dev_default_internal_algo(doca_pcc_dev_algo_ctxt_t *algo_ctxt, doca_pcc_dev_event_t *event,
                                         const doca_pcc_dev_attr_t *attr, doca_pcc_dev_results_t *results)
 {
-    (void)event;
-    (void)attr;
-    if (algo_ctxt->data[0] == 0) {
-        algo_ctxt->data[0] = DOCA_PCC_DEV_MAX_RATE;
-        results->rate = DOCA_PCC_DEV_MAX_RATE;
-    }
+    nicsim_dcqcn_event(algo_ctxt->data, nicsim_dcqcn_default_params, 0, event, attr, results);
 }
 
-uint32_t doca_pcc_dev_thread_rank(void)
+unsigned int doca_pcc_dev_thread_rank(void)
 {
     return MB_U32(nicsim_pcc_mailbox(), NICSIM_MB_THREAD_RANK);
 }
@@ -269,7 +305,60 @@ uint64_t doca_pcc_dev_get_thread_time(void)
     return MB_U64(nicsim_pcc_mailbox(), NICSIM_MB_NOW_US);
 }
 
+uint64_t doca_pcc_dev_get_timer(void)
+{
+    return MB_U64(nicsim_pcc_mailbox(), NICSIM_MB_NOW_US);
+}
+
+/* microseconds, as on the DPA (Addendum A.4); event timestamps stay ns */
 uint32_t doca_pcc_dev_get_timer_lo(void)
 {
-    return (uint32_t)MB_U64(nicsim_pcc_mailbox(), NICSIM_MB_NOW_NS);
+    return (uint32_t)MB_U64(nicsim_pcc_mailbox(), NICSIM_MB_NOW_US);
+}
+
+/* ---- NIC counters and port queries (Addendum A.3) ---- */
+static uint32_t *nic_counter_ids;
+static uint32_t nic_counter_num;
+static uint32_t *nic_counter_values;
+
+void doca_pcc_dev_nic_counters_config(uint32_t *counter_ids, uint32_t num_counters, uint32_t *values)
+{
+    nic_counter_ids = counter_ids;
+    nic_counter_num = num_counters;
+    nic_counter_values = values;
+}
+
+void doca_pcc_dev_nic_counters_sample(void)
+{
+    if (nic_counter_ids == 0 || nic_counter_values == 0) {
+        __asm__ volatile("ebreak"); /* DOCA: sampling before any config crashes the process */
+    }
+    register uintptr_t a0 __asm__("a0") = (uintptr_t)nic_counter_ids;
+    register uintptr_t a1 __asm__("a1") = nic_counter_num;
+    register uintptr_t a2 __asm__("a2") = (uintptr_t)nic_counter_values;
+    register uintptr_t a7 __asm__("a7") = NICSIM_ECALL_NIC_COUNTERS;
+    __asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
+    if ((intptr_t)a0 == -38) {
+        /* riscv run / QEMU: no NIC behind the firmware; counters read 0 */
+        for (uint32_t i = 0; i < nic_counter_num; i++) {
+            nic_counter_values[i] = 0;
+        }
+    } else if (a0 != 0) {
+        __asm__ volatile("ebreak"); /* an unknown counter ID: DOCA crashes the process */
+    }
+}
+
+uint32_t doca_pcc_dev_get_logical_ports(void)
+{
+    return nicsim_pcc_ports.logical_ports;
+}
+
+uint32_t doca_pcc_dev_get_port_speed(uint32_t portid)
+{
+    return portid < NICSIM_PCC_MAX_PORTS ? nicsim_pcc_ports.speed_gbps[portid] : 0;
+}
+
+uint32_t doca_pcc_dev_get_port_planes(uint32_t portid)
+{
+    return portid < NICSIM_PCC_MAX_PORTS && (nicsim_pcc_ports.logical_ports >> portid & 1) ? 1u : 0u;
 }

@@ -12,6 +12,7 @@ import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.firmware.FirmwareDeclarations;
 import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareImage;
 import dev.nicsim.microcode.firmware.FirmwareProfile;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.ScriptedFlow;
@@ -71,11 +72,23 @@ final class FirmwareCommand implements Runnable {
 
         @Override
         public Integer call() {
+            final FirmwareImage image;
+            try {
+                image = FirmwareImage.load(elf);
+            } catch (final FirmwareException e) {
+                throw new TraceException(e.getMessage());
+            }
+            final PrintStream o = System.out;
+            if (!image.hasUserAlgo()) {
+                o.printf(Locale.ROOT, "%s: RV%d, notification-point program (no doca_pcc_dev_user_algo)%n", elf, image.elf().xlen());
+                handlers(o, image);
+                return 0;
+            }
             final FirmwareProvider p = load(elf, FirmwareProvider.DEFAULT_MAX_INSTRUCTIONS_PER_EVENT);
             final FirmwareDeclarations d = p.declarations();
-            final PrintStream o = System.out;
             o.printf(Locale.ROOT, "%s: RV%d, entry doca_pcc_dev_user_algo at 0x%x%n", elf, p.image().elf().xlen(),
                 p.image().elf().symbols().find("doca_pcc_dev_user_algo").address());
+            handlers(o, image);
             o.println("algorithms:");
             for (final FirmwareDeclarations.Algorithm a : d.algorithms()) {
                 o.printf(Locale.ROOT, "  [%d] id 0x%x v%d.%d \"%s\": %d parameters, %d counters%s%n", a.index(), a.id(), a.major(),
@@ -103,6 +116,16 @@ final class FirmwareCommand implements Runnable {
             }
             o.println("disabled events: " + (disabled.isEmpty() ? "none" : String.join(", ", disabled)));
             return 0;
+        }
+
+        /** The optional DOCA callbacks the ELF defines (issue 22). */
+        private static void handlers(final PrintStream o, final FirmwareImage image) {
+            o.printf(Locale.ROOT, "handlers: NP packet %s, host mailbox %s, port info %s%n", yes(image.hasNpHandler()),
+                yes(image.hasMailboxHandler()), yes(image.hasPortInfoHandler()));
+        }
+
+        private static String yes(final boolean b) {
+            return b ? "yes" : "no";
         }
     }
 

@@ -9,6 +9,8 @@ import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.microcode.firmware.NicPorts;
 import dev.nicsim.microcode.trace.PccTraceListener;
 import dev.nicsim.microcode.trace.RecordingCcProcessor;
 import dev.nicsim.pcc.PccEventType;
@@ -17,6 +19,7 @@ import dev.nicsim.nic.FlowListener;
 import dev.nicsim.nic.MessageOp;
 import dev.nicsim.nic.NicConfig;
 import dev.nicsim.nic.RoceNic;
+import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.NetDevice;
@@ -150,7 +153,9 @@ public final class Runner implements FlowListener, EventHandler {
             final java.util.function.Function<CcResultSink, CcProcessor> make = sink -> {
                 // one supplier per NIC: firmware instances of one NIC share its memory image
                 final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
-                    scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
+                    scenario.algorithm().provider() instanceof FirmwareProvider fw
+                        ? fw.processorInstances(scenario.algorithm().values(), nicPorts(host))
+                        : scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
                 if (emulatorConfig == null) {
                     return new DirectCcProcessor(instances.get(), 0, sink);
                 }
@@ -178,6 +183,32 @@ public final class Runner implements FlowListener, EventHandler {
         sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
         throughput = new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(),
             List.of(switches));
+    }
+
+    /**
+     * What firmware on host {@code h}'s NIC reads through DOCA's port queries and NIC counters: the
+     * host link rate and the NIC's own {@code tx_bytes}/{@code rx_bytes} counters (frames, all traffic).
+     */
+    private NicPorts nicPorts(final int h) {
+        final Counter tx = counters.counter(nics[h].name(), "tx_bytes");
+        final Counter rx = counters.counter(nics[h].name(), "rx_bytes");
+        final long speed = scenario.topology().hostLink().rateBitsPerSec();
+        return new NicPorts() {
+            @Override
+            public long speedBitsPerSec(final int port) {
+                return speed;
+            }
+
+            @Override
+            public long txBytes(final int port) {
+                return tx.get();
+            }
+
+            @Override
+            public long rxBytes(final int port) {
+                return rx.get();
+            }
+        };
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.riscv.Hart;
 import dev.nicsim.riscv.TimingClass;
@@ -24,7 +25,10 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * <ul>
  * <li>{@link #initFlow}: control {@code call} = 1 (the port's {@code nicsim_pcc_user_flow_init},
  *     Java's initFlow; firmware without one leaves the result unchanged);</li>
- * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo};
+ * <li>{@link #onEvent}: {@code call} = 0, the runtime calls {@code doca_pcc_dev_user_algo} for every
+ *     event, as DOCA's device library does, with {@code attr->algo_slot} = the lowest slot of port 0
+ *     the firmware enabled, or {@link FirmwareLayout#INTERNAL_SLOT} (15) when it enabled none (its
+ *     code then calls {@code doca_pcc_dev_default_internal_algo}, the runtime's DCQCN);
  *     events of a type the firmware disabled in {@code doca_pcc_dev_user_init} are not run (the
  *     result stays unchanged, 0 cycles).</li>
  * </ul>
@@ -110,6 +114,7 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
 
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
+        portsUp(attributes, nowNs);
         final long m = FirmwareNic.mailbox(rank());
         final var mem = nic.memory;
         for (int i = 0; i < 10; i++) {
@@ -134,6 +139,7 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
             lastContextAccess = -1;
             return;
         }
+        portsUp(attributes, event.timestampNs());
         final long m = FirmwareNic.mailbox(rank());
         final var mem = nic.memory;
         final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
@@ -150,8 +156,22 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         mem.store(m + EV_RTT_REQ_SEND, 4, Integer.reverseBytes(event.rttRequestSendNs()));
         mem.store(m + EV_RTT_REQ_RECV, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
         mem.store(m + EV_RTT_RESP_SEND, 4, Integer.reverseBytes(event.rttResponseSendNs()));
-        mem.store(m + 44, 4, 0);
-        mem.store(m + 48, 8, 0);
+        // bytes 44..55: NVIDIA's ev_spec_attr words (firmware/ABI.md 4.1): TX events roce_tx (first
+        // timestamp, counters, QPN), RTT events the raw data of the hardware responder (its three timestamps)
+        if (type == PccEventType.TX_BURST) {
+            final int sent32 = (int) Math.min(0xFFFF, (txBytes + 31) / 32);
+            final int sentPkts = (int) Math.min(0xFFFF, event.txPackets() & 0xFFFF_FFFFL);
+            mem.store(m + EV_SPEC_ATTR, 4, Integer.reverseBytes(event.firstTimestampNs()));
+            mem.store(m + EV_SPEC_ATTR + 4, 4, Integer.reverseBytes(sent32 | sentPkts << 16));
+            mem.store(m + EV_SPEC_ATTR + 8, 4, Integer.reverseBytes(event.flowId() & 0xFF_FFFF));
+        } else if (type == PccEventType.RTT_RESPONSE) {
+            mem.store(m + EV_SPEC_ATTR, 4, Integer.reverseBytes(event.rttRequestSendNs()));
+            mem.store(m + EV_SPEC_ATTR + 4, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
+            mem.store(m + EV_SPEC_ATTR + 8, 4, Integer.reverseBytes(event.rttResponseSendNs()));
+        } else {
+            mem.store(m + EV_SPEC_ATTR, 4, 0);
+            mem.store(m + EV_SPEC_ATTR + 4, 8, 0);
+        }
         mem.store(m + EV_QPN, 4, Integer.reverseBytes(event.flowId()));
         mem.store(m + EV_NICSIM_FLAGS, 4, (event.flags() & 0xFF) | (type & 0xFF) << 8);
         mem.store(m + EV_TX_BYTES, 4, Integer.reverseBytes(event.txBytes()));
@@ -163,6 +183,92 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
         mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
         run(m, context, attributes, result, type);
+    }
+
+    /**
+     * Before this NIC's first call: writes the port state and, when the ELF defines
+     * {@code doca_pcc_dev_user_port_info_changed}, calls it once for port 0 (the one port of the mask),
+     * as DOCA does once per initialised port after {@code doca_pcc_dev_user_init} (Addendum A.6).
+     */
+    private void portsUp(final PccAttributes attributes, final int nowNs) {
+        if (nic.portsUp) {
+            return;
+        }
+        nic.writePorts(attributes.lineRateBitsPerSec());
+        if (nic.image.hasPortInfoHandler()) {
+            service(FirmwareLayout.CALL_PORT_INFO, 0, 0, nowNs, FirmwareProvider.TYPE_PORT_INFO);
+        }
+    }
+
+    /** Runs a service call (port info, host mailbox, NP packet) on this instance's hart; faults are counted. */
+    private FirmwareNic.Outcome service(final int call, final int arg, final int arg2, final int nowNs, final int faultType) {
+        if (hart == null) {
+            hart = nic.newHart(instance);
+        }
+        final long m = FirmwareNic.mailbox(rank());
+        final var mem = nic.memory;
+        mem.store(m + CT_CALL, 4, call);
+        mem.store(m + CT_THREAD_RANK, 4, rank());
+        mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
+        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
+        mem.store(m + CT_STATUS, 4, 0);
+        mem.store(m + CT_ARG, 4, arg);
+        mem.store(m + CT_ARG2, 4, arg2);
+        mem.store(m + CT_OUT_SIZE, 4, 0);
+        mem.store(m + CT_RETURN, 4, 0);
+        final FirmwareNic.Outcome o = nic.call(hart, nic.image.entryEvent, m, 0, maxInstructions);
+        counters.add(instructionsId, nic.lastInstructions);
+        counters.add(cyclesId, nic.lastCycles);
+        if (o == FirmwareNic.Outcome.FAULT) {
+            counters.increment(faultsId);
+            provider.recordFault(nic.faultLine(hart.fault()), faultType);
+        } else if (o == FirmwareNic.Outcome.BUDGET) {
+            counters.increment(budgetId);
+            provider.recordBudget(hart.pc(), nic.image.describe(hart.pc()), faultType);
+        }
+        return o;
+    }
+
+    /**
+     * What {@code doca_pcc_dev_user_mailbox_handle} answered a host message.
+     *
+     * @param completed   false when the call faulted or ran out of budget (counted as for events)
+     * @param returnValue the callback's return value (0 OK, 1 FAIL); -1 when not completed
+     * @param response    the bytes it reported in {@code *response_size} (at most the maximum asked for)
+     */
+    public record HostMailboxReply(boolean completed, int returnValue, byte[] response) {
+    }
+
+    /**
+     * Delivers a host-to-device mailbox message ({@code doca_pcc_mailbox_send}, Addendum A.5): runs
+     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} on this
+     * instance's hart, with {@code *response_size} preset to 0.
+     *
+     * @param request          the message, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
+     * @param maxResponseBytes the largest reply accepted, 0..{@link FirmwareLayout#HOST_MAILBOX_BYTES}
+     * @param nowNs            simulated time, ns (what the firmware's timers read)
+     * @return the reply
+     * @throws IllegalArgumentException when a size is out of range
+     * @throws IllegalStateException    when the ELF has no mailbox callback (callers reject such
+     *                                  messages when loading the scenario)
+     */
+    public HostMailboxReply hostMailbox(final byte[] request, final int maxResponseBytes, final int nowNs) {
+        if (request.length > HOST_MAILBOX_BYTES || maxResponseBytes < 0 || maxResponseBytes > HOST_MAILBOX_BYTES) {
+            throw new IllegalArgumentException("host mailbox: request of " + request.length + " bytes, response of "
+                + maxResponseBytes + "; each at most " + HOST_MAILBOX_BYTES);
+        }
+        if (!nic.image.hasMailboxHandler()) {
+            throw new IllegalStateException(nic.image.path() + ": no " + MAILBOX_HANDLER);
+        }
+        nic.memory.write(nic.image.symbol(HOST_REQUEST), request);
+        final FirmwareNic.Outcome o = service(CALL_HOST_MAILBOX, request.length, maxResponseBytes, nowNs, FirmwareProvider.TYPE_MAILBOX);
+        if (o != FirmwareNic.Outcome.DONE) {
+            return new HostMailboxReply(false, -1, new byte[0]);
+        }
+        final long m = FirmwareNic.mailbox(rank());
+        final int size = (int) Math.min(nic.memory.load(m + CT_OUT_SIZE, 4) & 0xFFFF_FFFFL, maxResponseBytes);
+        final byte[] response = size == 0 ? new byte[0] : nic.memory.read(nic.image.symbol(HOST_RESPONSE), size);
+        return new HostMailboxReply(true, (int) nic.memory.load(m + CT_RETURN, 4), response);
     }
 
     /** @return this call's global hardware-thread index (core x 16 + thread, 0..255) */
@@ -177,7 +283,9 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         }
         final var mem = nic.memory;
         final int rank = rank();
-        mem.store(m + AT_SLOT_OVERLOAD, 4, (Math.max(0, nic.slot) & 15) | (attributes.overloaded() ? 16 : 0));
+        // the lowest enabled slot of port 0; the internal slot 15 when the firmware enabled none (DOCA still
+        // calls doca_pcc_dev_user_algo, which hands slots it does not own to the default algorithm)
+        mem.store(m + AT_SLOT_OVERLOAD, 4, (nic.slot < 0 ? INTERNAL_SLOT : nic.slot & 15) | (attributes.overloaded() ? 16 : 0));
         mem.store(m + AT_MTU, 4, attributes.mtuBytes());
         mem.store(m + AT_LINE_RATE, 8, attributes.lineRateBitsPerSec());
         mem.store(m + AT_BASE_RTT, 4, attributes.baseRttNs());
@@ -251,6 +359,25 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
             counters.add(firmwareCounterIds[i], v - counters.get(firmwareCounterIds[i]));
         }
         return counters;
+    }
+
+    /**
+     * A little-endian value of this NIC's firmware memory at a symbol, for tests and tools that read
+     * a firmware's own globals.
+     *
+     * @param symbol      the symbol (a global of the ELF)
+     * @param offsetBytes offset from the symbol, 0 or more
+     * @param sizeBytes   1, 2, 4 or 8
+     * @return the value, zero-extended
+     * @throws FirmwareException when the ELF has no such symbol
+     */
+    public long symbolLoad(final String symbol, final long offsetBytes, final int sizeBytes) {
+        final long a = nic.image.symbol(symbol);
+        if (a < 0) {
+            throw new FirmwareException(nic.image.path() + ": no symbol " + symbol);
+        }
+        final long v = nic.memory.load(a + offsetBytes, sizeBytes);
+        return sizeBytes == 8 ? v : v & ((1L << (8 * sizeBytes)) - 1);
     }
 
     /** @return the firmware this instance runs */

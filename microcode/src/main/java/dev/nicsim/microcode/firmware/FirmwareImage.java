@@ -23,7 +23,7 @@ public final class FirmwareImage {
         this.path = path;
         this.elf = elf;
         final SymbolTable s = elf.symbols();
-        if (s.find(FirmwareLayout.USER_ALGO) == null) {
+        if (s.find(FirmwareLayout.USER_ALGO) == null && s.find(FirmwareLayout.NP_HANDLER) == null) {
             throw new FirmwareException(path + ": no " + FirmwareLayout.USER_ALGO
                 + " (not DOCA PCC firmware, or its symbols were stripped)");
         }
@@ -89,6 +89,26 @@ public final class FirmwareImage {
     long symbol(final String name) {
         final SymbolTable.Symbol sym = elf.symbols().find(name);
         return sym == null ? -1 : sym.address();
+    }
+
+    /** @return whether the ELF defines {@code doca_pcc_dev_user_algo} (a reaction-point program) */
+    public boolean hasUserAlgo() {
+        return symbol(FirmwareLayout.USER_ALGO) > 0;
+    }
+
+    /** @return whether the ELF defines {@code doca_pcc_dev_np_user_packet_handler} (a notification-point program) */
+    public boolean hasNpHandler() {
+        return symbol(FirmwareLayout.NP_HANDLER) > 0;
+    }
+
+    /** @return whether the ELF defines {@code doca_pcc_dev_user_mailbox_handle} */
+    public boolean hasMailboxHandler() {
+        return symbol(FirmwareLayout.MAILBOX_HANDLER) > 0;
+    }
+
+    /** @return whether the ELF defines {@code doca_pcc_dev_user_port_info_changed} */
+    public boolean hasPortInfoHandler() {
+        return symbol(FirmwareLayout.PORT_INFO_HANDLER) > 0;
     }
 
     /**

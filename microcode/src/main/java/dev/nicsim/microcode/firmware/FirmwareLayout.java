@@ -38,6 +38,8 @@ public final class FirmwareLayout {
     public static final int ECALL_TRACE = 0x4E02;
     /** ecall: trace flush. */
     public static final int ECALL_TRACE_FLUSH = 0x4E03;
+    /** ecall: read NIC counters (a0 ids, a1 count, a2 values); returns 0, or -22 for an unknown id. */
+    public static final int ECALL_NIC_COUNTERS = 0x4E04;
 
     // mailbox: event (big-endian), bytes 0..79
     static final int EV_TYPE = 0;
@@ -55,6 +57,8 @@ public final class FirmwareLayout {
     static final int EV_RTT_REQ_SEND = 32;
     static final int EV_RTT_REQ_RECV = 36;
     static final int EV_RTT_RESP_SEND = 40;
+    /** NVIDIA's ev_spec_attr union: roce_tx on TX events, raw data (12 bytes) on RTT events. */
+    static final int EV_SPEC_ATTR = 44;
     static final int EV_QPN = 56;
     static final int EV_NICSIM_FLAGS = 60;
     static final int EV_NICSIM_TYPE = 61;
@@ -79,10 +83,35 @@ public final class FirmwareLayout {
     static final int CT_NOW_NS = 152;
     static final int CT_NOW_US = 160;
     static final int CT_STATUS = 168;
+    static final int CT_ARG = 176;
+    static final int CT_ARG2 = 180;
+    static final int CT_OUT_SIZE = 184;
+    static final int CT_RETURN = 188;
+    static final int CT_NP_DATA = 192;
     /** Control {@code call}: an event. */
     static final int CALL_EVENT = 0;
     /** Control {@code call}: a new flow. */
     static final int CALL_FLOW_INIT = 1;
+    /** Control {@code call}: {@code doca_pcc_dev_user_port_info_changed(arg)}. */
+    static final int CALL_PORT_INFO = 3;
+    /** Control {@code call}: {@code doca_pcc_dev_user_mailbox_handle} on the host request buffer. */
+    static final int CALL_HOST_MAILBOX = 4;
+    /** Control {@code call}: {@code doca_pcc_dev_np_user_packet_handler}. */
+    static final int CALL_NP_PACKET = 5;
+
+    /** Optional callback: port state changed. */
+    public static final String PORT_INFO_HANDLER = "doca_pcc_dev_user_port_info_changed";
+    /** Optional callback: host mailbox message. */
+    public static final String MAILBOX_HANDLER = "doca_pcc_dev_user_mailbox_handle";
+    /** NP program entry: probe request. */
+    public static final String NP_HANDLER = "doca_pcc_dev_np_user_packet_handler";
+    /** Port state the emulator writes: u32 mask, u32 speed (Gb/s) per port. */
+    static final String PORTS = "nicsim_pcc_ports";
+    /** Host mailbox request and response buffers, {@link #HOST_MAILBOX_BYTES} each. */
+    static final String HOST_REQUEST = "nicsim_pcc_host_request";
+    static final String HOST_RESPONSE = "nicsim_pcc_host_response";
+    /** Bytes of each host mailbox buffer. */
+    public static final int HOST_MAILBOX_BYTES = 1024;
 
     /** Algorithms table. */
     public static final String ALGO_TABLE = "nicsim_pcc_algos";
@@ -103,6 +132,11 @@ public final class FirmwareLayout {
     static final int MAX_COUNTERS = 16;
     static final int MAX_PORTS = 4;
     static final int MAX_SLOTS = 8;
+    /**
+     * {@code attr->algo_slot} of events when the firmware enabled no slot: DOCA's
+     * {@code DOCA_PCC_DEV_ALGO_SLOT_INTERNAL}, the built-in algorithm's slot.
+     */
+    static final int INTERNAL_SLOT = 15;
     static final int ALGO_ROW = 48;
     static final int PARAM_ROW = 64;
     static final int COUNTER_ROW = 48;

@@ -61,6 +61,10 @@ final class FirmwareNic implements Environment {
     private final long slotTable;
     /** Slot of port 0 that runs (the lowest enabled), -1 when none. */
     final int slot;
+    /** The simulated NIC behind this firmware, or null (counters read 0). */
+    private NicPorts ports;
+    /** Whether the port state has been written and the port-info calls made. */
+    boolean portsUp;
 
     // per call
     private int contextExtraCycles;
@@ -192,6 +196,66 @@ final class FirmwareNic implements Environment {
     }
 
     /**
+     * Connects the simulated NIC whose port speed and byte counters the firmware reads.
+     *
+     * @param nicPorts the NIC, or null
+     */
+    void ports(final NicPorts nicPorts) {
+        this.ports = nicPorts;
+    }
+
+    /**
+     * Writes the port state ({@code nicsim_pcc_ports}: mask 1, port 0's speed in Gb/s) the DOCA port
+     * queries read; marks the ports up (the caller then makes the port-info calls).
+     *
+     * @param lineRateBitsPerSec speed to use when no NIC is connected (the first flow's line rate)
+     */
+    void writePorts(final long lineRateBitsPerSec) {
+        portsUp = true;
+        final long table = image.symbol(FirmwareLayout.PORTS);
+        if (table < 0) {
+            return;
+        }
+        final long bps = ports != null ? ports.speedBitsPerSec(0) : lineRateBitsPerSec;
+        memory.store(table, 4, 1);
+        memory.store(table + 4, 4, Math.round(bps / 1e9));
+        for (int p = 1; p < FirmwareLayout.MAX_PORTS; p++) {
+            memory.store(table + 4 + 4L * p, 4, 0);
+        }
+    }
+
+    /**
+     * Reads NIC counters for {@code doca_pcc_dev_nic_counters_sample}: each 32-bit id (DOCA 3.x form
+     * with bit 24, or the 2.x fixed form {@code type << 4 | port}; type 1 RX bytes, 2 TX bytes; port 0
+     * only) gets the low 32 bits of the port's byte counter at this moment.
+     *
+     * @return 0, -22 (an unknown id, or more than 64 ids), -14 (an array outside memory), or -38
+     *         when no NIC is connected (the runtime then reads 0)
+     */
+    private long nicCounters(final long ids, final long count, final long values) {
+        if (ports == null) {
+            return -38;
+        }
+        if (count < 0 || count > 64) {
+            return -22;
+        }
+        for (int i = 0; i < count; i++) {
+            if (memory.find(ids + 4L * i, 4) == null || memory.find(values + 4L * i, 4) == null) {
+                return -14;
+            }
+            final long id = u32(ids + 4L * i);
+            final long field = (id & (1L << 24)) != 0 ? id & ~(1L << 24) : id;
+            final int port = (int) (field & 0xF);
+            final int type = (int) (field >> 4 & 0xF);
+            if ((field & ~0xFFL) != 0 || port != 0 || (type != 1 && type != 2)) {
+                return -22;
+            }
+            memory.store(values + 4L * i, 4, type == 1 ? ports.rxBytes(port) : ports.txBytes(port));
+        }
+        return 0;
+    }
+
+    /**
      * Sets the cost of the next call's first context load.
      *
      * @param extraCycles cycles beyond the model's load latency, at least 0
@@ -316,6 +380,10 @@ final class FirmwareNic implements Environment {
         }
         if (num == FirmwareLayout.ECALL_TRACE || num == FirmwareLayout.ECALL_TRACE_FLUSH) {
             h.setReg(10, 0);
+            return true;
+        }
+        if (num == FirmwareLayout.ECALL_NIC_COUNTERS) {
+            h.setReg(10, nicCounters(h.reg(10), h.reg(11), h.reg(12)));
             return true;
         }
         if (num == FirmwareLayout.ECALL_PRINT) {

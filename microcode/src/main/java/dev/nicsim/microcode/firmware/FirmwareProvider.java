@@ -68,7 +68,12 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
         if (maxInstructionsPerEvent < 1) {
             throw new IllegalArgumentException("maxInstructionsPerEvent must be >= 1, got " + maxInstructionsPerEvent);
         }
-        return new FirmwareProvider(FirmwareImage.load(elf), maxInstructionsPerEvent, CycleModel.E31);
+        final FirmwareImage image = FirmwareImage.load(elf);
+        if (!image.hasUserAlgo()) {
+            throw new FirmwareException(elf + ": no " + FirmwareLayout.USER_ALGO + ": a notification-point program ("
+                + FirmwareLayout.NP_HANDLER + "), not a reaction-point algorithm");
+        }
+        return new FirmwareProvider(image, maxInstructionsPerEvent, CycleModel.E31);
     }
 
     /** @return {@code firmware:<file name>} */
@@ -97,6 +102,18 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     /** Instances of one NIC: the first call builds the NIC's firmware memory; each call makes one core's instance. */
     @Override
     public Supplier<PccAlgorithm> processorInstances(final PccParameterValues values) {
+        return processorInstances(values, null);
+    }
+
+    /**
+     * Instances of one NIC whose port speed and byte counters the firmware reads through DOCA's port
+     * queries and NIC counters.
+     *
+     * @param values parameter values
+     * @param ports  the simulated NIC, or null when there is none (counters read 0; speed from the first flow)
+     * @return the supplier; its first call builds the NIC's firmware memory
+     */
+    public Supplier<PccAlgorithm> processorInstances(final PccParameterValues values, final NicPorts ports) {
         final long[] raw = new long[declarations.parameters().size()];
         for (int i = 0; i < raw.length; i++) {
             raw[i] = values.raw(i);
@@ -109,6 +126,7 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
             public PccAlgorithm get() {
                 if (nic == null) {
                     nic = new FirmwareNic(image, model, raw, INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
+                    nic.ports(ports);
                 }
                 return new FirmwareAlgorithm(FirmwareProvider.this, nic, next++);
             }
@@ -177,8 +195,19 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     }
 
     private static String typeName(final int type) {
+        if (type == TYPE_PORT_INFO) {
+            return "doca_pcc_dev_user_port_info_changed call";
+        }
+        if (type == TYPE_MAILBOX) {
+            return "doca_pcc_dev_user_mailbox_handle call";
+        }
         return type < 0 ? "flow start" : PccEventType.name(type) + " event";
     }
+
+    /** The "event type" of a port-info call in fault records. */
+    static final int TYPE_PORT_INFO = -2;
+    /** The "event type" of a host mailbox call in fault records. */
+    static final int TYPE_MAILBOX = -3;
 
     /** @return handler calls abandoned on a trap, over every NIC so far */
     public long faults() {

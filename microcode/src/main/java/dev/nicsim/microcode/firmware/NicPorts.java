@@ -1,0 +1,31 @@
+package dev.nicsim.microcode.firmware;
+
+/**
+ * The simulated NIC behind a firmware image, as its DOCA port queries and NIC counters see it
+ * ({@code doca_pcc_dev_get_logical_ports}, {@code _get_port_speed}, {@code _nic_counters_sample};
+ * DOCA PCC fact sheet, Addendum A.3): nicsim NICs have one port, 0. The run wires each NIC's own
+ * byte counters in ({@link FirmwareProvider#processorInstances(dev.nicsim.pcc.PccParameterValues, NicPorts)});
+ * without it (replay, profile, unit tests of the algorithm) the counters are not modelled and a
+ * sample reads 0, and the port speed is the first flow's line rate.
+ *
+ * <p>Thread-safety: called from the thread that drives the NIC, at the simulated time a handler runs.
+ */
+public interface NicPorts {
+    /**
+     * @return the port's speed, bits/s (the scenario's link rate)
+     * @param port logical port, 0..3
+     */
+    long speedBitsPerSec(int port);
+
+    /**
+     * @param port logical port, 0..3
+     * @return bytes of frames the port has sent so far (all traffic), a free-running count
+     */
+    long txBytes(int port);
+
+    /**
+     * @param port logical port, 0..3
+     * @return bytes of frames the port has received so far
+     */
+    long rxBytes(int port);
+}

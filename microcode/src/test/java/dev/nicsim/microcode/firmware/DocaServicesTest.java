@@ -1,0 +1,136 @@
+package dev.nicsim.microcode.firmware;
+
+import dev.nicsim.pcc.PccAttributes;
+import dev.nicsim.pcc.PccContext;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.PccResult;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 22, on programs written from Addendum A of the DOCA PCC fact sheet (committed ELFs of
+ * {@code firmware/testfw/doca_*.c}, which use DOCA names only): the port-state callback once after
+ * init with the port speed, NIC TX-byte counters read from the connected NIC at the moment the handler
+ * runs (32-bit, wrapping), {@code doca_pcc_dev_get_timer_lo} in microseconds, the host mailbox with
+ * reply and return value, and the optional handlers an ELF defines.
+ */
+class DocaServicesTest {
+    private final UnsafeBuffer buf = new UnsafeBuffer(new byte[64]);
+    private final PccEvent ev = new PccEvent().wrap(buf, 0);
+    private final PccContext context = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, 12);
+    private final PccAttributes attributes = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 8000);
+    private final PccResult result = new PccResult();
+
+    private static Path elf(final String name) {
+        return FirmwareDifferentialTest.elf("test/" + name);
+    }
+
+    private int run(final FirmwareAlgorithm a, final int type, final int nowNs) {
+        result.reset();
+        a.onEvent(context, ev.reset(type, 0, 7, 1, nowNs), attributes, result);
+        return result.rate();
+    }
+
+    @Test
+    void rpSamplesTheNicsTxBytesAndReactsToThem() {
+        final FirmwareProvider fw = FirmwareProvider.load(elf("doca_rp_tx_sampler.elf"), 100_000);
+        final long[] tx = {0xFFFF_8000L};
+        final NicPorts nic = new NicPorts() {
+            @Override
+            public long speedBitsPerSec(final int port) {
+                return 100_000_000_000L;
+            }
+
+            @Override
+            public long txBytes(final int port) {
+                return tx[0];
+            }
+
+            @Override
+            public long rxBytes(final int port) {
+                return 0;
+            }
+        };
+        final FirmwareAlgorithm a = (FirmwareAlgorithm) fw.processorInstances(fw.defaults(), nic).get();
+        context.clear();
+        result.reset();
+        a.initFlow(context, 0, attributes, result);
+        // doca_pcc_dev_user_port_info_changed ran once, for port 0, before the first call:
+        // speed 100 Gb/s -> 100 x 1000 >> 3 = 12,500 MB/s
+        assertEquals(1, a.symbolLoad("port_info_calls", 0, 4));
+        assertEquals(12_500, a.symbolLoad("port_speed_MBps", 0, 4));
+        // t = 10 us (timer_lo in us: 10,000 ns / 1000): first sample, 0xFFFF8000 bytes; no rate yet
+        assertEquals(PccResult.RATE_UNCHANGED, run(a, PccEventType.TX_BURST, 10_000));
+        assertEquals(10, a.symbolLoad("last_sample_us", 0, 4));
+        assertEquals(0xFFFF_8000L, a.symbolLoad("last_tx_bytes", 0, 4));
+        // the port sends 62,500 B by t = 20 us, wrapping the 32-bit counter: 0xFFFF8000 + 62,500 = 2^32 + 29,732
+        tx[0] = 0xFFFF_8000L + 62_500;
+        // t = 15 us: 5 us since the last sample < 10 us: no sample, still one sample taken
+        assertEquals(PccResult.RATE_UNCHANGED, run(a, PccEventType.ACK, 15_000));
+        // t = 20 us: (29,732 - 0xFFFF8000) mod 2^32 = 62,500 B in 10 us = 6,250 MB/s;
+        // rate = (12,500 - 6,250) x 2^20 / 12,500 = 524,288
+        assertEquals(524_288, run(a, PccEventType.ACK, 20_000));
+        assertEquals(6_250, a.symbolLoad("tx_MBps", 0, 4));
+        // 125,000 B more by t = 30 us: 12,500 MB/s, the port is full: rate = 0 -> 1
+        tx[0] += 125_000;
+        assertEquals(1, run(a, PccEventType.CNP, 30_000));
+        assertEquals(0, fw.faults(), fw.firstFault());
+    }
+
+    @Test
+    void rpReadsABudgetTheHostSetThroughTheMailbox() {
+        final FirmwareProvider fw = FirmwareProvider.load(elf("doca_rp_mailbox_budget.elf"), 100_000);
+        assertTrue(fw.image().hasMailboxHandler());
+        assertFalse(fw.image().hasPortInfoHandler());
+        final FirmwareAlgorithm a = (FirmwareAlgorithm) fw.create(fw.defaults());
+        context.clear();
+        a.initFlow(context, 0, attributes, result);
+        assertEquals(PccResult.RATE_UNCHANGED, run(a, PccEventType.ACK, 1000)); // no budget yet
+        // budget 0x40000 = 262,144 (a quarter of line rate), little-endian; reply: the previous budget, 0
+        final FirmwareAlgorithm.HostMailboxReply r1 = a.hostMailbox(new byte[] {0, 0, 4, 0}, 16, 2000);
+        assertTrue(r1.completed());
+        assertEquals(0, r1.returnValue());
+        assertArrayEquals(new byte[] {0, 0, 0, 0}, r1.response());
+        assertEquals(262_144, run(a, PccEventType.ACK, 3000));
+        // a second budget, 0x80000 = 524,288: the reply is the previous one, 262,144 = 00 00 04 00 little-endian
+        final FirmwareAlgorithm.HostMailboxReply r2 = a.hostMailbox(new byte[] {0, 0, 8, 0}, 16, 4000);
+        assertArrayEquals(new byte[] {0, 0, 4, 0}, r2.response());
+        assertEquals(524_288, run(a, PccEventType.TX_BURST, 5000));
+        // a 3-byte message is refused: FAIL (1), no reply (response size preset to 0), budget kept
+        final FirmwareAlgorithm.HostMailboxReply r3 = a.hostMailbox(new byte[] {1, 2, 3}, 16, 6000);
+        assertEquals(1, r3.returnValue());
+        assertEquals(0, r3.response().length);
+        assertEquals(524_288, run(a, PccEventType.CNP, 7000));
+        // a host that accepts only 2 reply bytes: the program checks max_response_size and sends none
+        final FirmwareAlgorithm.HostMailboxReply r4 = a.hostMailbox(new byte[] {0, 0, 2, 0}, 2, 8000);
+        assertEquals(0, r4.returnValue());
+        assertEquals(0, r4.response().length);
+        assertEquals(131_072, run(a, PccEventType.ACK, 9000));
+    }
+
+    @Test
+    void imagesTellWhichOptionalHandlersTheyDefine() {
+        final FirmwareImage np = FirmwareImage.load(elf("doca_np_rx_bytes.elf"));
+        assertTrue(np.hasNpHandler());
+        assertFalse(np.hasUserAlgo());
+        assertFalse(np.hasMailboxHandler());
+        final FirmwareException x = assertThrows(FirmwareException.class,
+            () -> FirmwareProvider.load(elf("doca_np_rx_bytes.elf"), 1000));
+        assertTrue(x.getMessage().endsWith("doca_np_rx_bytes.elf: no doca_pcc_dev_user_algo: a notification-point program"
+            + " (doca_pcc_dev_np_user_packet_handler), not a reaction-point algorithm"), x.getMessage());
+        final FirmwareImage tx = FirmwareImage.load(elf("doca_rp_tx_sampler.elf"));
+        assertTrue(tx.hasPortInfoHandler());
+        assertFalse(tx.hasNpHandler());
+        final FirmwareImage dcqcn = FirmwareImage.load(FirmwareDifferentialTest.elf("dcqcn.elf"));
+        assertFalse(dcqcn.hasPortInfoHandler() || dcqcn.hasMailboxHandler() || dcqcn.hasNpHandler());
+    }
+}

@@ -14,7 +14,8 @@ import java.util.Locale;
 /**
  * The {@code nicsim} command line: {@code run} (simulate a scenario, optionally recording a trace
  * and a pcap), {@code trace} ({@code import} a capture into a trace, {@code dump} a trace),
- * {@code replay} (run a trace or capture through an algorithm), {@code algorithms} (list the
+ * {@code replay} (run a trace or capture through an algorithm), {@code plot} (the four figures of a
+ * run directory), {@code algorithms} (list the
  * algorithms on the class path with their parameters), {@code ns3 import} (an HPCC ns-3
  * configuration as a scenario), {@code compare} (a run's {@code fct.txt} against a reference one)
  * and {@code riscv run} (a RISC-V executable on the riscv-core hart).
@@ -29,7 +30,8 @@ import java.util.Locale;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, NicsimCommand.RiscvSubcommand.class, FirmwareCommand.class})
+        Ns3Command.class, CompareCommand.class, NicsimCommand.RiscvSubcommand.class, FirmwareCommand.class,
+        PlotCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */

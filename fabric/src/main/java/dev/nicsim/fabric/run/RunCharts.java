@@ -115,10 +115,7 @@ public final class RunCharts {
             gcd[0] = gcd(gcd[0], t);
         });
         final XYChart chart = chart(title + ": deepest egress queues", "time (us)", "queue depth (KB, 1 KB = 1000 bytes)");
-        final List<String> chosen = new ArrayList<>(peak.keySet());
-        chosen.sort(Comparator.comparingLong((String k) -> -peak.get(k)).thenComparing(k -> k));
-        final List<String> drawn = new ArrayList<>(chosen.subList(0, Math.min(MAX_QUEUES, chosen.size())));
-        drawn.sort(Comparator.naturalOrder());
+        final List<String> drawn = top(peak, MAX_QUEUES);
         final long step = Math.max(1, gcd[0]);
         for (final String key : drawn) {
             final TreeMap<Long, Long> rows = byQueue.get(key);
@@ -137,10 +134,7 @@ public final class RunCharts {
     private static Path rates(final Path dir, final String title) throws IOException {
         final Map<Integer, Long> sizes = new HashMap<>();
         read(dir.resolve("flows.csv"), rec -> sizes.put((int) longField(rec, "flow_id"), longField(rec, "size_bytes")));
-        final List<Integer> ids = new ArrayList<>(sizes.keySet());
-        ids.sort(Comparator.comparingLong((Integer id) -> -sizes.get(id)).thenComparingInt(id -> id));
-        final List<Integer> drawn = new ArrayList<>(ids.subList(0, Math.min(MAX_RATE_FLOWS, ids.size())));
-        drawn.sort(Comparator.naturalOrder());
+        final List<Integer> drawn = top(sizes, MAX_RATE_FLOWS);
         final Map<Integer, List<double[]>> byQpn = new TreeMap<>();
         for (final int id : drawn) {
             byQpn.put(id + 1, new ArrayList<>());
@@ -195,6 +189,22 @@ public final class RunCharts {
         return save(chart, !any, dir.resolve(SLOWDOWN_FILE));
     }
 
+    /**
+     * The {@code n} keys of largest score (ties: the smaller key first), in key order.
+     *
+     * @param score a score per key
+     * @param n     most keys returned
+     * @param <K>   key type
+     * @return at most {@code n} keys, ascending
+     */
+    static <K extends Comparable<K>> List<K> top(final Map<K, Long> score, final int n) {
+        final List<K> all = new ArrayList<>(score.keySet());
+        all.sort(Comparator.comparingLong((K k) -> -score.get(k)).thenComparing(Comparator.naturalOrder()));
+        final List<K> chosen = new ArrayList<>(all.subList(0, Math.min(n, all.size())));
+        chosen.sort(Comparator.naturalOrder());
+        return chosen;
+    }
+
     private static XYChart chart(final String title, final String xTitle, final String yTitle) {
         final XYChart chart = new XYChartBuilder().width(1000).height(560).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle)
             .build();
@@ -218,7 +228,11 @@ public final class RunCharts {
 
     private static long gcdTimesNs(final Path csv) throws IOException {
         final long[] g = {0};
-        read(csv, rec -> g[0] = gcd(g[0], longField(rec, "time_ns")));
+        read(csv, rec -> {
+            g[0] = gcd(g[0], longField(rec, "time_ns"));
+            longField(rec, "flow_id"); // checked here, so a bad row is named before ThroughputChart reads the file
+            longField(rec, "bits_per_sec");
+        });
         return g[0];
     }
 

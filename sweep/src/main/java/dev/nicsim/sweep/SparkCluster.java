@@ -34,6 +34,15 @@ public final class SparkCluster {
         "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
         "--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
         "-Djdk.reflect.useDirectMethodHandle=false", "-Dio.netty.tryReflectionSetAccessible=true");
+    /**
+     * The cluster processes' logging (INFO to their log files; the sweep jar's own configuration
+     * keeps Spark at WARN, which would hide the master's "Registering worker" line that
+     * {@link #start} waits for).
+     */
+    private static final String CLUSTER_LOG4J = String.join("\n",
+        "rootLogger.level = info", "rootLogger.appenderRef.stdout.ref = console", "appender.console.type = Console",
+        "appender.console.name = console", "appender.console.target = SYSTEM_OUT", "appender.console.layout.type = PatternLayout",
+        "appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex", "");
     /** File in the state directory listing the cluster's process ids, master first. */
     public static final String PIDS_FILE = "cluster.pids";
     private static final long START_TIMEOUT_MS = 120_000;
@@ -81,6 +90,7 @@ public final class SparkCluster {
      */
     public String start(final int masterPort, final int workers, final int coresEach) throws IOException {
         Files.createDirectories(stateDir);
+        Files.writeString(stateDir.resolve("log4j2.properties"), CLUSTER_LOG4J, StandardCharsets.UTF_8);
         final String url = "spark://127.0.0.1:" + masterPort;
         final Path masterLog = stateDir.resolve("master.log");
         processes.add(launch(masterLog, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port",
@@ -126,6 +136,7 @@ public final class SparkCluster {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(JVM_OPTIONS);
         cmd.add("-Xmx1g");
+        cmd.add("-Dlog4j2.configurationFile=" + stateDir.resolve("log4j2.properties"));
         cmd.add("-cp");
         cmd.add(jarsDir + File.separator + "*");
         cmd.add(mainClass);

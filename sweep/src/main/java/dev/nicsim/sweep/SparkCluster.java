@@ -24,7 +24,11 @@ import java.util.concurrent.Callable;
  * <p>Thread-safety: one instance per cluster, one thread.
  */
 public final class SparkCluster {
-    /** Spark 4.1's JVM options on Java 17 ({@code org.apache.spark.launcher.JavaModuleOptions}). */
+    /**
+     * Spark 4.1's JVM options on Java 17: {@code org.apache.spark.launcher.JavaModuleOptions} without
+     * {@code --add-modules=jdk.incubator.vector} (a warning on every start) and
+     * {@code --enable-native-access} (Java 22 and later).
+     */
     public static final List<String> JVM_OPTIONS = List.of("-XX:+IgnoreUnrecognizedVMOptions",
         "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED",
         "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
@@ -33,7 +37,9 @@ public final class SparkCluster {
         "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.ref=ALL-UNNAMED",
         "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens=java.base/sun.nio.cs=ALL-UNNAMED",
         "--add-opens=java.base/sun.security.action=ALL-UNNAMED", "--add-opens=java.base/sun.util.calendar=ALL-UNNAMED",
-        "-Djdk.reflect.useDirectMethodHandle=false", "-Dio.netty.tryReflectionSetAccessible=true");
+        "--add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED", "-Djdk.reflect.useDirectMethodHandle=false",
+        "-Dio.netty.tryReflectionSetAccessible=true", "-Dio.netty.allocator.type=pooled",
+        "-Dio.netty.handler.ssl.defaultEndpointVerificationAlgorithm=NONE");
     /**
      * The cluster processes' logging (INFO to their log files; the sweep jar's own configuration
      * keeps Spark at WARN, which would hide the master's "Registering worker" line that

@@ -24,7 +24,7 @@ public final class SparkSessions {
         + " --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED"
         + " --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED"
         + " --add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED"
-        + " -Dchronicle.analytics.disable=true -Dagrona.disable.bounds.checks=false";
+        + " --add-exports jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED -Dchronicle.analytics.disable=true -Dagrona.disable.bounds.checks=false";
 
     private SparkSessions() {
     }

@@ -20,11 +20,6 @@ import java.util.concurrent.Callable;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim-sweep 0.1.0",
     subcommands = {SweepMain.SweepCommand.class, SparkCluster.Command.class})
 public final class SweepMain implements Runnable {
-    /** Exit code for bad input. */
-    public static final int EXIT_BAD_INPUT = 2;
-    /** Exit code for an internal error. */
-    public static final int EXIT_INTERNAL = 1;
-
     /** Creates the command (picocli instantiates it). */
     public SweepMain() {
     }
@@ -50,28 +45,7 @@ public final class SweepMain implements Runnable {
      * @return exit code
      */
     public static int execute(final String... args) {
-        final CommandLine cl = new CommandLine(new SweepMain());
-        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
-            if (ex instanceof SweepException || ex instanceof dev.nicsim.fabric.scenario.ScenarioException) {
-                System.err.println("nicsim: " + ex.getMessage());
-                return EXIT_BAD_INPUT;
-            }
-            if (ex instanceof IOException || ex instanceof java.io.UncheckedIOException) {
-                System.err.println("nicsim: I/O error: " + ex.getMessage());
-                return EXIT_BAD_INPUT;
-            }
-            System.err.println("nicsim: internal error: " + ex + " (please report it with the sweep file)");
-            if (Boolean.getBoolean("nicsim.debug")) {
-                ex.printStackTrace();
-            }
-            return EXIT_INTERNAL;
-        });
-        cl.setParameterExceptionHandler((ex, a) -> {
-            System.err.println("nicsim: " + ex.getMessage());
-            System.err.println("usage: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
-            return EXIT_BAD_INPUT;
-        });
-        return cl.execute(args);
+        return dev.nicsim.fabric.cli.NicsimCommand.execute(new SweepMain(), ex -> ex instanceof SweepException, args);
     }
 
     /** {@code nicsim sweep}: see {@link SweepRun}. */
@@ -110,7 +84,10 @@ public final class SweepMain implements Runnable {
             spec.validate();
             final Path dir = out != null ? out : Path.of("out", "sweep-" + spec.name());
             final String m = SparkSessions.master(master);
+            final long t0 = System.nanoTime();
             final org.apache.spark.sql.SparkSession spark = SparkSessions.create(m, "nicsim sweep " + spec.name());
+            System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
+                (System.nanoTime() - t0) / 1e9);
             try {
                 return new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out).run(spark);
             } finally {

@@ -1,11 +1,11 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.testsupport.ConsoleCapture;
 import dev.nicsim.testsupport.SharedFiles;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
@@ -65,27 +65,9 @@ final class Fixtures {
         return rows;
     }
 
-    /** What a command printed and returned. */
-    record Outcome(int exitCode, String out, String err) {
-    }
-
     /** Runs the sweep jar's command line in-process with standard output and error captured. */
-    static synchronized Outcome sweepMain(final String... args) {
-        final PrintStream oldOut = System.out;
-        final PrintStream oldErr = System.err;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            code = SweepMain.execute(args);
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    static ConsoleCapture.Captured sweepMain(final String... args) {
+        return ConsoleCapture.run(() -> SweepMain.execute(args));
     }
 
     /** Runs {@code nicsim run} in-process (fabric's command line), output discarded; returns the exit code. */

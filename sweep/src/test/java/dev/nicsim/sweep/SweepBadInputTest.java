@@ -34,7 +34,7 @@ class SweepBadInputTest {
         throws Exception {
         final Path file = Fixtures.sweepFile(tmp, body.replace("\\n", "\n") + "\n");
         final Path out = tmp.resolve("out");
-        final Fixtures.Outcome o = Fixtures.sweepMain("sweep", file.toString(), "--out", out.toString(), "--no-progress");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out", out.toString(), "--no-progress");
         assertEquals(2, o.exitCode(), o.err());
         assertEquals(1, o.err().lines().count(), o.err());
         assertTrue(o.err().startsWith("nicsim: " + tmp), o.err());
@@ -52,7 +52,7 @@ class SweepBadInputTest {
         throws Exception {
         final Path file = tmp.resolve("sweep.yaml");
         Files.writeString(file, text.replace("\\n", "\n") + "\n");
-        final Fixtures.Outcome o = Fixtures.sweepMain("sweep", file.toString(), "--no-progress");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--no-progress");
         assertEquals(2, o.exitCode(), o.err());
         assertEquals(1, o.err().lines().count(), o.err());
         assertTrue(o.err().contains(expected), o.err());

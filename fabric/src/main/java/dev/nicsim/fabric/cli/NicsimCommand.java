@@ -66,10 +66,27 @@ public final class NicsimCommand implements Runnable {
      * @return exit code
      */
     public static int execute(final String... args) {
-        final CommandLine cl = new CommandLine(new NicsimCommand());
+        return execute(new NicsimCommand(), ex -> false, args);
+    }
+
+    /**
+     * Runs a picocli command line with nicsim's error handling: bad input (scenario, trace,
+     * capture, firmware, I/O, or any exception {@code alsoBadInput} accepts) is one line on standard
+     * error and exit {@link #EXIT_BAD_INPUT}; an option error is that line and a usage hint, exit
+     * {@link #EXIT_BAD_INPUT}; anything else is one line and exit {@link #EXIT_INTERNAL} (with the
+     * stack trace only under {@code -Dnicsim.debug=true}). The sweep jar's command line uses it too.
+     *
+     * @param root         the annotated root command object
+     * @param alsoBadInput further exceptions reported as bad input
+     * @param args         arguments
+     * @return exit code
+     */
+    public static int execute(final Object root, final java.util.function.Predicate<Exception> alsoBadInput,
+                              final String... args) {
+        final CommandLine cl = new CommandLine(root);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException
-                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException) {
+                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException || alsoBadInput.test(ex)) {
                 System.err.println("nicsim: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
@@ -81,7 +98,7 @@ public final class NicsimCommand implements Runnable {
                 System.err.println("nicsim: I/O error: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
-            System.err.println("nicsim: internal error: " + ex + " (please report it with the scenario)");
+            System.err.println("nicsim: internal error: " + ex + " (please report it with the input files)");
             if (Boolean.getBoolean("nicsim.debug")) {
                 ex.printStackTrace();
             }

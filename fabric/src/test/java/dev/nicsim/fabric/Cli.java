@@ -1,10 +1,8 @@
 package dev.nicsim.fabric;
 
 import dev.nicsim.fabric.cli.NicsimCommand;
+import dev.nicsim.testsupport.ConsoleCapture;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -43,21 +41,8 @@ public final class Cli {
      * @param args arguments, e.g. {@code "run", "scenarios/incast-dcqcn.yaml", "--no-progress"}
      * @return exit code and captured output
      */
-    public static synchronized Outcome run(final String... args) {
-        final PrintStream oldOut = System.out;
-        final PrintStream oldErr = System.err;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code;
-        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-             PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            System.setOut(o);
-            System.setErr(e);
-            code = NicsimCommand.execute(args);
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
-        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    public static Outcome run(final String... args) {
+        final ConsoleCapture.Captured c = ConsoleCapture.run(() -> NicsimCommand.execute(args));
+        return new Outcome(c.exitCode(), c.out(), c.err());
     }
 }

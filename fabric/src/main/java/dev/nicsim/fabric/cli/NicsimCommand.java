@@ -14,7 +14,8 @@ import java.util.Locale;
 /**
  * The {@code nicsim} command line: {@code run} (simulate a scenario, optionally recording a trace
  * and a pcap), {@code trace} ({@code import} a capture into a trace, {@code dump} a trace),
- * {@code replay} (run a trace or capture through an algorithm), {@code algorithms} (list the
+ * {@code replay} (run a trace or capture through an algorithm), {@code plot} (the four figures of a
+ * run directory), {@code algorithms} (list the
  * algorithms on the class path with their parameters), {@code ns3 import} (an HPCC ns-3
  * configuration as a scenario), {@code compare} (a run's {@code fct.txt} against a reference one)
  * and {@code riscv run} (a RISC-V executable on the riscv-core hart).
@@ -29,7 +30,8 @@ import java.util.Locale;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, dev.nicsim.riscv.RiscvCommand.class, FirmwareCommand.class})
+        Ns3Command.class, CompareCommand.class, dev.nicsim.riscv.RiscvCommand.class, FirmwareCommand.class,
+        PlotCommand.class})
 public final class NicsimCommand implements Runnable {
 
     /** Exit code for bad input. */
@@ -64,10 +66,27 @@ public final class NicsimCommand implements Runnable {
      * @return exit code
      */
     public static int execute(final String... args) {
-        final CommandLine cl = new CommandLine(new NicsimCommand());
+        return execute(new NicsimCommand(), ex -> false, args);
+    }
+
+    /**
+     * Runs a picocli command line with nicsim's error handling: bad input (scenario, trace,
+     * capture, firmware, I/O, or any exception {@code alsoBadInput} accepts) is one line on standard
+     * error and exit {@link #EXIT_BAD_INPUT}; an option error is that line and a usage hint, exit
+     * {@link #EXIT_BAD_INPUT}; anything else is one line and exit {@link #EXIT_INTERNAL} (with the
+     * stack trace only under {@code -Dnicsim.debug=true}). The sweep jar's command line uses it too.
+     *
+     * @param root         the annotated root command object
+     * @param alsoBadInput further exceptions reported as bad input
+     * @param args         arguments
+     * @return exit code
+     */
+    public static int execute(final Object root, final java.util.function.Predicate<Exception> alsoBadInput,
+                              final String... args) {
+        final CommandLine cl = new CommandLine(root);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException
-                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException) {
+                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException || alsoBadInput.test(ex)) {
                 System.err.println("nicsim: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
@@ -79,7 +98,7 @@ public final class NicsimCommand implements Runnable {
                 System.err.println("nicsim: I/O error: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
-            System.err.println("nicsim: internal error: " + ex + " (please report it with the scenario)");
+            System.err.println("nicsim: internal error: " + ex + " (please report it with the input files)");
             if (Boolean.getBoolean("nicsim.debug")) {
                 ex.printStackTrace();
             }

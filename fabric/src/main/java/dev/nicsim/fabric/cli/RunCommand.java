@@ -1,10 +1,8 @@
 package dev.nicsim.fabric.cli;
 
-import dev.nicsim.fabric.run.ClassReport;
-import dev.nicsim.fabric.run.Reports;
 import dev.nicsim.fabric.run.RunResult;
+import dev.nicsim.fabric.run.RunOutputs;
 import dev.nicsim.fabric.run.Runner;
-import dev.nicsim.fabric.run.ThroughputChart;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
@@ -36,7 +34,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, throughput.csv, classes.csv,"
-        + " counters.csv and run.json (and throughput.png with sampling.throughput_chart).")
+        + " counters.csv and run.json (and throughput.png, queues.png, rates.png and slowdown.png with sampling.charts).")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "Scenario YAML file, e.g. scenarios/incast-dcqcn.yaml")
     Path scenarioFile;
@@ -104,21 +102,7 @@ final class RunCommand implements Callable<Integer> {
                 tap.close();
             }
         }
-        Reports.writeFlows(dir, result.flows());
-        dev.nicsim.fabric.ns3.FctFile.write(dir.resolve(dev.nicsim.fabric.ns3.FctFile.FILE),
-            dev.nicsim.fabric.ns3.Ns3Fct.rows(scenario, runner.graph(), result.flows(), runner.completionOrder()));
-        Reports.writeCounters(dir, runner.counters());
-        Reports.writeRunJson(dir, scenario, result);
-        Reports.printSummary(System.out, result);
-        if (scenario.algorithm().provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp) {
-            System.out.println(fp.summaryLine());
-        }
-        final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
-        classes.write(dir);
-        classes.print(System.out);
-        if (scenario.sampling().throughputChart()) {
-            ThroughputChart.write(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());
-        }
+        RunOutputs.write(dir, scenario, runner, result, System.out);
         System.out.println("output in " + dir);
         if (trace != null) {
             System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "

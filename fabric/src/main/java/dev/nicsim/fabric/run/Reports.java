@@ -10,7 +10,6 @@ import org.apache.commons.csv.CSVPrinter;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -27,6 +26,9 @@ public final class Reports {
     public static final String VERSION = "0.1.0";
     private static final long[] BUCKET_EDGES = {10_000, 100_000, 1_000_000};
     private static final String[] BUCKET_NAMES = {"<10KB", "10-100KB", "100KB-1MB", ">=1MB"};
+
+    /** Number of flow-size buckets of the summary ({@code <10KB, 10-100KB, 100KB-1MB, >=1MB}). */
+    public static final int SIZE_BUCKETS = BUCKET_NAMES.length;
 
     private Reports() {
     }
@@ -120,11 +122,8 @@ public final class Reports {
         out.printf(Locale.ROOT, "flows done          %d / %d%n", r.completedFlows(), r.flows().size());
         out.printf(Locale.ROOT, "%-20s %7s %9s %9s %9s%n", "FCT slowdown", "flows", "p50", "p95", "p99");
         printRow(out, "all", r.flows(), Long.MIN_VALUE, Long.MAX_VALUE);
-        long lo = 0;
-        for (int b = 0; b < BUCKET_NAMES.length; b++) {
-            final long hi = b < BUCKET_EDGES.length ? BUCKET_EDGES[b] : Long.MAX_VALUE;
-            printRow(out, BUCKET_NAMES[b], r.flows(), lo, hi);
-            lo = hi;
+        for (int b = 0; b < SIZE_BUCKETS; b++) {
+            printRow(out, BUCKET_NAMES[b], r.flows(), bucketLowBytes(b), bucketLowBytes(b + 1));
         }
         out.printf(Locale.ROOT, "%-20s %14s %10s %10s %10s%n", "switch", "peak_queue_B", "ce_marked", "drops", "pfc_sent");
         for (final RunResult.SwitchFigures s : r.switches()) {
@@ -151,20 +150,49 @@ public final class Reports {
             r.wallNsPerDataPacket() / 1000);
     }
 
+    /**
+     * Name of a flow-size bucket as the summary prints it.
+     *
+     * @param bucket bucket index, {@code 0 .. SIZE_BUCKETS-1}
+     * @return {@code <10KB}, {@code 10-100KB}, {@code 100KB-1MB} or {@code >=1MB}
+     * @throws ArrayIndexOutOfBoundsException if the index is out of range
+     */
+    public static String bucketName(final int bucket) {
+        return BUCKET_NAMES[bucket];
+    }
+
+    /**
+     * Lower bound of a flow-size bucket (inclusive); the bucket ends where the next begins.
+     *
+     * @param bucket bucket index, {@code 0 .. SIZE_BUCKETS} ({@code SIZE_BUCKETS} gives {@link Long#MAX_VALUE})
+     * @return bytes: 0, 10 000, 100 000, 1 000 000 (decimal kB and MB, as the HPCC paper's buckets)
+     */
+    public static long bucketLowBytes(final int bucket) {
+        return bucket == 0 ? 0 : bucket > BUCKET_EDGES.length ? Long.MAX_VALUE : BUCKET_EDGES[bucket - 1];
+    }
+
+    /**
+     * The slowdowns (FCT / ideal FCT) of the completed flows of sizes in {@code [loBytes, hiBytes)}.
+     *
+     * @param flows   flows of a run
+     * @param loBytes smallest size, inclusive
+     * @param hiBytes largest size, exclusive
+     * @return a new array, ascending; empty when no such flow completed
+     */
+    public static double[] sortedSlowdowns(final List<FlowRecord> flows, final long loBytes, final long hiBytes) {
+        final double[] a = flows.stream().filter(f -> f.completed() && f.sizeBytes() >= loBytes && f.sizeBytes() < hiBytes)
+            .mapToDouble(FlowRecord::slowdown).toArray();
+        Arrays.sort(a);
+        return a;
+    }
+
     private static void printRow(final PrintStream out, final String name, final List<FlowRecord> flows, final long lo,
                                  final long hi) {
-        final List<Double> v = new ArrayList<>();
-        for (final FlowRecord f : flows) {
-            if (f.completed() && f.sizeBytes() >= lo && f.sizeBytes() < hi) {
-                v.add(f.slowdown());
-            }
-        }
-        if (v.isEmpty()) {
+        final double[] a = sortedSlowdowns(flows, lo, hi);
+        if (a.length == 0) {
             out.printf(Locale.ROOT, "%-20s %7d %9s %9s %9s%n", name, 0, "-", "-", "-");
             return;
         }
-        final double[] a = v.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(a);
         out.printf(Locale.ROOT, "%-20s %7d %9.3f %9.3f %9.3f%n", name, a.length, percentile(a, 50), percentile(a, 95),
             percentile(a, 99));
     }

@@ -46,7 +46,7 @@ public final class ThroughputChart {
      *
      * @param dir   the run's output directory
      * @param title chart title (the scenario name)
-     * @param flows the run's flows by id (for the legend's classes)
+     * @param flows the run's flows by id (for the legend's classes), or null to name flows by id only
      * @param intervalPs the sampling interval of {@code throughput.csv}, ps, {@code > 0}
      * @return the PNG file
      * @throws IOException if the CSV cannot be read or the PNG written
@@ -92,8 +92,9 @@ public final class ThroughputChart {
                 x[i] = t / 1000.0;
                 y[i] = rows.getOrDefault(t, 0.0);
             }
-            final String cls = id < flows.size() ? flows.get(id).flowClass() : FlowSpec.DEFAULT_CLASS;
-            chart.addSeries("flow " + id + " (" + cls + ")", x, y).setMarker(SeriesMarkers.NONE);
+            final String name = flows == null ? "flow " + id
+                : "flow " + id + " (" + (id < flows.size() ? flows.get(id).flowClass() : FlowSpec.DEFAULT_CLASS) + ")";
+            chart.addSeries(name, x, y).setMarker(SeriesMarkers.NONE);
         }
         if (drawn.isEmpty()) {
             chart.addSeries("no data delivered", new double[] {0}, new double[] {0}).setMarker(SeriesMarkers.NONE);

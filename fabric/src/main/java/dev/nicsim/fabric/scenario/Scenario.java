@@ -256,8 +256,11 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param rateIntervalPs       interval of {@code rates.csv} samples, ps
      * @param throughputIntervalPs interval of {@code throughput.csv} samples, ps
      * @param throughputChart      whether {@code throughput.png} is drawn after the run
+     * @param charts               whether all four figures ({@code throughput.png}, {@code queues.png},
+     *                             {@code rates.png}, {@code slowdown.png}) are drawn after the run
+     *                             ({@code sampling.charts}, see {@code RunCharts})
      */
     public record Sampling(long queueIntervalPs, long rateIntervalPs, long throughputIntervalPs,
-                           boolean throughputChart) {
+                           boolean throughputChart, boolean charts) {
     }
 }

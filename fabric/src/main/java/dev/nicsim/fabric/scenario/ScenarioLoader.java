@@ -193,7 +193,7 @@ public final class ScenarioLoader {
             Math.round(s.number("queue_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
             Math.round(s.number("rate_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
             Math.round(s.number("throughput_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
-            s.bool("throughput_chart", false));
+            s.bool("throughput_chart", false), s.bool("charts", false));
         s.finish();
         return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling);
     }

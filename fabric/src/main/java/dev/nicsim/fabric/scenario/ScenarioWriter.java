@@ -180,6 +180,7 @@ public final class ScenarioWriter {
         smp.number("rate_interval_us", s.sampling().rateIntervalPs() / PS_PER_US);
         smp.number("throughput_interval_us", s.sampling().throughputIntervalPs() / PS_PER_US);
         smp.bool("throughput_chart", s.sampling().throughputChart());
+        smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
         return f.node();
     }

@@ -101,7 +101,7 @@ public class ScenarioWriterTest {
         algorithm: {name: dcqcn, params: {g: 0.125}}
         workload: {type: hotspot, op: read, start_us: 1.5, load: 0.4, flows: 50, size_bytes: 9000, hot_fraction: 0.3,
                    hot_hosts_fraction: 0.25}
-        sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true}
+        sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true, charts: true}
         """;
     /** The same shapes with only the required fields (and other sizes, so those differ too). */
     static final String REQUIRED_ONLY = """
@@ -132,7 +132,7 @@ public class ScenarioWriterTest {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(94, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(95, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());

@@ -1,0 +1,41 @@
+package dev.nicsim.fabric.cli;
+
+import dev.nicsim.fabric.run.RunCharts;
+import dev.nicsim.fabric.scenario.ScenarioException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code nicsim plot RUN_DIR}: draws {@code throughput.png}, {@code queues.png}, {@code rates.png}
+ * and {@code slowdown.png} from a run directory's CSV files ({@link RunCharts}). Exit 2 with one
+ * line when the directory or a CSV file is missing or malformed.
+ */
+@Command(name = "plot", mixinStandardHelpOptions = true,
+    description = "Draw throughput.png, queues.png (8 deepest egress queues), rates.png (20 largest flows) and"
+        + " slowdown.png (FCT slowdown CDF per size bucket) from a run directory's CSV files.")
+final class PlotCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "Output directory of `nicsim run`, e.g. out/incast-dcqcn")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isDirectory(dir)) {
+            throw new ScenarioException(dir + ": no such run directory");
+        }
+        final List<Path> files;
+        try {
+            files = RunCharts.writeAll(dir);
+        } catch (final IllegalArgumentException e) {
+            throw new ScenarioException(e.getMessage());
+        }
+        for (final Path f : files) {
+            System.out.println("wrote " + f);
+        }
+        return 0;
+    }
+}

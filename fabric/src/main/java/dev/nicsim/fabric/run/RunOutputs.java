@@ -1,0 +1,92 @@
+package dev.nicsim.fabric.run;
+
+import dev.nicsim.fabric.ns3.FctFile;
+import dev.nicsim.fabric.ns3.Ns3Fct;
+import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.function.LongConsumer;
+
+/**
+ * What {@code nicsim run} does with a loaded scenario, shared by the command and by
+ * {@code nicsim sweep} (which runs every point and seed through {@link #run}, so a point is
+ * exactly {@code nicsim run SCENARIO --seed S --set k=v ...}): build the {@link Runner}, simulate,
+ * then write {@code flows.csv}, {@code fct.txt}, {@code counters.csv}, {@code run.json},
+ * {@code classes.csv} and the figures the scenario asks for, and print the summary.
+ *
+ * <p>Thread-safety: stateless; each call uses its own runner, so calls on different threads with
+ * different output directories are independent.
+ */
+public final class RunOutputs {
+    private RunOutputs() {
+    }
+
+    /**
+     * A finished run.
+     *
+     * @param scenario the scenario that ran
+     * @param runner   its runner (flows, counters, switches after the run)
+     * @param result   the outcome
+     */
+    public record Outcome(Scenario scenario, Runner runner, RunResult result) {
+    }
+
+    /**
+     * Runs a scenario and writes every output file to a directory.
+     *
+     * @param scenario the validated scenario
+     * @param dir      output directory, created if missing; existing output files are replaced
+     * @param out      where the summary is printed
+     * @param progress called with the number of completed flows every 20 us of simulated time; it
+     *                 may throw an unchecked exception to abandon the run (a sweep's point timeout)
+     * @return the outcome
+     * @throws IOException if an output file cannot be written or a chart's CSV cannot be read
+     * @throws dev.nicsim.fabric.scenario.ScenarioException if the fabric cannot be built from the scenario
+     */
+    public static Outcome run(final Scenario scenario, final Path dir, final PrintStream out, final LongConsumer progress)
+        throws IOException {
+        final Runner runner;
+        final RunResult result;
+        try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
+            runner = new Runner(scenario, series);
+            result = runner.run(progress);
+        }
+        write(dir, scenario, runner, result, out);
+        return new Outcome(scenario, runner, result);
+    }
+
+    /**
+     * Writes the end-of-run files of a finished run, prints its summary, and draws the figures:
+     * all four ({@link RunCharts}) with {@code sampling.charts}, else {@code throughput.png} alone
+     * with {@code sampling.throughput_chart}. The time-series files must be closed.
+     *
+     * @param dir      output directory
+     * @param scenario the scenario that ran
+     * @param runner   its runner, after {@link Runner#run}
+     * @param result   the outcome
+     * @param out      where the summary is printed
+     * @throws IOException if a file cannot be written or a chart's CSV cannot be read
+     */
+    public static void write(final Path dir, final Scenario scenario, final Runner runner, final RunResult result,
+                             final PrintStream out) throws IOException {
+        Reports.writeFlows(dir, result.flows());
+        FctFile.write(dir.resolve(FctFile.FILE), Ns3Fct.rows(scenario, runner.graph(), result.flows(), runner.completionOrder()));
+        Reports.writeCounters(dir, runner.counters());
+        Reports.writeRunJson(dir, scenario, result);
+        Reports.printSummary(out, result);
+        if (scenario.algorithm().provider() instanceof FirmwareProvider fp) {
+            out.println(fp.summaryLine());
+        }
+        final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
+        classes.write(dir);
+        classes.print(out);
+        if (scenario.sampling().charts()) {
+            RunCharts.writeAll(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());
+        } else if (scenario.sampling().throughputChart()) {
+            ThroughputChart.write(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.nicsim.sweep;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * The sweep jar's command line, reached through the {@code nicsim} launcher or {@code spark-submit}:
+ * {@code sweep SWEEP.yaml [--out DIR] [--master URL] [--resume] [--keep-runs] [--point-timeout SECONDS]
+ * [--no-progress]} and {@code spark-cluster start|stop [--workers N]}.
+ *
+ * <p>Exit codes: 0 every point ok, 4 some point failed, 2 bad input (one line on standard error,
+ * never a stack trace), 1 internal error.
+ */
+@Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim-sweep 0.1.0",
+    subcommands = {SweepMain.SweepCommand.class, SparkCluster.Command.class})
+public final class SweepMain implements Runnable {
+    /** Creates the command (picocli instantiates it). */
+    public SweepMain() {
+    }
+
+    @Override
+    public void run() {
+        CommandLine.usage(this, System.out);
+    }
+
+    /**
+     * Entry point.
+     *
+     * @param args arguments
+     */
+    public static void main(final String[] args) {
+        System.exit(execute(args));
+    }
+
+    /**
+     * Runs the command line and returns its exit code (for tests).
+     *
+     * @param args arguments
+     * @return exit code
+     */
+    public static int execute(final String... args) {
+        return dev.nicsim.fabric.cli.NicsimCommand.execute(new SweepMain(), ex -> ex instanceof SweepException, args);
+    }
+
+    /** {@code nicsim sweep}: see {@link SweepRun}. */
+    @Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = "Run a scenario over the cartesian product of a sweep file's axes (and zip groups) x seeds on"
+            + " Apache Spark; write points.csv, points.parquet, summary.csv and sweep.png. Exit 0 all ok, 4 some failed.")
+    static final class SweepCommand implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "SWEEP.yaml", description = "Sweep file, e.g. sweeps/websearch-algorithms-load.yaml")
+        Path file;
+
+        @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: out/sweep-<name>)")
+        Path out;
+
+        @Option(names = "--master", paramLabel = "URL",
+            description = "Spark master: local[*] (default, embedded), local[N], spark://host:7077")
+        String master;
+
+        @Option(names = "--resume", description = "Run only the points missing or failed in DIR/points.csv")
+        boolean resume;
+
+        @Option(names = "--keep-runs", description = "Keep every point's run directory under DIR/runs/")
+        boolean keepRuns;
+
+        @Option(names = "--point-timeout", paramLabel = "SECONDS", description = "Fail a point still running after this wall time")
+        double pointTimeout;
+
+        @Option(names = "--no-progress", description = "Do not show the progress bar")
+        boolean noProgress;
+
+        @Override
+        public Integer call() throws IOException {
+            if (pointTimeout < 0 || Double.isNaN(pointTimeout)) {
+                throw new SweepException("--point-timeout " + pointTimeout + ": expected seconds > 0");
+            }
+            final SweepSpec spec = SweepSpec.load(file);
+            spec.validate();
+            final Path dir = out != null ? out : Path.of("out", "sweep-" + spec.name());
+            final String m = SparkSessions.master(master);
+            final long t0 = System.nanoTime();
+            final org.apache.spark.sql.SparkSession spark = SparkSessions.create(m, "nicsim sweep " + spec.name());
+            System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
+                (System.nanoTime() - t0) / 1e9);
+            try {
+                return new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out).run(spark);
+            } finally {
+                spark.stop();
+            }
+        }
+    }
+}

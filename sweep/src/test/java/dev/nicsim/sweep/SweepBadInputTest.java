@@ -1,0 +1,60 @@
+package dev.nicsim.sweep;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Bad sweep files: exit 2 with one line naming the file and line (and, for a value, the axis and
+ * the value), before Spark starts or any point runs (nothing is written to the output directory).
+ */
+class SweepBadInputTest {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        // case | body after 'scenario:' | expected in the message
+        "unknown field | axis: {workload.size_bytes: [1]}\\nseeds: [1] | sweep.yaml:3: axis: unknown field",
+        "path that does not exist | axes: {workload.bogus: [1, 2]}\\nseeds: [1] | sweep.yaml:3: axis workload.bogus value 1: --set workload.bogus: unknown field",
+        "value out of range | axes:\\n  workload.size_bytes: [1000, -5]\\nseeds: [1] | sweep.yaml:4: axis workload.size_bytes value -5: --set workload.size_bytes: expected an integer in [1, 2147483647], got -5",
+        "unknown algorithm | axes: {algorithm.name: [dcqcn, nosuch]}\\nseeds: [1] | axis algorithm.name value nosuch:",
+        "zip lengths differ | zip:\\n  - {switch.wred.kmin_bytes: [1000, 2000], switch.wred.kmax_bytes: [3000]}\\nseeds: [1] | sweep.yaml:4: zip.switch.wred.kmax_bytes: expected 2 values, as many as switch.wred.kmin_bytes has, got 1",
+        "no seeds | axes: {workload.size_bytes: [1000]} | sweep.yaml:1: seeds: missing",
+        "seed not an integer | seeds: [1, x] | sweep.yaml:3: seeds: expected an integer >= 0, got 'x'",
+        "axis not a list | axes: {workload.size_bytes: 1000}\\nseeds: [1] | sweep.yaml:3: axes.workload.size_bytes: expected a non-empty list",
+        "key twice | set: {workload.size_bytes: 5000}\\naxes: {workload.size_bytes: [1000]}\\nseeds: [1] | sweep.yaml:4: workload.size_bytes: appears twice",
+        "not YAML | axes: {a: [1\\nseeds: [1] | sweep.yaml:4: not valid YAML",
+    })
+    void badSweepFileGivesOneLine(final String name, final String body, final String expected, @TempDir final Path tmp)
+        throws Exception {
+        final Path file = Fixtures.sweepFile(tmp, body.replace("\\n", "\n") + "\n");
+        final Path out = tmp.resolve("out");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out", out.toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().startsWith("nicsim: " + tmp), o.err());
+        assertTrue(o.err().contains(expected), o.err());
+        assertFalse(Files.exists(out), "nothing may be written before validation passes");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "missing scenario | name: x\\nscenario: nosuch.yaml\\nseeds: [1] | sweep.yaml:2: scenario: no such file",
+        "bad name | name: a b\\nscenario: nosuch.yaml\\nseeds: [1] | sweep.yaml:1: name: expected letters",
+        "not a mapping | - 1 | sweep.yaml:1: expected a mapping",
+    })
+    void badHeaderGivesOneLine(final String name, final String text, final String expected, @TempDir final Path tmp)
+        throws Exception {
+        final Path file = tmp.resolve("sweep.yaml");
+        Files.writeString(file, text.replace("\\n", "\n") + "\n");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().contains(expected), o.err());
+    }
+}

@@ -20,7 +20,8 @@ import java.nio.file.Path;
  *       file (a capture stopped mid-write) is counted ({@link SkipReasons#CUT_AT_END_OF_FILE}) and
  *       the packets before it are kept.</li>
  * </ul>
- * Timestamps: a packet whose timestamp goes back before the previous packet's, or jumps more than
+ * Timestamps (per interface of a pcapng section, whose clocks may differ): a packet whose
+ * timestamp goes back before the previous packet's on its interface, or jumps more than
  * {@link #MAX_TIMESTAMP_GAP_NS} after it, is refused in strict mode (naming the packet) and
  * skipped and counted ({@link SkipReasons#BAD_TIMESTAMP}) in lenient mode. A RoCE packet whose
  * ICRC does not match is skipped and counted ({@link SkipReasons#BAD_ICRC}) in strict mode; lenient
@@ -44,6 +45,10 @@ public final class CaptureDecoder {
     public static final long MAX_TIMESTAMP_GAP_NS = 86_400L * 1_000_000_000L;
 
     private final boolean strict;
+    /** Per interface of the current section: the last accepted packet's number (0: none yet). */
+    private long[] previousNumbers = new long[4];
+    /** Per interface of the current section: the last accepted packet's timestamp, ns. */
+    private long[] previousNs = new long[4];
     private final RoceDecoder decoder = new RoceDecoder();
     private final RocePacket packet = new RocePacket();
     private final CaptureStats stats = new CaptureStats();
@@ -148,17 +153,27 @@ public final class CaptureDecoder {
         int unsupportedLinkType = -1;
         long decoded = 0;
         try {
-            long previousNs = 0;
-            long previousNumber = 0;
+            int section = -1;
             while (next(reader, p)) {
                 p.clear();
                 p.packetNumber = reader.packetNumber();
                 p.timeNs = reader.timestampNs();
                 p.interfaceId = reader.interfaceId();
-                if (previousNumber > 0 && (p.timeNs < previousNs || p.timeNs - previousNs > MAX_TIMESTAMP_GAP_NS)) {
-                    final String problem = p.timeNs < previousNs
-                        ? "timestamp out of order: " + (previousNs - p.timeNs) + " ns before packet " + previousNumber + "'s"
-                        : "absurd timestamp: " + (p.timeNs - previousNs) / 1_000_000_000L + " s after packet "
+                if (reader.section() != section) { // a new pcapng section: new interfaces, maybe a new clock
+                    section = reader.section();
+                    java.util.Arrays.fill(previousNumbers, 0);
+                }
+                final int iface = p.interfaceId;
+                if (iface >= previousNumbers.length) {
+                    previousNumbers = java.util.Arrays.copyOf(previousNumbers, Math.max(iface + 1, 2 * previousNumbers.length));
+                    previousNs = java.util.Arrays.copyOf(previousNs, previousNumbers.length);
+                }
+                final long previousNumber = previousNumbers[iface];
+                final long previous = previousNs[iface];
+                if (previousNumber > 0 && (p.timeNs < previous || p.timeNs - previous > MAX_TIMESTAMP_GAP_NS)) {
+                    final String problem = p.timeNs < previous
+                        ? "timestamp out of order: " + (previous - p.timeNs) + " ns before packet " + previousNumber + "'s"
+                        : "absurd timestamp: " + (p.timeNs - previous) / 1_000_000_000L + " s after packet "
                             + previousNumber + "'s (more than " + MAX_TIMESTAMP_GAP_NS / 1_000_000_000L + " s)";
                     if (strict) {
                         throw new CaptureException(name, p.packetNumber, problem + "; --lenient skips and counts such"
@@ -169,8 +184,8 @@ public final class CaptureDecoder {
                     stats.record(p);
                     continue;
                 }
-                previousNs = p.timeNs;
-                previousNumber = p.packetNumber;
+                previousNs[iface] = p.timeNs;
+                previousNumbers[iface] = p.packetNumber;
                 final int cap = reader.capturedLength();
                 final int orig = reader.originalLength();
                 if (strict && orig < cap) {

@@ -75,6 +75,7 @@ public final class CaptureReader implements AutoCloseable {
 
     // pcapng interfaces of the current section
     private int interfaceCount;
+    private int sections;
     private int[] ifLinkType = new int[4];
     private int[] ifSnapLength = new int[4];
     private int[] ifTsResol = new int[4];
@@ -228,6 +229,16 @@ public final class CaptureReader implements AutoCloseable {
         return lastRecordCut;
     }
 
+    /**
+     * The number of pcapng sections begun so far (a new section starts a new set of interfaces and
+     * may start a new clock); 0 for classic pcap.
+     *
+     * @return sections read, 0..
+     */
+    public int section() {
+        return sections;
+    }
+
     private CaptureException truncated(final long number, final String problem) {
         lastRecordCut = true;
         return new CaptureException(name, number, problem);
@@ -357,6 +368,7 @@ public final class CaptureReader implements AutoCloseable {
                 + major + "." + minor + " (expected 1.x)");
         }
         interfaceCount = 0;
+        sections++;
     }
 
     private void onInterfaceDescription(final long number, final long at, final int length) throws CaptureException {

@@ -192,7 +192,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
             final Throwable cause = e instanceof InvocationTargetRuntimeException && e.getCause() != null ? e.getCause() : e;
             throw new TraceException(dir + ": the trace is corrupt after record " + records[0] + ": "
                 + (cause instanceof TraceRecordCheck.Corrupt ? cause.getMessage()
-                : cause.getClass().getSimpleName() + " " + cause.getMessage()) + "; " + lastGood(records[0]));
+                : "a record Chronicle cannot decode (" + cause.getMessage() + ")") + "; " + lastGood(records[0]));
         }
         if (endCount[0] < 0) {
             throw new TraceException(dir + ": the trace is cut short: no end record after " + records[0]

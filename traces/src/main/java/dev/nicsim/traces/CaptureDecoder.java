@@ -16,9 +16,18 @@ import java.nio.file.Path;
  *       classified and decoded, a header field holding garbage (see {@link RoceDecoder}), or an
  *       original length below the captured length throws, naming the packet;</li>
  *   <li>lenient: such frames are skipped and counted ({@link SkipReasons#CUT_BY_SNAPLEN},
- *       {@link SkipReasons#MALFORMED}) and decoding goes on.</li>
+ *       {@link SkipReasons#MALFORMED}) and decoding goes on; a last record cut by the end of the
+ *       file (a capture stopped mid-write) is counted ({@link SkipReasons#CUT_AT_END_OF_FILE}) and
+ *       the packets before it are kept.</li>
  * </ul>
- * A packet whose headers are complete but whose payload or ICRC is cut (the usual
+ * Timestamps (per interface of a pcapng section, whose clocks may differ): a packet whose
+ * timestamp goes back before the previous packet's on its interface, or jumps more than
+ * {@link #MAX_TIMESTAMP_GAP_NS} after it, is refused in strict mode (naming the packet) and
+ * skipped and counted ({@link SkipReasons#BAD_TIMESTAMP}) in lenient mode. A RoCE packet whose
+ * ICRC does not match is skipped and counted ({@link SkipReasons#BAD_ICRC}) in strict mode; lenient
+ * mode keeps it (and {@link CaptureStats#icrcBad()} counts it).
+ *
+ * <p>A packet whose headers are complete but whose payload or ICRC is cut (the usual
  * {@code tcpdump -s 128}) is never an error: it is decoded, the payload length comes from the length
  * fields and the ICRC counts as {@link CaptureStats#icrcNotChecked() not checked}. Frames that are
  * simply not RoCE (ARP, TCP, other UDP ports, ...) are skipped and counted in both modes. A pcapng
@@ -29,7 +38,17 @@ import java.nio.file.Path;
  * thread; reusable for several captures one after another.
  */
 public final class CaptureDecoder {
+    /**
+     * Largest forward step between consecutive packets' timestamps, ns (1 day): a larger one is
+     * absurd (e.g. {@code ts_sec = 0xFFFFFFFF}) and would stretch every derived event time.
+     */
+    public static final long MAX_TIMESTAMP_GAP_NS = 86_400L * 1_000_000_000L;
+
     private final boolean strict;
+    /** Per interface of the current section: the last accepted packet's number (0: none yet). */
+    private long[] previousNumbers = new long[4];
+    /** Per interface of the current section: the last accepted packet's timestamp, ns. */
+    private long[] previousNs = new long[4];
     private final RoceDecoder decoder = new RoceDecoder();
     private final RocePacket packet = new RocePacket();
     private final CaptureStats stats = new CaptureStats();
@@ -99,6 +118,31 @@ public final class CaptureDecoder {
      * @throws CaptureException on bad input (see the class comment)
      */
     public CaptureStats decode(final CaptureReader reader, final RocePacketHandler handler) throws CaptureException {
+        return decodeAll(reader, handler);
+    }
+
+    /**
+     * {@link CaptureReader#next}; in lenient mode a last record cut by the end of the file is
+     * counted ({@link SkipReasons#CUT_AT_END_OF_FILE}) and ends the capture, keeping the packets
+     * before it.
+     */
+    private boolean next(final CaptureReader reader, final RocePacket p) throws CaptureException {
+        try {
+            return reader.next();
+        } catch (final CaptureException e) {
+            if (strict || !reader.lastRecordCut()) {
+                throw e;
+            }
+            p.clear();
+            p.packetNumber = reader.packetNumber() + 1;
+            p.skipReason = SkipReasons.CUT_AT_END_OF_FILE;
+            p.problem = e.getMessage();
+            stats.record(p);
+            return false;
+        }
+    }
+
+    private CaptureStats decodeAll(final CaptureReader reader, final RocePacketHandler handler) throws CaptureException {
         stats.reset();
         final String name = reader.name();
         if (reader.format() == CaptureReader.FORMAT_PCAP && !LinkTypes.isSupported(reader.fileLinkType())) {
@@ -109,11 +153,39 @@ public final class CaptureDecoder {
         int unsupportedLinkType = -1;
         long decoded = 0;
         try {
-            while (reader.next()) {
+            int section = -1;
+            while (next(reader, p)) {
                 p.clear();
                 p.packetNumber = reader.packetNumber();
                 p.timeNs = reader.timestampNs();
                 p.interfaceId = reader.interfaceId();
+                if (reader.section() != section) { // a new pcapng section: new interfaces, maybe a new clock
+                    section = reader.section();
+                    java.util.Arrays.fill(previousNumbers, 0);
+                }
+                final int iface = p.interfaceId;
+                if (iface >= previousNumbers.length) {
+                    previousNumbers = java.util.Arrays.copyOf(previousNumbers, Math.max(iface + 1, 2 * previousNumbers.length));
+                    previousNs = java.util.Arrays.copyOf(previousNs, previousNumbers.length);
+                }
+                final long previousNumber = previousNumbers[iface];
+                final long previous = previousNs[iface];
+                if (previousNumber > 0 && (p.timeNs < previous || p.timeNs - previous > MAX_TIMESTAMP_GAP_NS)) {
+                    final String problem = p.timeNs < previous
+                        ? "timestamp out of order: " + (previous - p.timeNs) + " ns before packet " + previousNumber + "'s"
+                        : "absurd timestamp: " + (p.timeNs - previous) / 1_000_000_000L + " s after packet "
+                            + previousNumber + "'s (more than " + MAX_TIMESTAMP_GAP_NS / 1_000_000_000L + " s)";
+                    if (strict) {
+                        throw new CaptureException(name, p.packetNumber, problem + "; --lenient skips and counts such"
+                            + " packets", stats.summary());
+                    }
+                    p.skipReason = SkipReasons.BAD_TIMESTAMP;
+                    p.problem = problem;
+                    stats.record(p);
+                    continue;
+                }
+                previousNs[iface] = p.timeNs;
+                previousNumbers[iface] = p.packetNumber;
                 final int cap = reader.capturedLength();
                 final int orig = reader.originalLength();
                 if (strict && orig < cap) {
@@ -129,6 +201,10 @@ public final class CaptureDecoder {
                     if (reason == SkipReasons.UNSUPPORTED_LINK_TYPE) {
                         unsupportedLinkType = p.linkType;
                     }
+                    stats.record(p);
+                } else if (strict && p.kind == RocePacket.KIND_ROCE && p.icrcStatus == RocePacket.CRC_BAD) {
+                    p.kind = RocePacket.KIND_SKIPPED; // a corrupted packet derives no event
+                    p.skipReason = SkipReasons.BAD_ICRC;
                     stats.record(p);
                 } else {
                     stats.record(p);

@@ -66,6 +66,7 @@ public final class CaptureReader implements AutoCloseable {
     private int format;
     private boolean bigEndian;
     private boolean firstBlockPending;
+    private boolean lastRecordCut;
 
     // pcap
     private boolean pcapNanos;
@@ -74,6 +75,7 @@ public final class CaptureReader implements AutoCloseable {
 
     // pcapng interfaces of the current section
     private int interfaceCount;
+    private int sections;
     private int[] ifLinkType = new int[4];
     private int[] ifSnapLength = new int[4];
     private int[] ifTsResol = new int[4];
@@ -217,6 +219,31 @@ public final class CaptureReader implements AutoCloseable {
         return format == FORMAT_PCAP ? nextPcap() : nextPcapng();
     }
 
+    /**
+     * Whether the last {@link #next} threw because the file ends inside a record or block (a
+     * capture stopped mid-write): the packets before it were whole.
+     *
+     * @return true after such a failure
+     */
+    public boolean lastRecordCut() {
+        return lastRecordCut;
+    }
+
+    /**
+     * The number of pcapng sections begun so far (a new section starts a new set of interfaces and
+     * may start a new clock); 0 for classic pcap.
+     *
+     * @return sections read, 0..
+     */
+    public int section() {
+        return sections;
+    }
+
+    private CaptureException truncated(final long number, final String problem) {
+        lastRecordCut = true;
+        return new CaptureException(name, number, problem);
+    }
+
     private boolean nextPcap() throws CaptureException {
         if (position == size) {
             return false;
@@ -224,7 +251,7 @@ public final class CaptureReader implements AutoCloseable {
         final long number = packetNumber + 1;
         final long left = size - position;
         if (left < PCAP_RECORD_HEADER_BYTES) {
-            throw new CaptureException(name, number, "truncated file: packet record header needs 16 bytes, "
+            throw truncated(number, "truncated file: packet record header needs 16 bytes, "
                 + left + " left");
         }
         readFully(0, PCAP_RECORD_HEADER_BYTES, number, "packet record header");
@@ -241,7 +268,7 @@ public final class CaptureReader implements AutoCloseable {
                 + " exceeds the " + MAX_PACKET_BYTES + "-byte limit");
         }
         if (size - position < cap) {
-            throw new CaptureException(name, number, "truncated file: packet record needs " + cap + " bytes, "
+            throw truncated(number, "truncated file: packet record needs " + cap + " bytes, "
                 + (size - position) + " left");
         }
         readFully(0, (int) cap, number, "packet data");
@@ -267,14 +294,14 @@ public final class CaptureReader implements AutoCloseable {
             final long blockStart = position - have;
             final long left = size - blockStart;
             if (left < 8) {
-                throw new CaptureException(name, number, "truncated file: block header needs 8 bytes, " + left
+                throw truncated(number, "truncated file: block header needs 8 bytes, " + left
                     + " left at offset " + blockStart);
             }
             readFully(have, 8 - have, number, "block header");
             int type = Bytes.i32(buf, 0, bigEndian);
             if (type == BLOCK_SHB) {
                 if (left < 12) {
-                    throw new CaptureException(name, number, "truncated file: section header needs 12 bytes, "
+                    throw truncated(number, "truncated file: section header needs 12 bytes, "
                         + left + " left at offset " + blockStart);
                 }
                 readFully(8, 4, number, "section header");
@@ -300,7 +327,7 @@ public final class CaptureReader implements AutoCloseable {
                     + len + " exceeds the " + MAX_BLOCK_BYTES + "-byte limit");
             }
             if (len > left) {
-                throw new CaptureException(name, number, "truncated file: block of type " + blockTypeName(type)
+                throw truncated(number, "truncated file: block of type " + blockTypeName(type)
                     + " at offset " + blockStart + " needs " + len + " bytes, " + left + " left");
             }
             final int length = (int) len;
@@ -341,6 +368,7 @@ public final class CaptureReader implements AutoCloseable {
                 + major + "." + minor + " (expected 1.x)");
         }
         interfaceCount = 0;
+        sections++;
     }
 
     private void onInterfaceDescription(final long number, final long at, final int length) throws CaptureException {
@@ -538,7 +566,7 @@ public final class CaptureReader implements AutoCloseable {
         }
         position += got;
         if (got != len) {
-            throw new CaptureException(name, number, "truncated file: the " + what + " needs " + len + " bytes, "
+            throw truncated(number, "truncated file: the " + what + " needs " + len + " bytes, "
                 + got + " left");
         }
     }

@@ -27,13 +27,27 @@ public final class SkipReasons {
     public static final int CUT_BY_SNAPLEN = 9;
     /** A header field holds garbage (lenient mode); {@link RocePacket#problem} says which. */
     public static final int MALFORMED = 10;
+    /**
+     * The capture's last record is cut short by the end of the file (a capture stopped mid-write;
+     * lenient mode: the packets before it are kept, strict mode refuses the file).
+     */
+    public static final int CUT_AT_END_OF_FILE = 11;
+    /**
+     * The packet's timestamp goes back before the previous packet's, or jumps more than
+     * {@link CaptureDecoder#MAX_TIMESTAMP_GAP_NS} after it (lenient mode; strict mode refuses the
+     * capture): it would corrupt every event time derived from it.
+     */
+    public static final int BAD_TIMESTAMP = 12;
+    /** A RoCE packet whose ICRC does not match (strict mode; lenient mode keeps it as an event). */
+    public static final int BAD_ICRC = 13;
     /** Number of codes. */
-    public static final int COUNT = 11;
+    public static final int COUNT = 14;
 
     private static final String[] NAMES = {
         "none", "non-RoCE EtherType", "IP not UDP", "UDP not port 4791", "IP fragment",
         "ERF type not InfiniBand/Ethernet", "InfiniBand without IBA transport", "other MAC control",
-        "unsupported link type", "cut by snap length", "malformed"};
+        "unsupported link type", "cut by snap length", "malformed", "last record cut by the end of the file",
+        "timestamp out of order or absurd", "bad ICRC"};
 
     private SkipReasons() {
     }

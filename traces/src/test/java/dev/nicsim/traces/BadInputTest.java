@@ -73,7 +73,8 @@ class BadInputTest {
         // header 24 + record 1 (16 + 322) + 8 bytes of record 2's header
         final Path f = write("cut-header.pcap", Arrays.copyOf(SOFTROCE.clone(), 24 + 16 + 322 + 8));
         assertEquals(f + ": packet 2: truncated file: packet record header needs 16 bytes, 8 left; "
-            + "1 packet read: 1 RoCE/IB, 0 skipped", fails(f, false).getMessage());
+            + "1 packet read: 1 RoCE/IB, 0 skipped", fails(f, true).getMessage());
+        // lenient mode keeps the packet before the cut: HostileCaptureTest (issue 23)
     }
 
     @Test
@@ -211,16 +212,5 @@ class BadInputTest {
         assertEquals(h + ": packet 1: truncated file: block of type enhanced packet at offset 88 needs 108 bytes, "
             + "88 left; 0 packets read: 0 RoCE/IB, 0 skipped", fails(h, true).getMessage());
     }
-
-    @Test
-    void badIcrcIsCountedNotThrown() throws IOException, CaptureException {
-        // one payload byte of packet 7 (READ Response First, 1086 bytes) flipped: its ICRC no longer matches
-        final RawCapture.Rec r = RAW.records.get(6);
-        final byte[] data = r.data().clone();
-        data[500] ^= 0x01;
-        final CaptureStats s = new CaptureDecoder(true).decode(
-            write("icrc.pcap", le(RAW.with(6, new RawCapture.Rec(r.sec(), r.nsec(), data, r.origLen())))), p -> { });
-        assertEquals(1, s.icrcBad());
-        assertEquals(11, s.icrcOk());
-    }
+    // a bad ICRC and bad timestamps: HostileCaptureTest (issue 23)
 }

@@ -28,6 +28,7 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OutputPaths.nonEmpty("--out", out);
         final FctCompare.Result r = FctCompare.compare(runDir.resolve("fct.txt"), reference);
         final Path dir = out != null ? out : runDir;
         r.write(dir);

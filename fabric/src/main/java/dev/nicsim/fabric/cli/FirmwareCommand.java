@@ -46,13 +46,20 @@ import java.util.stream.Stream;
 @Command(name = "firmware", mixinStandardHelpOptions = true,
     description = "Inspect and profile DOCA PCC firmware ELFs.",
     subcommands = {FirmwareCommand.Info.class, FirmwareCommand.Profile.class})
-final class FirmwareCommand implements Runnable {
+final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
     /** Per-packet events at nicsim's defaults: one ACK per packet and a TX burst every 8 packets. */
     static final double EVENTS_PER_PACKET = 1 + 1 / 8.0;
 
+    /**
+     * Without a subcommand: the usage on standard error and exit 2, as every command group
+     * (and {@code riscv}) does.
+     *
+     * @return {@link NicsimCommand#EXIT_BAD_INPUT}
+     */
     @Override
-    public void run() {
-        picocli.CommandLine.usage(this, System.out);
+    public Integer call() {
+        picocli.CommandLine.usage(this, System.err);
+        return NicsimCommand.EXIT_BAD_INPUT;
     }
 
     static FirmwareProvider load(final Path elf, final long budget) {

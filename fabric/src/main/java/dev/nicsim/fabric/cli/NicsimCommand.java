@@ -22,7 +22,7 @@ import java.util.Locale;
  *
  * <p>Exit codes: 0 success, 2 bad input (scenario, flow-size file, option, capture, trace, ns-3
  * file, fct file, ELF or cycle model), 3 {@code replay --verify} found a difference, 1 internal
- * error; {@code riscv run} exits with the program's status, or 5 for a fault the program does not
+ * error, 6 out of memory (one line saying how to give the JVM more heap); {@code riscv run} exits with the program's status, or 5 for a fault the program does not
  * handle. Bad input is reported as one line on standard error, never as a stack trace.
  *
  * <p>Thread-safety: picocli runs one command on the calling thread.
@@ -32,7 +32,7 @@ import java.util.Locale;
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
         Ns3Command.class, CompareCommand.class, dev.nicsim.riscv.RiscvCommand.class, FirmwareCommand.class,
         PlotCommand.class})
-public final class NicsimCommand implements Runnable {
+public final class NicsimCommand implements java.util.concurrent.Callable<Integer> {
 
     /** Exit code for bad input. */
     public static final int EXIT_BAD_INPUT = 2;
@@ -40,14 +40,23 @@ public final class NicsimCommand implements Runnable {
     public static final int EXIT_INTERNAL = 1;
     /** Exit code of {@code replay --verify} when the replayed results differ from the recorded ones. */
     public static final int EXIT_VERIFY_FAILED = 3;
+    /** Exit code when the JVM ran out of heap (a one-line message says how to give more). */
+    public static final int EXIT_OUT_OF_MEMORY = 6;
 
     /** Creates the command (picocli instantiates it). */
     public NicsimCommand() {
     }
 
+    /**
+     * Without a subcommand: the usage on standard error and exit 2, as every command group
+     * (and {@code riscv}) does.
+     *
+     * @return {@link NicsimCommand#EXIT_BAD_INPUT}
+     */
     @Override
-    public void run() {
-        CommandLine.usage(this, System.out);
+    public Integer call() {
+        CommandLine.usage(this, System.err);
+        return NicsimCommand.EXIT_BAD_INPUT;
     }
 
     /**
@@ -86,16 +95,17 @@ public final class NicsimCommand implements Runnable {
         final CommandLine cl = new CommandLine(root);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException
+                || ex instanceof OptionException
                 || ex instanceof dev.nicsim.microcode.firmware.FirmwareException || alsoBadInput.test(ex)) {
                 System.err.println("nicsim: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
             if (ex instanceof java.io.UncheckedIOException u) {
-                System.err.println("nicsim: I/O error: " + u.getMessage());
+                System.err.println("nicsim: " + IoErrors.describe(u.getCause()));
                 return EXIT_BAD_INPUT;
             }
-            if (ex instanceof java.io.IOException) {
-                System.err.println("nicsim: I/O error: " + ex.getMessage());
+            if (ex instanceof java.io.IOException io) {
+                System.err.println("nicsim: " + IoErrors.describe(io));
                 return EXIT_BAD_INPUT;
             }
             System.err.println("nicsim: internal error: " + ex + " (please report it with the input files)");
@@ -109,7 +119,25 @@ public final class NicsimCommand implements Runnable {
             System.err.println("usage: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
             return EXIT_BAD_INPUT;
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (final OutOfMemoryError e) {
+            return outOfMemory();
+        }
+    }
+
+    /**
+     * Reports an exhausted heap in one line (no stack trace): the heap the run had and how to give
+     * more. Called after the error unwound the command, so its garbage can be collected.
+     *
+     * @return {@link #EXIT_OUT_OF_MEMORY}
+     */
+    static int outOfMemory() {
+        final long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
+        System.err.println("nicsim: out of memory: the command needed more than the " + maxMiB + " MiB heap this JVM may"
+            + " use; give it more, e.g. NICSIM_JAVA_OPTS=-Xmx" + Math.max(1, 4 * maxMiB >> 10) + "g, or make the run"
+            + " smaller (fewer flows or hosts)");
+        return EXIT_OUT_OF_MEMORY;
     }
 
     /** {@code nicsim algorithms}: lists algorithms and their parameters. */

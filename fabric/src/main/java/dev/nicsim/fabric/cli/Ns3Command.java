@@ -20,10 +20,17 @@ import java.util.concurrent.Callable;
 @Command(name = "ns3", mixinStandardHelpOptions = true,
     description = "Run the HPCC ns-3 simulator's experiment files: import a configuration as a scenario.",
     subcommands = {Ns3Command.ImportCommand.class})
-final class Ns3Command implements Runnable {
+final class Ns3Command implements java.util.concurrent.Callable<Integer> {
+    /**
+     * Without a subcommand: the usage on standard error and exit 2, as every command group
+     * (and {@code riscv}) does.
+     *
+     * @return {@link NicsimCommand#EXIT_BAD_INPUT}
+     */
     @Override
-    public void run() {
-        CommandLine.usage(this, System.out);
+    public Integer call() {
+        CommandLine.usage(this, System.err);
+        return NicsimCommand.EXIT_BAD_INPUT;
     }
 
     /** {@code nicsim ns3 import}. */

@@ -92,24 +92,41 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--lenient", description = "Captures: skip and count bad packets instead of stopping")
     boolean lenient;
 
+    /** Smallest {@code --line-rate-gbps}, as a scenario's {@code rate_gbps}. */
+    static final double MIN_LINE_RATE_GBPS = 0.001;
+    /** Largest {@code --line-rate-gbps}, as a scenario's {@code rate_gbps}. */
+    static final double MAX_LINE_RATE_GBPS = 1600;
+    /** Smallest {@code --mtu-bytes}, as a scenario's {@code nic.mtu_bytes}. */
+    static final int MIN_MTU_BYTES = 256;
+    /** Largest {@code --mtu-bytes}, as a scenario's {@code nic.mtu_bytes}. */
+    static final int MAX_MTU_BYTES = 9000;
+
     /** Creates the command (picocli instantiates it). */
     ReplayCommand() {
     }
 
     @Override
     public Integer call() throws IOException, CaptureException {
+        OutputPaths.nonEmpty("--out", out);
         final ReplayInput kind = ReplayInput.detect(input);
         final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent);
-        if (!(lineRateGbps > 0) || Double.isInfinite(lineRateGbps)) {
-            throw new TraceException("--line-rate-gbps: expected a positive rate, got " + lineRateGbps);
+        // the same ranges as a scenario's links (rate_gbps) and NICs (mtu_bytes)
+        if (!(lineRateGbps >= MIN_LINE_RATE_GBPS && lineRateGbps <= MAX_LINE_RATE_GBPS)) {
+            throw new TraceException("--line-rate-gbps: expected a rate in [" + MIN_LINE_RATE_GBPS + ", "
+                + MAX_LINE_RATE_GBPS + "] Gb/s (as a scenario's rate_gbps), got " + lineRateGbps);
         }
-        if (mtuBytes <= 0) {
-            throw new TraceException("--mtu-bytes: expected a positive size, got " + mtuBytes);
+        if (mtuBytes < MIN_MTU_BYTES || mtuBytes > MAX_MTU_BYTES) {
+            throw new TraceException("--mtu-bytes: expected a size in [" + MIN_MTU_BYTES + ", " + MAX_MTU_BYTES
+                + "] bytes (as a scenario's nic.mtu_bytes), got " + mtuBytes);
         }
         if (baseRttNs < 0) {
             throw new TraceException("--base-rtt-ns: expected >= 0, got " + baseRttNs);
         }
         final Path dir = out != null ? out : Path.of("out", "replay-" + input.toAbsolutePath().normalize().getFileName());
+        if (kind == ReplayInput.TRACE && OutputPaths.full(dir).startsWith(OutputPaths.full(input))) {
+            throw new OptionException("--out " + dir + ": lies inside the trace directory " + input
+                + ", which holds trace files only; give a directory outside it");
+        }
         if (kind == ReplayInput.TRACE) {
             try (ChronicleTraceReader reader = ChronicleTraceReader.open(input)) {
                 final TraceHeader h = reader.header();
@@ -134,6 +151,7 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
                     recorded != null || firmware == null ? recorded : firmwareConfig());
+                OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input); // the trace was checked whole
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
                     reader.read(engine);
                     engine.finish();
@@ -152,6 +170,7 @@ final class ReplayCommand implements Callable<Integer> {
         // firmware runs on the DPA-like cores: 1.8 GHz unless a trace recorded its own configuration
         final ReplayEngine.Settings st = firmware == null ? base : new ReplayEngine.Settings(base.provider(), base.values(),
             base.processor(), base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(), firmwareConfig());
+        OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input);
         try (ReplayEngine engine = new ReplayEngine(st, dir)) {
             final PccEventDeriver deriver;
             try {
@@ -215,7 +234,8 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    private int report(final ReplayEngine engine, final Path dir) {
+    private int report(final ReplayEngine engine, final Path dir) throws IOException {
+        OutputPaths.finished(dir);
         engine.printSummary(System.out);
         if (firmware != null) {
             System.out.println(((FirmwareProvider) engine.provider()).summaryLine());

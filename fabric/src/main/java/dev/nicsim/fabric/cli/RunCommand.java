@@ -66,12 +66,22 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OutputPaths.nonEmpty("--out", out);
+        OutputPaths.nonEmpty("--record", record);
+        OutputPaths.nonEmpty("--pcap", pcap);
         final Scenario scenario = ScenarioLoader.load(scenarioFile, overrides, seed);
         if (pcapAt != null && pcap == null) {
             throw new TraceException("--pcap-at " + pcapAt + ": give the pcap file with --pcap FILE");
         }
         final PcapTap.Point point = pcap != null ? PcapTap.parsePoint(pcapAt != null ? pcapAt : PcapTap.DEFAULT_POINT) : null;
         final Path dir = out != null ? out : Path.of("out", scenario.name());
+        // every output path is checked before anything is written
+        OutputPaths.traceApart("--record", record, dir);
+        OutputPaths.fileApart("--pcap", pcap, dir, OutputPaths.RUN_FILES, record);
+        if (pcap != null && OutputPaths.full(pcap).equals(OutputPaths.full(scenarioFile))) {
+            throw new OptionException("--pcap " + pcap + ": is the scenario file");
+        }
+        OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
         final Runner runner;
         final RunResult result;
         ChronicleTraceWriter trace = null;
@@ -81,6 +91,7 @@ final class RunCommand implements Callable<Integer> {
                 trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
             }
             runner = new Runner(scenario, series, trace == null ? null : trace::listener);
+            warnIfHeapTight(runner.flowCount());
             if (point != null) {
                 tap = PcapTap.attach(runner, point, pcap);
             }
@@ -94,6 +105,9 @@ final class RunCommand implements Callable<Integer> {
             } else {
                 result = runner.run(done -> { });
             }
+            if (trace != null) {
+                trace.finish(); // only a run that completed leaves a trace that reads as whole
+            }
         } finally {
             if (trace != null) {
                 trace.close();
@@ -103,6 +117,7 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         RunOutputs.write(dir, scenario, runner, result, System.out);
+        OutputPaths.finished(dir);
         System.out.println("output in " + dir);
         if (trace != null) {
             System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "
@@ -114,6 +129,28 @@ final class RunCommand implements Callable<Integer> {
                 + " written to " + pcap);
         }
         return 0;
+    }
+
+    /**
+     * Before the simulation starts: warns on standard error when the scenario's flows and model
+     * already fill three quarters of the heap, so a run that would end in an out-of-memory exit
+     * (code 6) says so before spending its time.
+     *
+     * @param flows the run's flow count, for the message
+     */
+    private static void warnIfHeapTight(final int flows) {
+        final Runtime rt = Runtime.getRuntime();
+        final long tight = rt.maxMemory() / 4 * 3;
+        if (rt.totalMemory() - rt.freeMemory() < tight) {
+            return;
+        }
+        System.gc(); // only when it looks tight: tell live data from garbage
+        final long used = rt.totalMemory() - rt.freeMemory();
+        if (used >= tight) {
+            System.err.println("nicsim: warning: the " + flows + " flows and the model already take " + (used >> 20)
+                + " MiB of the " + (rt.maxMemory() >> 20) + " MiB heap; the run will likely run out of memory"
+                + " (give more with NICSIM_JAVA_OPTS=-Xmx...)");
+        }
     }
 
     /** The header of a recorded trace: scenario, algorithm and parameters, processor, seed. */

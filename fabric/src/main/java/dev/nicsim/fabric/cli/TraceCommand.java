@@ -39,14 +39,21 @@ import java.util.concurrent.Callable;
 @Command(name = "trace", mixinStandardHelpOptions = true,
     description = "Import packet captures into PCC event traces and print traces.",
     subcommands = {TraceCommand.ImportCommand.class, TraceCommand.DumpCommand.class})
-final class TraceCommand implements Runnable {
+final class TraceCommand implements java.util.concurrent.Callable<Integer> {
     /** Creates the command (picocli instantiates it). */
     TraceCommand() {
     }
 
+    /**
+     * Without a subcommand: the usage on standard error and exit 2, as every command group
+     * (and {@code riscv}) does.
+     *
+     * @return {@link NicsimCommand#EXIT_BAD_INPUT}
+     */
     @Override
-    public void run() {
-        CommandLine.usage(this, System.out);
+    public Integer call() {
+        CommandLine.usage(this, System.err);
+        return NicsimCommand.EXIT_BAD_INPUT;
     }
 
     /** {@code nicsim trace import}. */
@@ -71,6 +78,7 @@ final class TraceCommand implements Runnable {
 
         @Override
         public Integer call() throws CaptureException {
+            OutputPaths.nonEmpty("--to", to);
             final PccEventDeriver[] deriver = new PccEventDeriver[1];
             final EventCounts counts = new EventCounts();
             final TraceHeader header = new TraceHeader();
@@ -93,6 +101,7 @@ final class TraceCommand implements Runnable {
                 }
                 stats = deriver[0].derive(new CaptureDecoder(!lenient), capture);
                 written = trace.events();
+                trace.finish();
                 complete = true;
             } finally {
                 if (!complete) {

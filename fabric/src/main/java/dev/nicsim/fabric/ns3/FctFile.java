@@ -98,7 +98,7 @@ public final class FctFile {
             out.add(new Row(hex(in, l, 0, "src_ip"), hex(in, l, 1, "dst_ip"),
                 (int) in.integer(l, 2, "src_port", 0, 65535), (int) in.integer(l, 3, "dst_port", 0, 65535),
                 in.integer(l, 4, "size_bytes", 1, Long.MAX_VALUE), in.integer(l, 5, "start_ns", 0, Long.MAX_VALUE),
-                in.integer(l, 6, "fct_ns", 0, Long.MAX_VALUE), in.integer(l, 7, "standalone_fct_ns", 0, Long.MAX_VALUE),
+                in.integer(l, 6, "fct_ns", 0, Long.MAX_VALUE), in.integer(l, 7, "standalone_fct_ns", 1, Long.MAX_VALUE),
                 l.number()));
         }
         return out;

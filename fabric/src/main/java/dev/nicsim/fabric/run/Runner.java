@@ -176,7 +176,13 @@ public final class Runner implements FlowListener, EventHandler {
             final var path = graph.path(f.src(), f.dst());
             fctPs[f.flowId()] = -1;
             idealPs[f.flowId()] = IdealFct.idealPs(path, f.sizeBytes(), scenario.nic().mtuBytes());
-            baseRttNs[f.flowId()] = (int) (IdealFct.baseRttPs(path, scenario.nic().mtuBytes()) / 1000);
+            final long rttNs = IdealFct.baseRttPs(path, scenario.nic().mtuBytes()) / 1000;
+            if (rttNs > Integer.MAX_VALUE) { // the PCC flow attribute base_rtt_ns is 32 bits
+                throw new dev.nicsim.fabric.scenario.ScenarioException(scenario.file() + ": topology: flow " + f.flowId()
+                    + " (host " + f.src() + " to " + f.dst() + ") has a base RTT of " + rttNs + " ns, more than the "
+                    + Integer.MAX_VALUE + " ns a PCC flow attribute holds; shorten the link delays (delay_ns)");
+            }
+            baseRttNs[f.flowId()] = (int) rttNs;
             sim.schedule(f.startPs(), this, EV_START_FLOW, f.flowId(), null);
         }
         sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
@@ -262,7 +268,14 @@ public final class Runner implements FlowListener, EventHandler {
         if (from < graph.hosts()) {
             nics[from].connect(rate, delay, device(to), toPort);
         } else {
-            switches[from - graph.hosts()].connectPort(fromPort, rate, delay, device(to), toPort);
+            try {
+                switches[from - graph.hosts()].connectPort(fromPort, rate, delay, device(to), toPort);
+            } catch (final IllegalArgumentException ex) {
+                // the PFC headroom every port reserves out of the shared buffer: a scenario value, not a model bug
+                throw new dev.nicsim.fabric.scenario.ScenarioException(scenario.file() + ": switch.buffer_bytes "
+                    + scenario.switchSpec().bufferBytes() + " is too small: " + ex.getMessage() + "; raise switch.buffer_bytes"
+                    + (scenario.switchSpec().pfcEnabled() ? " or lower switch.pfc.headroom_bytes" : ""));
+            }
         }
     }
 

@@ -18,6 +18,9 @@ import java.util.SplittableRandom;
  */
 public final class FlowSizeCdf {
     private final String source;
+    /** Largest flow size a CDF point may hold, bytes (2^31 - 1, as a workload's {@code size_bytes}). */
+    public static final long MAX_FLOW_BYTES = dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES;
+
     private final double[] sizes;
     private final double[] probs;
 
@@ -82,6 +85,10 @@ public final class FlowSizeCdf {
             if (!(size >= 0) || !(prob >= 0) || !Double.isFinite(size) || !Double.isFinite(prob)) {
                 throw new ScenarioException(source + ":" + (i + 1) + ": size and probability must be finite and >= 0, got '" + l + "'");
             }
+            if (size > MAX_FLOW_BYTES) { // the same limit as a workload's size_bytes
+                throw new ScenarioException(source + ":" + (i + 1) + ": flow size " + fmt(size) + " bytes exceeds the "
+                    + MAX_FLOW_BYTES + "-byte limit of a flow");
+            }
             if (!pts.isEmpty()) {
                 final double[] prev = pts.get(pts.size() - 1);
                 if (size < prev[0] || prob < prev[1]) {
@@ -94,6 +101,10 @@ public final class FlowSizeCdf {
         }
         if (pts.size() < 2) {
             throw new ScenarioException(source + ": a flow-size CDF needs at least two points, found " + pts.size());
+        }
+        if (pts.get(pts.size() - 1)[0] < 1) { // every size 0: it would turn into 1-byte flows
+            throw new ScenarioException(source + ":" + lineNos.get(lineNos.size() - 1) + ": every flow size is "
+                + fmt(pts.get(pts.size() - 1)[0]) + " bytes; a flow-size CDF must reach at least 1 byte");
         }
         final double last = pts.get(pts.size() - 1)[1];
         final double scale;

@@ -110,7 +110,13 @@ public final class ScenarioLoader {
         }
         final String path = override.substring(0, eq).trim();
         final String value = override.substring(eq + 1).trim();
-        final String[] keys = path.split("\\.");
+        final String[] keys = path.split("\\.", -1);
+        for (final String k : keys) {
+            if (k.isBlank()) { // ".", "..", "a..b", "a.": never a field (it was ignored silently)
+                throw new ScenarioException("--set " + override + ": the path '" + path + "' has an empty field name;"
+                    + " expected dotted field names, e.g. workload.load=0.3");
+            }
+        }
         final Mark mark = new Mark(OVERRIDE_MARK, 0, 0, 0, new int[0], 0);
         Node valueNode = compose(OVERRIDE_MARK + " " + path, new StringReader(value));
         if (valueNode == null) {
@@ -175,8 +181,9 @@ public final class ScenarioLoader {
     private static Scenario build(final Path file, final YamlFields f, final Long seedOverride) {
         final String defaultName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         final String name = f.string("name", defaultName);
-        if (!name.matches("[A-Za-z0-9._-]+")) {
-            throw f.fieldError("name", "expected letters, digits, '.', '_' or '-' only, got '" + name + "'");
+        // the name becomes the directory out/<name>: no separators, and never . or ..
+        if (!name.matches("[A-Za-z0-9._-]+") || name.equals(".") || name.equals("..")) {
+            throw f.fieldError("name", "expected letters, digits, '.', '_' or '-' only (and not . or ..), got '" + name + "'");
         }
         final long fileSeed = f.integer("seed", 1, 0, Long.MAX_VALUE);
         final long seed = seedOverride != null ? seedOverride : fileSeed;

@@ -16,8 +16,12 @@ import java.nio.file.Path;
  * A path that does not exist, is not a directory, holds no Chronicle Queue files, whose first
  * record is not a {@link TraceHeader#FORMAT} header, whose format version is newer than
  * {@link TraceHeader#VERSION}, or whose queue files Chronicle cannot read, is a
- * {@link TraceException} naming the directory. The queue is opened read-only: reading never
- * changes a trace. Exceptions thrown by the handler pass through unchanged.
+ * {@link TraceException} naming the directory. From format version 3 on, {@link #open} also
+ * reads the whole trace once before anything else sees it: a record whose check does not match
+ * ({@link TraceRecordCheck}), a missing closing {@link TraceEnd} (the trace was cut short or its
+ * writer never finished) or an end whose count differs from the records read is a
+ * {@link TraceException} naming the directory and the last good record. The queue is opened
+ * read-only: reading never changes a trace. Exceptions thrown by the handler pass through unchanged.
  *
  * <p>Allocation: none per record (Chronicle's generated method reader reuses the record objects).
  * Thread-safety: not thread-safe; one reading thread.
@@ -41,6 +45,9 @@ public final class ChronicleTraceReader implements AutoCloseable {
         }
         try {
             readHeader();
+            if (header.version >= 3) {
+                checkWhole();
+            }
         } catch (final RuntimeException e) {
             queue.close();
             throw e;
@@ -102,7 +109,8 @@ public final class ChronicleTraceReader implements AutoCloseable {
             final MethodReader reader = tailer.methodReader(first);
             final boolean any = reader.readOne();
             if (!any) {
-                throw new TraceException(dir + ": not a nicsim trace (the queue is empty)");
+                throw new TraceException(dir + ": not a nicsim trace, or one cut or zeroed before its header (no readable"
+                    + " record)");
             }
         } catch (final TraceException e) {
             throw e;
@@ -120,6 +128,128 @@ public final class ChronicleTraceReader implements AutoCloseable {
             throw new TraceException(dir + ": trace format version " + header.version
                 + " is not supported (this nicsim reads 1.." + TraceHeader.VERSION + ")");
         }
+    }
+
+    /** Reads every record once, checking each record's check and the closing record count. */
+    private void checkWhole() {
+        final long[] records = {0};
+        final long[] endCount = {-1};
+        final boolean[] headerSeen = {false};
+        final TraceMessages counter = new TraceMessages() {
+            @Override
+            public void header(final TraceHeader h) {
+                if (headerSeen[0]) {
+                    throw new TraceRecordCheck.Corrupt("a second header");
+                }
+                headerSeen[0] = true;
+            }
+
+            @Override
+            public void flowStart(final TraceFlowStart flowStart) {
+                counted();
+            }
+
+            @Override
+            public void flowEnd(final TraceFlowEnd flowEnd) {
+                counted();
+            }
+
+            @Override
+            public void event(final TraceEvent event) {
+                counted();
+            }
+
+            @Override
+            public void result(final TraceResult result) {
+                counted();
+            }
+
+            @Override
+            public void end(final TraceEnd end) {
+                if (endCount[0] >= 0) {
+                    throw new TraceRecordCheck.Corrupt("a second end record");
+                }
+                endCount[0] = end.records;
+            }
+
+            private void counted() {
+                if (endCount[0] >= 0) {
+                    throw new TraceRecordCheck.Corrupt("a record after the end record");
+                }
+                records[0]++;
+            }
+        };
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            final MethodReader reader = tailer.methodReader(counter);
+            reader.readOne(); // the header, read and checked before
+            while (reader.readOne()) {
+                // counting
+            }
+        } catch (final InternalError e) { // the JVM's report of a fault reading a mapped file past its end
+            throw new TraceException(dir + ": the trace is cut short: a queue file ends inside record " + (records[0] + 1)
+                + "; " + lastGood(records[0]));
+        } catch (final RuntimeException e) {
+            final Throwable cause = e instanceof InvocationTargetRuntimeException && e.getCause() != null ? e.getCause() : e;
+            throw new TraceException(dir + ": the trace is corrupt after record " + records[0] + ": "
+                + (cause instanceof TraceRecordCheck.Corrupt ? cause.getMessage()
+                : "a record Chronicle cannot decode (" + cause.getMessage() + ")") + "; " + lastGood(records[0]));
+        }
+        if (endCount[0] < 0) {
+            throw new TraceException(dir + ": the trace is cut short: no end record after " + records[0]
+                + " records (truncated, overwritten, or its run or import did not finish); " + lastGood(records[0]));
+        }
+        if (endCount[0] != records[0]) {
+            throw new TraceException(dir + ": the trace lost records: its end record counts " + endCount[0] + ", "
+                + records[0] + " were read; " + lastGood(records[0]));
+        }
+    }
+
+    /**
+     * Describes a record for an error message (error path only: reads the trace again).
+     *
+     * @param n the record's number after the header, 1..; 0 for none
+     * @return e.g. {@code "last good record #2: event time_ns=..."}
+     */
+    private String lastGood(final long n) {
+        if (n == 0) {
+            return "no good record after the header";
+        }
+        final String[] text = {""};
+        final TraceMessages describe = new TraceMessages() {
+            @Override
+            public void header(final TraceHeader h) {
+                text[0] = h.toString();
+            }
+
+            @Override
+            public void flowStart(final TraceFlowStart flowStart) {
+                text[0] = flowStart.toString();
+            }
+
+            @Override
+            public void flowEnd(final TraceFlowEnd flowEnd) {
+                text[0] = flowEnd.toString();
+            }
+
+            @Override
+            public void event(final TraceEvent event) {
+                text[0] = event.toString();
+            }
+
+            @Override
+            public void result(final TraceResult result) {
+                text[0] = result.toString();
+            }
+        };
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            final MethodReader reader = tailer.methodReader(describe);
+            for (long i = 0; i <= n && reader.readOne(); i++) {
+                // up to record n
+            }
+        } catch (final RuntimeException | InternalError e) {
+            return "last good record #" + n;
+        }
+        return "last good record #" + n + ": " + text[0];
     }
 
     /**

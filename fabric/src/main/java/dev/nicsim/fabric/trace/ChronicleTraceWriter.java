@@ -41,11 +41,13 @@ public final class ChronicleTraceWriter implements AutoCloseable {
     private final TraceFlowEnd flowEnd = new TraceFlowEnd();
     private final TraceEvent event = new TraceEvent();
     private final TraceResult result = new TraceResult();
+    private final TraceEnd end = new TraceEnd();
     private long flowStarts;
     private long flowEnds;
     private long events;
     private long results;
     private boolean closed;
+    private boolean finished;
 
     private ChronicleTraceWriter(final Path dir, final TimeProvider time, final TraceHeader header) {
         this.dir = dir;
@@ -135,7 +137,27 @@ public final class ChronicleTraceWriter implements AutoCloseable {
         return results;
     }
 
-    /** Closes the appender and the queue (idempotent); the trace is complete afterwards. */
+    /**
+     * Writes the closing {@link TraceEnd} (the record count), which marks the trace complete; call
+     * it once everything was recorded, then {@link #close}. A trace closed without it stays marked
+     * as cut short and every reader refuses it (a failed run or import never leaves a trace that
+     * looks whole).
+     *
+     * @throws IllegalStateException if called twice or after {@link #close}
+     */
+    public void finish() {
+        if (finished || closed) {
+            throw new IllegalStateException("trace " + dir + " is already " + (closed ? "closed" : "finished"));
+        }
+        finished = true;
+        end.records = flowStarts + flowEnds + events + results;
+        out.end(end);
+    }
+
+    /**
+     * Closes the appender and the queue (idempotent). The trace is complete only if {@link #finish}
+     * was called first.
+     */
     @Override
     public void close() {
         if (closed) {

@@ -13,7 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * in simulated picoseconds and the 64-byte event record exactly as the processor got it
  * ({@link PccEventLayout}, little-endian), read through the {@link #event()} flyweight.
  *
- * <p>Binary form: {@code source (int32), timePs (int64), record (64 bytes)}, 76 bytes.
+ * <p>Binary form: {@code source (int32), timePs (int64), record (64 bytes), check (int32, version 3 on;
+ * {@link TraceRecordCheck})}, 80 bytes; a record whose check does not match is refused.
  *
  * <p>Allocation: none after construction ({@link #set} copies into the owned record).
  * Thread-safety: not thread-safe; a reused holder.
@@ -56,6 +57,16 @@ public final class TraceEvent extends BytesInBinaryMarshallable {
         bytes.writeInt(source);
         bytes.writeLong(timePs);
         bytes.write(record, 0, PccEventLayout.RECORD_LENGTH);
+        bytes.writeInt(check());
+    }
+
+    /** @return the record check of the fields ({@link TraceRecordCheck}) */
+    private int check() {
+        long h = TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.EVENT, source), timePs);
+        for (int i = 0; i < PccEventLayout.RECORD_LENGTH; i += Long.BYTES) {
+            h = TraceRecordCheck.mix(h, view.getLong(i));
+        }
+        return TraceRecordCheck.finish(h);
     }
 
     @Override
@@ -64,7 +75,10 @@ public final class TraceEvent extends BytesInBinaryMarshallable {
         timePs = bytes.readLong();
         final int n = bytes.read(record, 0, PccEventLayout.RECORD_LENGTH);
         if (n != PccEventLayout.RECORD_LENGTH) {
-            throw new IllegalStateException("event record of " + n + " bytes, expected " + PccEventLayout.RECORD_LENGTH);
+            throw new TraceRecordCheck.Corrupt("event record of " + n + " bytes, expected " + PccEventLayout.RECORD_LENGTH);
+        }
+        if (bytes.readRemaining() >= Integer.BYTES) { // absent before version 3
+            TraceRecordCheck.verify(bytes.readInt(), check(), "event");
         }
     }
 

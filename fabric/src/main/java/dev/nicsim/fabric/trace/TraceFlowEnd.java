@@ -8,7 +8,8 @@ import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
  * A flow ended on a source's CC processor ({@link TraceMessages#flowEnd};
  * {@link dev.nicsim.microcode.CcProcessor#endFlow}).
  *
- * <p>Binary form: {@code source, qpn (int32), timePs (int64)}, 16 bytes. Thread-safety: not
+ * <p>Binary form: {@code source, qpn (int32), timePs (int64), check (int32, version 3 on;
+ * {@link TraceRecordCheck})}, 20 bytes. Thread-safety: not
  * thread-safe; a reused holder.
  */
 public final class TraceFlowEnd extends BytesInBinaryMarshallable {
@@ -28,6 +29,13 @@ public final class TraceFlowEnd extends BytesInBinaryMarshallable {
         bytes.writeInt(source);
         bytes.writeInt(qpn);
         bytes.writeLong(timePs);
+        bytes.writeInt(check());
+    }
+
+    /** @return the record check of the fields ({@link TraceRecordCheck}) */
+    private int check() {
+        return TraceRecordCheck.finish(TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.mix(
+            TraceRecordCheck.FLOW_END, source), qpn), timePs));
     }
 
     @Override
@@ -35,6 +43,9 @@ public final class TraceFlowEnd extends BytesInBinaryMarshallable {
         source = bytes.readInt();
         qpn = bytes.readInt();
         timePs = bytes.readLong();
+        if (bytes.readRemaining() >= Integer.BYTES) { // absent before version 3
+            TraceRecordCheck.verify(bytes.readInt(), check(), "flow_end");
+        }
     }
 
     /** Zeroes every field. */

@@ -41,6 +41,15 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
         bytes.writeInt(mtuBytes);
         bytes.writeInt(baseRttNs);
         bytes.writeInt(initialPsn);
+        bytes.writeInt(check());
+    }
+
+    /** @return the record check of the fields ({@link TraceRecordCheck}) */
+    private int check() {
+        long h = TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.FLOW_START, source), qpn);
+        h = TraceRecordCheck.mix(TraceRecordCheck.mix(h, timePs), lineRateBitsPerSec);
+        h = TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.mix(h, mtuBytes), baseRttNs), initialPsn);
+        return TraceRecordCheck.finish(h);
     }
 
     @Override
@@ -52,6 +61,9 @@ public final class TraceFlowStart extends BytesInBinaryMarshallable {
         mtuBytes = bytes.readInt();
         baseRttNs = bytes.readInt();
         initialPsn = bytes.readRemaining() >= Integer.BYTES ? bytes.readInt() : 0; // absent in version 1
+        if (bytes.readRemaining() >= Integer.BYTES) { // absent before version 3
+            TraceRecordCheck.verify(bytes.readInt(), check(), "flow_start");
+        }
     }
 
     /** Zeroes every field. */

@@ -18,8 +18,11 @@ import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
 public final class TraceHeader extends BytesInBinaryMarshallable {
     /** Format name written by this version of nicsim. */
     public static final String FORMAT = "nicsim-pcc-trace";
-    /** Format version written by this version of nicsim; readers accept this and older. */
-    public static final int VERSION = 2;
+    /**
+     * Format version written by this version of nicsim; readers accept this and older. Version 3
+     * added a check to every record ({@link TraceRecordCheck}) and the closing {@link TraceEnd}.
+     */
+    public static final int VERSION = 3;
     /** {@link #origin} of a trace recorded by {@code nicsim run --record}. */
     public static final String ORIGIN_SIMULATION = "simulation";
     /** {@link #origin} of a trace imported from a capture by {@code nicsim trace import}. */

@@ -50,4 +50,14 @@ public interface TraceMessages {
      * @param result source, QPN, effective time, cycles and the result fields
      */
     void result(TraceResult result);
+
+    /**
+     * The last record of a finished trace (format version 3 on): how many records came between the
+     * header and it. {@link ChronicleTraceReader} checks it before any handler sees a record, so a
+     * handler may ignore it (the default does).
+     *
+     * @param end the record count
+     */
+    default void end(final TraceEnd end) {
+    }
 }

@@ -98,6 +98,61 @@ public final class TraceQueues {
             throw new TraceException(dir + ": not a nicsim trace directory (no Chronicle Queue files: "
                 + METADATA_FILE + " and *" + CYCLE_SUFFIX + ")");
         }
+        // Chronicle maps these files and would fault reading past a cut end, or wait ~10 s for a
+        // garbled header to become ready: check their size and first header before it opens them
+        checkQueueFile(dir, dir.resolve(METADATA_FILE), METADATA_HEADER, PAGE_BYTES);
+        try (Stream<Path> s = Files.list(dir)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                if (p.getFileName().toString().endsWith(CYCLE_SUFFIX)) {
+                    checkQueueFile(dir, p, CYCLE_HEADER, BLOCK_BYTES);
+                }
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot list the trace directory: " + e.getMessage());
+        }
+    }
+
+    /** Chronicle's file granule, bytes: every queue file it writes is a whole number of these. */
+    static final long PAGE_BYTES = 4096;
+    /** Bytes 4.. of every metadata file: the binary-wire document {@code header: !STStore}. */
+    private static final byte[] METADATA_HEADER = wireHeader("STStore");
+    /** Bytes 4.. of every cycle file: the binary-wire document {@code header: !SCQStore}. */
+    private static final byte[] CYCLE_HEADER = wireHeader("SCQStore");
+
+    private static byte[] wireHeader(final String type) {
+        final byte[] b = new byte[2 + 6 + 2 + type.length()];
+        b[0] = (byte) 0xB9; // binary wire: field name of 6 characters
+        b[1] = 6;
+        System.arraycopy("header".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, b, 2, 6);
+        b[8] = (byte) 0xB6; // type prefix
+        b[9] = (byte) type.length();
+        System.arraycopy(type.getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, b, 10, type.length());
+        return b;
+    }
+
+    /**
+     * Refuses a queue file that was cut (not a whole number of pages, or smaller than Chronicle
+     * makes it) or whose first header is not the one Chronicle writes.
+     */
+    private static void checkQueueFile(final Path dir, final Path file, final byte[] header, final long minBytes) {
+        try {
+            final long size = Files.size(file);
+            if (size < minBytes || size % PAGE_BYTES != 0) {
+                throw new TraceException(dir + ": the trace is cut short: " + file.getFileName() + " is " + size
+                    + " bytes, not a whole Chronicle Queue file (at least " + minBytes + " bytes, a multiple of " + PAGE_BYTES
+                    + "); last good record: none can be read");
+            }
+            final byte[] start = new byte[4 + header.length];
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                in.readNBytes(start, 0, start.length);
+            }
+            if (!java.util.Arrays.equals(start, 4, start.length, header, 0, header.length)) {
+                throw new TraceException(dir + ": the trace is corrupt: " + file.getFileName() + " does not start with"
+                    + " Chronicle Queue's header (overwritten or not a queue file)");
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + e.getMessage());
+        }
     }
 
     /**

@@ -13,7 +13,8 @@ import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
  * included, so a replay can be compared field by field).
  *
  * <p>Binary form: {@code source, qpn (int32), effectivePs, cycles (int64), rate (int32),
- * windowBytes (int64), rttProbe (1 byte), timerNs, fastStartPackets (int32)}, 45 bytes.
+ * windowBytes (int64), rttProbe (1 byte), timerNs, fastStartPackets (int32), check (int32, version 3 on;
+ * {@link TraceRecordCheck})}, 49 bytes.
  *
  * <p>Thread-safety: not thread-safe; a reused holder.
  */
@@ -76,6 +77,15 @@ public final class TraceResult extends BytesInBinaryMarshallable {
         bytes.writeBoolean(rttProbe);
         bytes.writeInt(timerNs);
         bytes.writeInt(fastStartPackets);
+        bytes.writeInt(check());
+    }
+
+    /** @return the record check of the fields ({@link TraceRecordCheck}) */
+    private int check() {
+        long h = TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.RESULT, source), qpn);
+        h = TraceRecordCheck.mix(TraceRecordCheck.mix(TraceRecordCheck.mix(h, effectivePs), cycles), rate);
+        h = TraceRecordCheck.mix(TraceRecordCheck.mix(h, windowBytes), rttProbe ? 1 : 0);
+        return TraceRecordCheck.finish(TraceRecordCheck.mix(TraceRecordCheck.mix(h, timerNs), fastStartPackets));
     }
 
     @Override
@@ -89,6 +99,9 @@ public final class TraceResult extends BytesInBinaryMarshallable {
         rttProbe = bytes.readBoolean();
         timerNs = bytes.readInt();
         fastStartPackets = bytes.readInt();
+        if (bytes.readRemaining() >= Integer.BYTES) { // absent before version 3
+            TraceRecordCheck.verify(bytes.readInt(), check(), "result");
+        }
     }
 
     /** Sets every field back to a fresh record's. */

@@ -35,9 +35,10 @@ class ChronicleSettingsTest {
         h.origin = TraceHeader.ORIGIN_CAPTURE;
         try (ChronicleTraceWriter w = ChronicleTraceWriter.create(t, h)) {
             w.listener(0).onFlowEnd(1, 10);
+            w.finish();
         }
         try (ChronicleTraceReader r = ChronicleTraceReader.open(t)) {
-            assertEquals(2, r.read(new TraceRoundTripTest.Lines()));
+            assertEquals(3, r.read(new TraceRoundTripTest.Lines())); // header, flow end, end
         }
         assertEquals("true", System.getProperty("chronicle.analytics.disable"));
         assertFalse(AnalyticsFacade.isEnabled());

@@ -155,7 +155,7 @@ class RecordReplayTest {
         final List<String> lines = dump(r.trace());
         // header + 4 flow starts + 4 flow ends + every event and result
         assertEquals(1 + 4 + 4 + r.events() + r.results(), lines.size());
-        assertTrue(lines.get(0).startsWith("# nicsim-pcc-trace v2 origin=simulation input=" + dir.resolve("dcqcn.yaml")
+        assertTrue(lines.get(0).startsWith("# nicsim-pcc-trace v3 origin=simulation input=" + dir.resolve("dcqcn.yaml")
             + " algorithm=dcqcn processor=emulator:cores=16,threads_per_core=16,"), lines.get(0));
         assertEquals(4, count(lines, "flow_start "));
         assertEquals(4, count(lines, "flow_end "));

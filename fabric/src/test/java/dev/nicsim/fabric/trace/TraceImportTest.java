@@ -55,7 +55,7 @@ class TraceImportTest {
         final Cli.Outcome dump = Cli.run("trace", "dump", trace.toString());
         assertEquals(0, dump.exitCode(), dump.err());
         final List<String> lines = dump.outLines();
-        assertEquals("# nicsim-pcc-trace v2 origin=capture input=" + capture, lines.get(0));
+        assertEquals("# nicsim-pcc-trace v3 origin=capture input=" + capture, lines.get(0));
         return lines;
     }
 

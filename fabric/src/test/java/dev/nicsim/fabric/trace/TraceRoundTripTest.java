@@ -98,15 +98,16 @@ class TraceRoundTripTest {
             assertEquals(2, w.events());
             assertEquals(2, w.results());
             assertEquals(1, w.flowEnds());
+            w.finish();
         }
         assertEquals(List.of("20240101F.cq4", "metadata.cq4t"), files(t));
         final Lines lines = new Lines();
         try (ChronicleTraceReader rd = ChronicleTraceReader.open(t)) {
             assertEquals(header(), rd.header());
-            assertEquals(7, rd.read(lines));
+            assertEquals(8, rd.read(lines)); // header, 6 records, end
         }
         assertEquals(List.of(
-            "# nicsim-pcc-trace v2 origin=simulation input=s.yaml algorithm=dcqcn processor=direct seed=7 parameters=g=0.0625",
+            "# nicsim-pcc-trace v3 origin=simulation input=s.yaml algorithm=dcqcn processor=direct seed=7 parameters=g=0.0625",
             "flow_start time_ns=1 src=3 qpn=17 line_rate_bits_per_sec=100000000000 mtu_bytes=1024 base_rtt_ns=8064 initial_psn=16777200",
             "result time_ns=1 src=3 qpn=17 rate=1048576 window_bytes=-1 cycles=0 rtt_probe=0 timer_ns=0 fast_start_packets=12",
             "event time_ns=2.500 src=3 qpn=17 type=TX_BURST subtype=0 sn=15 first_sn=0 num_coalesced=1 flags=0x02 port=0"
@@ -131,6 +132,7 @@ class TraceRoundTripTest {
                 final PccTraceListener l = w.listener(0);
                 l.onFlowStart(1, 0, 25_000_000_000L, 4096, 2_000, 0);
                 l.onResult(1, new PccResult().rate(1 << 19), 0, 0);
+                w.finish();
             }
         }
         // default clock pinned at the Unix epoch: 19700101F.cq4
@@ -138,7 +140,7 @@ class TraceRoundTripTest {
         assertArrayEquals(Files.readAllBytes(a.resolve("19700101F.cq4")), Files.readAllBytes(b.resolve("19700101F.cq4")));
         final Lines lines = new Lines();
         try (ChronicleTraceReader rd = ChronicleTraceReader.open(a)) {
-            assertEquals(3, rd.read(lines)); // header, flow start, result: not 5 (no appending to the old trace)
+            assertEquals(4, rd.read(lines)); // header, flow start, result, end: not 7 (no appending to the old trace)
         }
     }
 

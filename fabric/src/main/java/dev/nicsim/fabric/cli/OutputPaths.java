@@ -1,0 +1,136 @@
+package dev.nicsim.fabric.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Checks the output paths of a command before anything is written, so no command writes outside
+ * the outputs it names: an empty path (which would resolve to the current directory, and for a
+ * Chronicle trace also to the filesystem root) is refused, and so are outputs that overlap (a
+ * {@code --pcap} file that is also one of the run's own files, a trace directory that is the
+ * output directory or inside it). Every refusal is an {@link OptionException} (exit 2) naming the
+ * option and the path.
+ *
+ * <p>Thread-safety: stateless.
+ */
+final class OutputPaths {
+    /** Files {@code nicsim run} writes into its output directory. */
+    static final List<String> RUN_FILES = List.of("flows.csv", "queues.csv", "rates.csv", "throughput.csv",
+        "classes.csv", "counters.csv", "run.json", "fct.txt", "throughput.png");
+
+    /** Files {@code nicsim replay} writes into its output directory. */
+    static final List<String> REPLAY_FILES = List.of("events.csv", "results.csv");
+    /**
+     * Marker file in an output directory while a command writes it: present after a command
+     * failed part-way (its outputs are partial), removed when the command finished.
+     */
+    static final String PARTIAL_MARKER = "PARTIAL";
+
+    private OutputPaths() {
+    }
+
+    /**
+     * Starts writing an output directory: creates it, removes the files an earlier run of the
+     * command left there (so no stale output survives beside new ones) and writes
+     * {@link #PARTIAL_MARKER}, which {@link #finished} removes.
+     *
+     * @param dir   the output directory
+     * @param files the files the command writes there
+     * @param what  the command, for the marker's text
+     * @throws IOException if the directory cannot be prepared (the caller reports why)
+     */
+    static void starting(final Path dir, final List<String> files, final String what) throws IOException {
+        Files.createDirectories(dir);
+        for (final String f : files) {
+            Files.deleteIfExists(dir.resolve(f));
+        }
+        Files.writeString(dir.resolve(PARTIAL_MARKER), "nicsim " + what + " did not finish: the files beside this one"
+            + " are partial. It is removed when the command finishes.\n", StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Marks an output directory complete (removes {@link #PARTIAL_MARKER}).
+     *
+     * @param dir the output directory
+     * @throws IOException if the marker cannot be removed
+     */
+    static void finished(final Path dir) throws IOException {
+        Files.deleteIfExists(dir.resolve(PARTIAL_MARKER));
+    }
+
+    /**
+     * Refuses an empty path given to an option.
+     *
+     * @param option the option, e.g. {@code --out}
+     * @param path   the path given, or null when the option was not given
+     * @return path
+     * @throws OptionException if the path is empty
+     */
+    static Path nonEmpty(final String option, final Path path) {
+        if (path != null && path.toString().isBlank()) {
+            throw new OptionException(option + ": the path is empty; give a file or directory name");
+        }
+        return path;
+    }
+
+    /**
+     * @param p a path
+     * @return its absolute, normalised form, for comparisons
+     */
+    static Path full(final Path p) {
+        return p.toAbsolutePath().normalize();
+    }
+
+    /**
+     * Refuses a trace directory that is the output directory or lies inside it or around it (a
+     * trace directory holds trace files only, and the output directory is the run's).
+     *
+     * @param traceOption the trace option, e.g. {@code --record}
+     * @param trace       the trace directory, or null
+     * @param out         the output directory
+     * @throws OptionException naming both when they overlap
+     */
+    static void traceApart(final String traceOption, final Path trace, final Path out) {
+        if (trace == null) {
+            return;
+        }
+        final Path t = full(trace);
+        final Path o = full(out);
+        if (t.startsWith(o) || o.startsWith(t)) {
+            throw new OptionException(traceOption + " " + trace + ": the trace directory must lie outside the output"
+                + " directory " + out + " (and not hold it)");
+        }
+    }
+
+    /**
+     * Refuses a file output that another output of the same command would overwrite or hide.
+     *
+     * @param option   the file's option, e.g. {@code --pcap}
+     * @param file     the file, or null
+     * @param out      the output directory
+     * @param outFiles the files the command writes into {@code out}
+     * @param trace    a trace directory the command writes, or null
+     * @throws OptionException naming the clash
+     */
+    static void fileApart(final String option, final Path file, final Path out, final List<String> outFiles,
+                          final Path trace) {
+        if (file == null) {
+            return;
+        }
+        final Path f = full(file);
+        final Path o = full(out);
+        if (f.equals(o) || o.startsWith(f)) {
+            throw new OptionException(option + " " + file + ": is the output directory " + out + " (or holds it)");
+        }
+        if (f.getParent() != null && f.getParent().equals(o) && outFiles.contains(f.getFileName().toString())) {
+            throw new OptionException(option + " " + file + ": the command writes its own " + f.getFileName() + " there;"
+                + " give another file");
+        }
+        if (trace != null && f.startsWith(full(trace))) {
+            throw new OptionException(option + " " + file + ": lies inside the trace directory " + trace);
+        }
+    }
+}

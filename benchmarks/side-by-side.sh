@@ -16,7 +16,9 @@
 # Every build and every timed run holds the shared CPU lock (flock /tmp/nicsim-cpu.lock), so
 # other users' builds do not disturb the timings (the runs between them do not hold it).
 # Environment: NS3_DIR (default ../shared/peers/hpcc-ns3 from the repository root),
-# LOCK (default /tmp/nicsim-cpu.lock), KEEP=1 keeps the temporary directory.
+# LOCK (default /tmp/nicsim-cpu.lock), LOCK_HELD=1 when the caller already holds that lock for the
+# whole script (the script then takes it nowhere; taking it again would wait for itself),
+# KEEP=1 keeps the temporary directory.
 # Exit: 0 done, 2 bad arguments or missing input, 1 a build or run failed.
 set -euo pipefail
 
@@ -34,6 +36,7 @@ for a in "$@"; do
 done
 [ -n "$base_ref" ] || usage
 lock="${LOCK:-/tmp/nicsim-cpu.lock}"
+locked() { if [ "${LOCK_HELD:-0}" = 1 ]; then "$@"; else flock "$lock" "$@"; fi; }
 ns3="${NS3_DIR:-$root/../shared/peers/hpcc-ns3}"
 for f in config_fat_ws30_5ms_dcqcn.txt config_fat_ws30_5ms_hp95.txt fat.txt flows-websearch30-5ms.txt; do
   [ -f "$ns3/$f" ] || { echo "side-by-side.sh: $ns3/$f not found (set NS3_DIR to the HPCC ns-3 peer directory)" >&2; exit 2; }
@@ -54,7 +57,7 @@ echo "side-by-side: base $base_ref ($base_sha), new $(git -C "$root" rev-parse -
 echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(date -u '+%Y-%m-%d %H:%M UTC'), load:$(uptime | sed 's/.*load average://')"
 
 build() { # build TREE
-  (cd "$1" && flock "$lock" mvn -B -o -q -DskipTests package -pl fabric -am) > "$tmp/build.log" 2>&1 \
+  (cd "$1" && locked mvn -B -o -q -DskipTests package -pl fabric -am) > "$tmp/build.log" 2>&1 \
     || { grep -E '\[ERROR\]' "$tmp/build.log" | head -20 >&2; echo "side-by-side.sh: build of $1 failed" >&2; exit 1; }
 }
 git -C "$root" worktree add --detach "$base_tree" "$base_sha" >/dev/null 2>&1
@@ -93,7 +96,7 @@ done
 run_one() {
   local b="$1" n="$2" r="$3" out
   out="$tmp/$b/out-$n-$r"
-  flock "$lock" /usr/bin/time -v -o "$out.time" bash -c 'java $(cat "$1") -jar "$2" run "$3" --out "$4"' _ \
+  locked /usr/bin/time -v -o "$out.time" bash -c 'java $(cat "$1") -jar "$2" run "$3" --out "$4"' _ \
     "$tmp/$b/jvm.flags" "$tmp/$b/nicsim.jar" "$tmp/$b/$n.yaml" "$out" > "$out.log" 2>&1 \
     || { tail -20 "$out.log" >&2; echo "side-by-side.sh: run $b $n failed" >&2; exit 1; }
   local wall rss events packets
@@ -131,7 +134,7 @@ if [ "$with_ns3" = 1 ]; then
   printf '%-26s %10s %10s %8s %10s\n' scenario ns3_wall_s new_wall_s speedup ns3_rss_MB
   for c in dcqcn hp95; do
     n=fat-dcqcn; [ "$c" = hp95 ] && n=fat-hpcc
-    line="$(TOPO="$ns3/fat.txt" FLOWS="$ns3/flows-websearch30-5ms.txt" flock "$lock" \
+    line="$(TOPO="$ns3/fat.txt" FLOWS="$ns3/flows-websearch30-5ms.txt" locked \
       "$ns3/bin/run.sh" "$ns3/config_fat_ws30_5ms_$c.txt" "$tmp/ns3-$c" 2>"$tmp/ns3-$c.err" | tail -1)" \
       || { cat "$tmp/ns3-$c.err" >&2; echo "side-by-side.sh: ns-3 run ($c) failed" >&2; exit 1; }
     w="$(sed -n 's/.*wall_s=\([0-9.]*\).*/\1/p' <<<"$line")"; k="$(sed -n 's/.*peak_rss_kb=\([0-9]*\).*/\1/p' <<<"$line")"

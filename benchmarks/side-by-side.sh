@@ -9,7 +9,8 @@
 #     alternating (base, new, base, new, ...), ROUNDS times (default 3);
 #   - prints for each scenario and build the median wall time (s, whole process), the peak RSS
 #     (MB, /usr/bin/time -v), events per data packet (the run summary's `events` over its
-#     `data packets`), and the ratios base / new (speed-up) and new / base (RSS);
+#     `data packets`), and the ratios base / new (speed-up) and new / base (RSS); then whether
+#     each scenario's fct.txt is byte-identical across the new build's rounds and against base;
 #   - with --ns3, also runs the HPCC ns-3 binary (bin/run.sh) once per fat-tree configuration and
 #     prints nicsim's speed-up over it (ns-3 wall / nicsim median wall, new build).
 #
@@ -106,6 +107,7 @@ run_one() {
   packets="$(awk '$1=="data" && $2=="packets" {print $3}' "$out.log")"
   echo "$wall $rss $events $packets" >> "$tmp/$b/$n.results"
   printf '  round %d %-4s %-26s %7.2f s %7.0f MB\n' "$r" "$b" "$n" "$wall" "$(awk -v k="$rss" 'BEGIN {print k / 1024}')"
+  cp "$out/fct.txt" "$tmp/$b/$n.fct.$r"
   rm -rf "$out"
 }
 
@@ -127,6 +129,13 @@ for n in "${names[@]}"; do
   new_wall[$n]="$nw"
   awk -v n="$n" -v bw="$bw" -v nw="$nw" -v br="$br" -v nr="$nr" -v be="$be" -v ne="$ne" 'BEGIN {
     printf "%-26s %10.2f %10.2f %7.2fx %10.0f %10.0f %8.2f %9s %9s\n", n, bw, nw, bw/nw, br/1024, nr/1024, nr/br, be, ne }'
+done
+
+echo
+for n in "${names[@]}"; do # fct.txt: one line per completed flow (docs/ns3.md)
+  same_run="identical"; for r in $(seq 2 "$rounds"); do cmp -s "$tmp/new/$n.fct.1" "$tmp/new/$n.fct.$r" || same_run="DIFFERENT"; done
+  vs_base="identical"; cmp -s "$tmp/base/$n.fct.1" "$tmp/new/$n.fct.1" || vs_base="different (compare both with ./nicsim compare)"
+  printf '%-26s fct.txt: new run to run %s; new vs base %s\n' "$n" "$same_run" "$vs_base"
 done
 
 if [ "$with_ns3" = 1 ]; then

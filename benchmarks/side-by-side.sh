@@ -90,7 +90,9 @@ for b in base new; do
       --flows "$ns3/flows-websearch30-5ms.txt" --to "$tmp/$b/$n.yaml" > "$tmp/$b/$n.import.log" 2>&1 \
       || { cat "$tmp/$b/$n.import.log" >&2; echo "side-by-side.sh: ns3 import ($b, $c) failed" >&2; exit 1; }
   done
-  cp "$tree/scenarios/websearch-leafspine-dcqcn.yaml" "$tmp/$b/websearch-leafspine-dcqcn.yaml"
+  for n in "${names[@]}"; do echo "$tmp/$b/$n.yaml" > "$tmp/$b/$n.path"; done
+  # a shipped scenario is run from its own tree: it names its workload file relative to itself
+  echo "$tree/scenarios/websearch-leafspine-dcqcn.yaml" > "$tmp/$b/websearch-leafspine-dcqcn.path"
 done
 
 # run_one BUILD NAME ROUND: one timed run under the lock; appends "wall_s rss_kb events packets".
@@ -98,7 +100,7 @@ run_one() {
   local b="$1" n="$2" r="$3" out
   out="$tmp/$b/out-$n-$r"
   locked /usr/bin/time -v -o "$out.time" bash -c 'java $(cat "$1") -jar "$2" run "$3" --out "$4"' _ \
-    "$tmp/$b/jvm.flags" "$tmp/$b/nicsim.jar" "$tmp/$b/$n.yaml" "$out" > "$out.log" 2>&1 \
+    "$tmp/$b/jvm.flags" "$tmp/$b/nicsim.jar" "$(cat "$tmp/$b/$n.path")" "$out" > "$out.log" 2>&1 \
     || { tail -20 "$out.log" >&2; echo "side-by-side.sh: run $b $n failed" >&2; exit 1; }
   local wall rss events packets
   wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$out.time")"

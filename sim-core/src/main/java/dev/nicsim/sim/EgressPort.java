@@ -35,6 +35,8 @@ public abstract class EgressPort implements EventHandler {
     private long busyUntilPs;
     private boolean txDonePending;
     private final long[] pausedUntilPs = new long[8];
+    /** Latest of {@link #pausedUntilPs}: while now is at or after it no priority is paused (the common case). */
+    private long lastPauseEndPs;
     private Packet[] control = new Packet[16];
     private int controlHead;
     private int controlCount;
@@ -107,7 +109,28 @@ public abstract class EgressPort implements EventHandler {
      * @return whether the priority is paused by PFC now
      */
     public boolean isPaused(final int priority) {
-        return pausedUntilPs[priority] > sim.nowPs();
+        final long now = sim.nowPs();
+        return lastPauseEndPs > now && pausedUntilPs[priority] > now;
+    }
+
+    /**
+     * The priorities paused by PFC now, as a bitmask (bit p = priority p): {@link #isPaused(int)}
+     * for all eight at once, one comparison when no pause is running.
+     *
+     * @return bitmask of paused priorities, 0 when none is paused
+     */
+    protected final int pausedMask() {
+        final long now = sim.nowPs();
+        if (lastPauseEndPs <= now) {
+            return 0;
+        }
+        int mask = 0;
+        for (int p = 0; p < 8; p++) {
+            if (pausedUntilPs[p] > now) {
+                mask |= 1 << p;
+            }
+        }
+        return mask;
     }
 
     /**
@@ -132,6 +155,7 @@ public abstract class EgressPort implements EventHandler {
             } else {
                 pausedUntilPs[p] = now + RoceFraming.pauseDurationPs(quanta, rateBitsPerSec);
                 pausedDurationPs[p] += pausedUntilPs[p] - before;
+                lastPauseEndPs = Math.max(lastPauseEndPs, pausedUntilPs[p]);
                 earliestResume = Math.min(earliestResume, pausedUntilPs[p]);
             }
         }

@@ -54,16 +54,36 @@ public final class Packet {
 
     /** Model: what kind of frame this is ({@code KIND_*}). */
     public int kind;
-    /** BTH opcode (e.g. 0x0A WRITE ONLY, 0x11 ACKNOWLEDGE, 0x81 CNP). */
-    public int opcode;
-    /** Source host id (stands for the source IP address). */
-    public int srcHost;
+    // Field order: HotSpot lays out longs first, then ints in declaration order. The fields a
+    // switch reads or writes for every frame (routing, ECMP hash, classification, WRED, buffer
+    // accounting, INT) come first, so they share the first 64 bytes of the object: one cache line
+    // for a frame that arrives cold, rather than two or three.
+    /** Model: time the packet entered its current queue, ps. */
+    public long enqueuePs;
     /** Destination host id (stands for the destination IP address). */
     public int dstHost;
-    /** Source QPN (model: carried in the connection state, not in BTH). */
-    public int srcQpn;
+    /** Source host id (stands for the source IP address). */
+    public int srcHost;
     /** BTH destination QPN, 24 bits. */
     public int dstQpn;
+    /** UDP source port: flow-entropy hash used by ECMP. */
+    public int udpSrcPort;
+    /** IP DSCP, 0..63. */
+    public int dscp;
+    /** 802.1p priority (PCP) / traffic class, 0..7. */
+    public int priority;
+    /** IP ECN codepoint ({@code ECN_*}). */
+    public int ecn;
+    /** Frame bytes on the wire without preamble/IFG. */
+    public int frameBytes;
+    /** Model: switch ingress port the packet arrived on. */
+    public int ingressPort;
+    /** INT (HPCC): number of valid hop records in {@link #intHops}, 0..{@link #INT_MAX_HOPS}. */
+    public int intHopCount;
+    /** BTH opcode (e.g. 0x0A WRITE ONLY, 0x11 ACKNOWLEDGE, 0x81 CNP). */
+    public int opcode;
+    /** Source QPN (model: carried in the connection state, not in BTH). */
+    public int srcQpn;
     /** BTH PSN, 24 bits. */
     public int psn;
     /** BTH AckReq bit. */
@@ -74,18 +94,8 @@ public final class Packet {
     public int aethSyndrome;
     /** AETH MSN, 24 bits. */
     public int msn;
-    /** IP ECN codepoint ({@code ECN_*}). */
-    public int ecn;
     /** ECN-Echo carried by an ACK (model: stands for the echo header the uNIC microcode adds). */
     public boolean ece;
-    /** IP DSCP, 0..63. */
-    public int dscp;
-    /** 802.1p priority (PCP) / traffic class, 0..7. */
-    public int priority;
-    /** UDP source port: flow-entropy hash used by ECMP. */
-    public int udpSrcPort;
-    /** Frame bytes on the wire without preamble/IFG. */
-    public int frameBytes;
     /** Payload bytes (data packets) or requested bytes (READ request). */
     public int payloadBytes;
     /** Model: simulation flow index this packet belongs to, or -1. */
@@ -101,18 +111,16 @@ public final class Packet {
     /** PFC: priority-enable vector, bit i = priority i. */
     public int pfcClassEnable;
     /**
-     * PFC: pause quanta per priority (0 = resume), 16 bits each, priorities 0-3 in
-     * {@code pfcQuanta03} and 4-7 in {@code pfcQuanta47} (priority p at bits 16 (p mod 4));
-     * read and write them with {@link #pfcQuanta(int)} and {@link #setPfcQuanta(int, int)}. Two
-     * fields rather than an array: a per-packet array would sit beside every pooled packet in
-     * memory and spread the packets the fabric touches at every hop over more cache lines.
+     * PFC: pause quanta per priority (0 = resume), 16 bits each, two priorities per field
+     * (priority p in {@code pfcQuanta<2(p/2)><2(p/2)+1>} at bits 16 (p mod 2)); read and write them
+     * with {@link #pfcQuanta(int)} and {@link #setPfcQuanta(int, int)}. Fields rather than an
+     * array, so no per-packet array sits beside every pooled packet; ints rather than longs, so
+     * they go after the hot fields above instead of before them.
      */
-    private long pfcQuanta03;
-    private long pfcQuanta47;
-    /** Model: switch ingress port the packet arrived on. */
-    public int ingressPort;
-    /** Model: time the packet entered its current queue, ps. */
-    public long enqueuePs;
+    private int pfcQuanta01;
+    private int pfcQuanta23;
+    private int pfcQuanta45;
+    private int pfcQuanta67;
     /** Model: number of data packets an ACK covers (coalesced ACKs). */
     public int ackedPackets;
     /** Whether the packet sits in its pool (guards against a second release). */
@@ -133,8 +141,6 @@ public final class Packet {
     public static final int INT_MAX_HOPS = 5;
     /** Values per INT hop record in {@link #intHops}: time ns, port tx bytes, port queue bytes, link rate bits/s. */
     public static final int INT_HOP_FIELDS = 4;
-    /** INT (HPCC): number of valid hop records in {@link #intHops}, 0..{@link #INT_MAX_HOPS}. */
-    public int intHopCount;
     /**
      * INT (HPCC): hop records a switch egress appends to a data packet and a responder echoes in the
      * ACK, {@link #INT_HOP_FIELDS} values each ({@code [4 i]} dequeue time ns, {@code [4 i + 1]} bytes
@@ -180,8 +186,13 @@ public final class Packet {
         if (priority < 0 || priority > 7) {
             throw new IllegalArgumentException("PFC priority must be in 0..7, got " + priority);
         }
-        final long word = priority < 4 ? pfcQuanta03 : pfcQuanta47;
-        return (int) (word >>> ((priority & 3) * 16)) & 0xFFFF;
+        final int word = switch (priority >>> 1) {
+            case 0 -> pfcQuanta01;
+            case 1 -> pfcQuanta23;
+            case 2 -> pfcQuanta45;
+            default -> pfcQuanta67;
+        };
+        return (word >>> ((priority & 1) * 16)) & 0xFFFF;
     }
 
     /**
@@ -196,19 +207,23 @@ public final class Packet {
             throw new IllegalArgumentException("PFC priority must be in 0..7 and quanta in 0..65535, got "
                 + priority + " and " + quanta);
         }
-        final int shift = (priority & 3) * 16;
-        final long mask = ~(0xFFFFL << shift);
-        if (priority < 4) {
-            pfcQuanta03 = (pfcQuanta03 & mask) | ((long) quanta << shift);
-        } else {
-            pfcQuanta47 = (pfcQuanta47 & mask) | ((long) quanta << shift);
+        final int shift = (priority & 1) * 16;
+        final int mask = ~(0xFFFF << shift);
+        final int bits = quanta << shift;
+        switch (priority >>> 1) {
+            case 0 -> pfcQuanta01 = (pfcQuanta01 & mask) | bits;
+            case 1 -> pfcQuanta23 = (pfcQuanta23 & mask) | bits;
+            case 2 -> pfcQuanta45 = (pfcQuanta45 & mask) | bits;
+            default -> pfcQuanta67 = (pfcQuanta67 & mask) | bits;
         }
     }
 
     /** Resets every field to its empty value. */
     public void clear() {
-        pfcQuanta03 = 0;
-        pfcQuanta47 = 0;
+        pfcQuanta01 = 0;
+        pfcQuanta23 = 0;
+        pfcQuanta45 = 0;
+        pfcQuanta67 = 0;
         kind = KIND_DATA;
         opcode = 0;
         srcHost = -1;
@@ -273,8 +288,10 @@ public final class Packet {
         rttRequestReceiveNs = o.rttRequestReceiveNs;
         rttResponseSendNs = o.rttResponseSendNs;
         pfcClassEnable = o.pfcClassEnable;
-        pfcQuanta03 = o.pfcQuanta03;
-        pfcQuanta47 = o.pfcQuanta47;
+        pfcQuanta01 = o.pfcQuanta01;
+        pfcQuanta23 = o.pfcQuanta23;
+        pfcQuanta45 = o.pfcQuanta45;
+        pfcQuanta67 = o.pfcQuanta67;
         ingressPort = o.ingressPort;
         enqueuePs = o.enqueuePs;
         ackedPackets = o.ackedPackets;

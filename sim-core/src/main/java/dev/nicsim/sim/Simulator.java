@@ -24,7 +24,12 @@ import java.util.Arrays;
  *       Those buckets had been outside the window, so they were empty, and later schedules carry
  *       later sequence numbers: every bucket stays in (time, sequence) order.</li>
  * </ul>
- * The event's handler, kind, time and arguments live in slot arrays recycled through a free list.
+ * The event's handler, kind, time and arguments live in slots recycled through a free list (the
+ * most recently freed slot first, so the slots in use stay few and cached). A slot is laid out
+ * across three arrays, two entries each, so that scheduling or taking an event touches three
+ * cache lines rather than one per field: {@code slotLongs[2s]} time and {@code [2s+1]} arg,
+ * {@code slotInts[2s]} kind and {@code [2s+1]} next slot in the bucket, {@code slotRefs[2s]}
+ * handler and {@code [2s+1]} ref.
  *
  * <p>Limits: at most 2^24 (16.7 M) events pending at once and 2^39 events scheduled per run.
  * Scheduling allocates nothing once the arrays have grown to the run's peak size (they double).
@@ -55,12 +60,12 @@ public final class Simulator {
     private int heapSize;
     /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
     private long[] heap = new long[2 * 1024];
-    private long[] times = new long[1024];
-    private int[] nexts = new int[1024];
-    private int[] kinds = new int[1024];
-    private long[] args = new long[1024];
-    private EventHandler[] handlers = new EventHandler[1024];
-    private Object[] refs = new Object[1024];
+    /** Per slot s: [2s] time in ps, [2s+1] the long argument. */
+    private long[] slotLongs = new long[2 * 1024];
+    /** Per slot s: [2s] kind, [2s+1] next slot in its bucket or -1. */
+    private int[] slotInts = new int[2 * 1024];
+    /** Per slot s: [2s] the {@link EventHandler}, [2s+1] the object argument. */
+    private Object[] slotRefs = new Object[2 * 1024];
     private int[] freeSlots = new int[1024];
     private int freeCount;
     private int slotsUsed;
@@ -109,11 +114,11 @@ public final class Simulator {
             throw new IllegalStateException("more than " + MAX_SEQUENCE + " events scheduled in one run");
         }
         final int slot = allocateSlot();
-        kinds[slot] = kind;
-        args[slot] = arg;
-        handlers[slot] = handler;
-        refs[slot] = ref;
-        times[slot] = timePs;
+        slotLongs[2 * slot] = timePs;
+        slotLongs[2 * slot + 1] = arg;
+        slotInts[2 * slot] = kind;
+        slotRefs[2 * slot] = handler;
+        slotRefs[2 * slot + 1] = ref;
         final long seq = sequence++;
         if ((timePs >>> BUCKET_SHIFT) - cursorBucket < WHEEL_SIZE) {
             wheelAppend(slot, timePs);
@@ -151,7 +156,7 @@ public final class Simulator {
             int w;
             if (wheelCount > 0) {
                 w = firstOccupiedBucket();
-                t = times[bucketHead[w]];
+                t = slotLongs[2 * bucketHead[w]];
             } else if (heapSize > 0) {
                 w = -1;
                 t = heap[0];
@@ -170,18 +175,18 @@ public final class Simulator {
             }
             nowPs = t;
             final int slot = bucketHead[w];
-            final int next = nexts[slot];
+            final int next = slotInts[2 * slot + 1];
             bucketHead[w] = next;
             if (next < 0) {
                 occupied[w >>> 6] &= ~(1L << w);
             }
             wheelCount--;
-            final EventHandler h = handlers[slot];
-            final int kind = kinds[slot];
-            final long arg = args[slot];
-            final Object ref = refs[slot];
-            handlers[slot] = null;
-            refs[slot] = null;
+            final EventHandler h = (EventHandler) slotRefs[2 * slot];
+            final int kind = slotInts[2 * slot];
+            final long arg = slotLongs[2 * slot + 1];
+            final Object ref = slotRefs[2 * slot + 1];
+            slotRefs[2 * slot] = null;
+            slotRefs[2 * slot + 1] = null;
             freeSlots[freeCount++] = slot;
             eventsProcessed++;
             h.onEvent(kind, arg, ref);
@@ -205,7 +210,7 @@ public final class Simulator {
     /** @return time of the next event, or {@link Long#MAX_VALUE} if none */
     public long nextEventTimePs() {
         if (wheelCount > 0) {
-            return times[bucketHead[firstOccupiedBucket()]];
+            return slotLongs[2 * bucketHead[firstOccupiedBucket()]];
         }
         return heapSize == 0 ? Long.MAX_VALUE : heap[0];
     }
@@ -229,28 +234,28 @@ public final class Simulator {
         if ((occupied[w >>> 6] & (1L << w)) == 0) {
             bucketHead[w] = slot;
             bucketTail[w] = slot;
-            nexts[slot] = -1;
+            slotInts[2 * slot + 1] = -1;
             occupied[w >>> 6] |= 1L << w;
             return;
         }
         final int tail = bucketTail[w];
-        if (times[tail] <= timePs) {
-            nexts[tail] = slot;
-            nexts[slot] = -1;
+        if (slotLongs[2 * tail] <= timePs) {
+            slotInts[2 * tail + 1] = slot;
+            slotInts[2 * slot + 1] = -1;
             bucketTail[w] = slot;
             return;
         }
         int prev = -1;
         int n = bucketHead[w];
-        while (times[n] <= timePs) { // stops before the tail, whose time is later
+        while (slotLongs[2 * n] <= timePs) { // stops before the tail, whose time is later
             prev = n;
-            n = nexts[n];
+            n = slotInts[2 * n + 1];
         }
-        nexts[slot] = n;
+        slotInts[2 * slot + 1] = n;
         if (prev < 0) {
             bucketHead[w] = slot;
         } else {
-            nexts[prev] = slot;
+            slotInts[2 * prev + 1] = slot;
         }
     }
 
@@ -272,17 +277,14 @@ public final class Simulator {
         if (freeCount > 0) {
             return freeSlots[--freeCount];
         }
-        if (slotsUsed == kinds.length) {
+        if (slotsUsed == freeSlots.length) {
             if (slotsUsed == MAX_SLOTS) {
                 throw new IllegalStateException("more than " + MAX_SLOTS + " events pending");
             }
-            final int n = Math.min(MAX_SLOTS, kinds.length * 2);
-            kinds = Arrays.copyOf(kinds, n);
-            args = Arrays.copyOf(args, n);
-            times = Arrays.copyOf(times, n);
-            nexts = Arrays.copyOf(nexts, n);
-            handlers = Arrays.copyOf(handlers, n);
-            refs = Arrays.copyOf(refs, n);
+            final int n = Math.min(MAX_SLOTS, freeSlots.length * 2);
+            slotLongs = Arrays.copyOf(slotLongs, 2 * n);
+            slotInts = Arrays.copyOf(slotInts, 2 * n);
+            slotRefs = Arrays.copyOf(slotRefs, 2 * n);
             freeSlots = Arrays.copyOf(freeSlots, n);
         }
         return slotsUsed++;

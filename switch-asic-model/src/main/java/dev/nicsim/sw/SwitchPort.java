@@ -97,12 +97,7 @@ final class SwitchPort extends EgressPort {
         if (nonEmptyMask == 0) {
             return null;
         }
-        int eligible = nonEmptyMask;
-        for (int q = 0; q < PRIORITIES; q++) {
-            if ((eligible & (1 << q)) != 0 && isPaused(q)) {
-                eligible &= ~(1 << q);
-            }
-        }
+        final int eligible = nonEmptyMask & ~pausedMask();
         final int strictReady = eligible & strictMask;
         if (strictReady != 0) {
             return poll(31 - Integer.numberOfLeadingZeros(strictReady));

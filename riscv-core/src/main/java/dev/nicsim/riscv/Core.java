@@ -162,6 +162,45 @@ public final class Core {
      * @return the thread that halted or reached its limit, or -1 (all halted, or the total limit)
      */
     public int runUntilHalt(final long maxInstructions) {
+        return runUntilHalt(maxInstructions, Long.MAX_VALUE);
+    }
+
+    /**
+     * Makes a thread (resumed, its pc set) issue no earlier than a cycle: an event's activation
+     * on a hardware thread.
+     *
+     * @param i     thread
+     * @param cycle first cycle it may issue
+     */
+    public void wake(final int i, final long cycle) {
+        threads[i].setReadyAt(cycle);
+        if (threads.length == 1) {
+            threads[i].setCycles(Math.max(threads[i].cycles(), cycle));
+        }
+    }
+
+    /**
+     * Moves an idle core's clock forward (time passing with no thread runnable).
+     *
+     * @param c cycle; ignored when not after the current one
+     */
+    public void idleUntil(final long c) {
+        if (c > cycle) {
+            idleCycles += c - cycle;
+            cycle = c;
+        }
+    }
+
+    /**
+     * As {@link #runUntilHalt(long)}, and also returns -1 once the core's next issue slot is at
+     * or after {@code maxCycle} (with several threads; a single-thread core runs its thread to
+     * its halt or limit, since no other thread can take its slots).
+     *
+     * @param maxInstructions total retired-instruction limit
+     * @param maxCycle        cycle not to issue at or after
+     * @return the thread that halted or reached its limit, or -1
+     */
+    public int runUntilHalt(final long maxInstructions, final long maxCycle) {
         final int n = threads.length;
         if (n == 1) {
             final Hart h = threads[0];
@@ -178,8 +217,8 @@ public final class Core {
             return h.halted() || h.instret() >= instructionLimit[0] ? 0 : -1;
         }
         long total = instret();
-        while (total < maxInstructions) {
-            final int i = policy == IssuePolicy.BARREL ? pickBarrel() : pickFineGrained();
+        while (total < maxInstructions && cycle < maxCycle) {
+            final int i = policy == IssuePolicy.BARREL ? pickBarrel() : pickFineGrained(maxCycle);
             if (i < 0) {
                 return -1;
             }
@@ -201,13 +240,17 @@ public final class Core {
                     return i;
                 }
             }
+            if (pick.readyAt() <= cycle && pick.instret() == before && !pick.halted()) {
+                throw new IllegalStateException("thread " + i + " neither issued nor waited at cycle " + cycle + " (pc 0x"
+                    + Long.toHexString(pick.pc()) + ")");
+            }
             // else: it yielded on a stall and set its readyAt; the slot goes to another thread
         }
         return -1;
     }
 
     /** @return a thread that may issue now, n when the cycle moved on with no issue, -1 when all halted */
-    private int pickFineGrained() {
+    private int pickFineGrained(final long maxCycle) {
         final int n = threads.length;
         long earliest = Long.MAX_VALUE;
         for (int k = 1; k <= n; k++) {
@@ -225,8 +268,9 @@ public final class Core {
         if (earliest == Long.MAX_VALUE) {
             return -1;
         }
-        idleCycles += earliest - cycle;
-        cycle = earliest;
+        final long to = Math.min(earliest, Math.max(cycle, maxCycle));
+        idleCycles += to - cycle;
+        cycle = to;
         return n;
     }
 

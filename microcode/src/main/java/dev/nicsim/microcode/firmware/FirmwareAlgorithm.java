@@ -31,6 +31,14 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  *     result stays unchanged, 0 cycles).</li>
  * </ul>
  *
+ * <p><b>Interleaved mode</b> ({@link InterleavedPccAlgorithm}, on a model with more than one
+ * hardware thread per core: {@code bf3-dpa}): {@link #begin} puts an event on one of the 16
+ * hardware threads of this instance's {@link Core} and {@link #runUntil} advances the core, one
+ * issue per cycle from a ready thread, until a thread retires its completion {@code ecall}; so
+ * the events of one core overlap, and each handler's cycles run from its begin to its last
+ * instruction, the slots the other threads took included. {@link #onEvent} (a solo hart, run to
+ * completion) stays for free-running mode, flow starts and the scripted profile.
+ *
  * <p><b>Faults never stop the simulation.</b> A call that traps (illegal instruction, access
  * outside the firmware's memory, misaligned atomic, ebreak) or retires more than the budget of
  * instructions per event is abandoned: the result stays "unchanged" (the flow keeps its last rate

@@ -41,6 +41,8 @@ public final class Core {
     private long cycle;
     private long idleCycles;
     private int last = -1;
+    /** Set by the fine-grained pick: the picked thread is the only one not halted. */
+    private boolean alone;
 
     /**
      * Creates a core with the model's issue policy.
@@ -231,11 +233,23 @@ public final class Core {
             }
             final long before = pick.instret();
             pick.setCycles(cycle);
-            pick.run(before + 1);
+            if (alone) {
+                // the only thread that can ever issue until one is woken: it runs on its own
+                // (as Hart.run would) up to its next stall, its limit, or about maxCycle
+                final long room = Math.min(instructionLimit[i] - before, Math.min(maxInstructions - total, maxCycle - cycle));
+                pick.run(before + Math.max(1, room));
+            } else {
+                pick.run(before + 1);
+            }
             if (pick.instret() > before || pick.halted()) {
                 total += pick.instret() - before;
-                pick.setReadyAt(pick.cycles());
-                cycle++;
+                if (alone) {
+                    pick.setReadyAt(Math.max(pick.readyAt(), pick.cycles()));
+                    cycle = Math.max(cycle + 1, pick.cycles());
+                } else {
+                    pick.setReadyAt(pick.cycles());
+                    cycle++;
+                }
                 if (pick.halted() || pick.instret() >= instructionLimit[i]) {
                     return i;
                 }
@@ -253,18 +267,29 @@ public final class Core {
     private int pickFineGrained(final long maxCycle) {
         final int n = threads.length;
         long earliest = Long.MAX_VALUE;
+        int pick = -1;
+        int live = 0;
         for (int k = 1; k <= n; k++) {
             final int i = (last + k) % n;
             final Hart h = threads[i];
             if (h.halted()) {
                 continue;
             }
-            if (h.readyAt() <= cycle) {
-                last = i;
-                return i;
+            live++;
+            if (pick < 0 && h.readyAt() <= cycle) {
+                pick = i;
+            }
+            if (pick >= 0 && live > 1) {
+                break;
             }
             earliest = Math.min(earliest, h.readyAt());
         }
+        if (pick >= 0) {
+            alone = live == 1;
+            last = pick;
+            return pick;
+        }
+        alone = false;
         if (earliest == Long.MAX_VALUE) {
             return -1;
         }
@@ -276,6 +301,7 @@ public final class Core {
 
     /** @return the slot owner if it may issue now, n when its slot is lost (cycle advanced), -1 when all halted */
     private int pickBarrel() {
+        alone = false;
         final int n = threads.length;
         final int i = (int) (cycle % n);
         final Hart h = threads[i];

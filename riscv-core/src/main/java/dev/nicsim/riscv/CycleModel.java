@@ -86,6 +86,12 @@ public final class CycleModel {
     private final int bhtEntries;
     private final int btbEntries;
     private final int rasEntries;
+    /** Machine shape and memory (DPA-style models); defaults: one core, one thread, no hierarchy. */
+    private int cores = 1;
+    private int threadsPerCore = 1;
+    private long clockHz;
+    private Core.IssuePolicy issuePolicy = Core.IssuePolicy.FINE_GRAINED;
+    private MemoryHierarchy.Config memory;
 
     /** SiFive E31 (FE310-G000 manual §3.2-3.3). */
     public static final CycleModel E31;
@@ -188,6 +194,11 @@ public final class CycleModel {
         this.misalignedExtraCycles = misaligned == Misaligned.EXTRA_CYCLES
             ? check("misaligned_extra_cycles", misalignedExtraCycles, 1) : 0;
         this.extensions = Set.copyOf(extensions);
+        this.cores = m.cores;
+        this.threadsPerCore = m.threadsPerCore;
+        this.clockHz = m.clockHz;
+        this.issuePolicy = m.issuePolicy;
+        this.memory = m.memory;
     }
 
     /**
@@ -305,9 +316,89 @@ public final class CycleModel {
     }
 
     /**
+     * A copy of this model with a machine shape and memory hierarchy (what {@code bf3-dpa} and
+     * YAML models with {@code cores}, {@code threads}, {@code clock_hz}, {@code issue_policy} and
+     * {@code memory} keys declare).
+     *
+     * @param cores          cores per NIC, 1 to 1024
+     * @param threadsPerCore hardware threads per core, 1 to 64
+     * @param clockHz        core clock, Hz, 0 when not stated
+     * @param policy         how the threads of a core share its issue slot
+     * @param memoryConfig   the cache hierarchy, or null for flat memory (every load the model's latency)
+     * @return the new model
+     * @throws IllegalArgumentException when a number is out of range, or the L1D latency differs from
+     *                                  the model's load latency
+     */
+    public CycleModel withMachine(final int cores, final int threadsPerCore, final long clockHz, final Core.IssuePolicy policy,
+                                  final MemoryHierarchy.Config memoryConfig) {
+        if (cores < 1 || cores > 1024) {
+            throw new IllegalArgumentException("cores = " + cores + " is out of range [1, 1024]");
+        }
+        if (threadsPerCore < 1 || threadsPerCore > 64) {
+            throw new IllegalArgumentException("threads = " + threadsPerCore + " is out of range [1, 64]");
+        }
+        if (clockHz < 0) {
+            throw new IllegalArgumentException("clock_hz = " + clockHz + " must be positive");
+        }
+        if (memoryConfig != null && memoryConfig.l1d().latencyCycles() != latency.get(TimingClass.LOAD)) {
+            throw new IllegalArgumentException("memory.l1d.latency = " + memoryConfig.l1d().latencyCycles()
+                + " must equal latency.load = " + latency.get(TimingClass.LOAD) + " (the L1D hit is the model's load latency)");
+        }
+        final CycleModel m = new CycleModel(this, misaligned, misalignedExtraCycles, extensions); // keeps the ISA options
+        m.cores = cores;
+        m.threadsPerCore = threadsPerCore;
+        m.clockHz = clockHz;
+        m.issuePolicy = java.util.Objects.requireNonNull(policy);
+        m.memory = memoryConfig;
+        return m;
+    }
+
+    /** @return cores per NIC the model describes (1 unless stated) */
+    public int cores() {
+        return cores;
+    }
+
+    /** @return hardware threads per core (1 unless stated) */
+    public int threadsPerCore() {
+        return threadsPerCore;
+    }
+
+    /** @return core clock in Hz, 0 when the model does not state one */
+    public long clockHz() {
+        return clockHz;
+    }
+
+    /** @return how the threads of a core share its issue slot */
+    public Core.IssuePolicy issuePolicy() {
+        return issuePolicy;
+    }
+
+    /** @return the cache hierarchy, or null for flat memory */
+    public MemoryHierarchy.Config memory() {
+        return memory;
+    }
+
+    /** Name of the BlueField-3 DPA model ({@code bf3-dpa.yaml} next to this class). */
+    public static final String BF3_DPA = "bf3-dpa";
+
+    /**
+     * The BlueField-3 DPA model: {@code dev/nicsim/riscv/bf3-dpa.yaml} on the class path, every
+     * number with its source (the published-figures fact sheet) or stated assumption.
+     *
+     * @return the model (loaded once)
+     */
+    public static CycleModel bf3Dpa() {
+        return Bf3Holder.MODEL;
+    }
+
+    private static final class Bf3Holder {
+        static final CycleModel MODEL = CycleModelYaml.loadResource(BF3_DPA + ".yaml");
+    }
+
+    /**
      * Resolves a {@code --model} argument.
      *
-     * @param spec {@code e31}, {@code ibex}, or a YAML file path
+     * @param spec {@code e31}, {@code ibex}, {@code bf3-dpa}, or a YAML file path
      * @return the model
      * @throws IllegalArgumentException with a one-line message when the file is unreadable or bad
      */
@@ -317,6 +408,9 @@ public final class CycleModel {
         }
         if ("ibex".equalsIgnoreCase(spec)) {
             return IBEX;
+        }
+        if (BF3_DPA.equalsIgnoreCase(spec)) {
+            return bf3Dpa();
         }
         return load(Path.of(spec));
     }

@@ -26,9 +26,12 @@ final class CycleModelYaml {
     private CycleModelYaml() {
     }
 
-    private static final Set<String> TOP_KEYS = Set.of("name", "source", "latency", "issue", "div_data_dependent", "branch");
+    private static final Set<String> TOP_KEYS = Set.of("name", "source", "latency", "issue", "div_data_dependent", "branch",
+        "cores", "threads", "clock_hz", "issue_policy", "memory");
     /** The ISA options (kept apart from the timing keys). */
     private static final Set<String> ISA_KEYS = Set.of("extensions", "misaligned", "misaligned_extra_cycles");
+    private static final Set<String> MEMORY_KEYS = Set.of("l1d", "l1i", "l2", "llc", "dram");
+    private static final Set<String> LEVEL_KEYS = Set.of("size_bytes", "ways", "line_bytes", "latency");
     private static final Set<String> BRANCH_KEYS = Set.of("predictor", "mispredict_penalty", "taken_penalty", "jump_penalty",
         "bht_entries", "btb_entries", "ras_entries");
 
@@ -63,6 +66,29 @@ final class CycleModelYaml {
         } catch (final RuntimeException e) {
             throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
         }
+        return parse(root, file.toString());
+    }
+
+    /**
+     * Loads a model shipped on the class path next to {@link CycleModel} ({@code bf3-dpa.yaml}).
+     *
+     * @param resource file name
+     * @return the model
+     * @throws IllegalStateException when the resource is missing or bad (a build error)
+     */
+    static CycleModel loadResource(final String resource) {
+        try (java.io.InputStream in = CycleModelYaml.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("model resource " + resource + " is missing from the class path");
+            }
+            final Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+            return parse(root, resource);
+        } catch (final IOException | IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    private static CycleModel parse(final Object root, final String file) {
         try {
             if (!(root instanceof Map<?, ?> m)) {
                 throw new IllegalArgumentException("top level must be a mapping");
@@ -112,8 +138,9 @@ final class CycleModelYaml {
                 btb = intOf(b, "btb_entries", "branch.");
                 ras = intOf(b, "ras_entries", "branch.");
             }
-            return isaOptions(m, new CycleModel(String.valueOf(nm), m.get("source") == null ? file.toString()
-                : String.valueOf(m.get("source")), lat, occ, dd, p, mis, taken, jump, bht, btb, ras));
+            final CycleModel base = new CycleModel(String.valueOf(nm), m.get("source") == null ? file : String.valueOf(m.get("source")), lat,
+                occ, dd, p, mis, taken, jump, bht, btb, ras);
+            return isaOptions(m, withMachine(base, m));
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage());
         }
@@ -153,6 +180,77 @@ final class CycleModelYaml {
                 : "misaligned: extra_cycles needs misaligned_extra_cycles (1 to 10000)");
         }
         return timing.withMisaligned(mis, intOf(m, "misaligned_extra_cycles", "")).withExtensions(ext);
+    }
+
+    /**
+     * The machine keys (all optional): {@code cores}, {@code threads}, {@code clock_hz},
+     * {@code issue_policy: fine-grained|barrel}, and {@code memory} with levels {@code l1d},
+     * {@code l1i}, {@code l2}, {@code llc} (each {@code size_bytes, ways, line_bytes, latency})
+     * and {@code dram: {latency}}; all four cache levels are required when {@code memory} is given.
+     */
+    private static CycleModel withMachine(final CycleModel base, final Map<?, ?> m) {
+        if (m.get("cores") == null && m.get("threads") == null && m.get("clock_hz") == null && m.get("issue_policy") == null
+            && m.get("memory") == null) {
+            return base;
+        }
+        final int cores = m.get("cores") == null ? 1 : intOf(m, "cores", "");
+        final int threads = m.get("threads") == null ? 1 : intOf(m, "threads", "");
+        final Object hz = m.get("clock_hz");
+        if (hz != null && !(hz instanceof Number)) {
+            throw new IllegalArgumentException("clock_hz = '" + hz + "' is not a number");
+        }
+        final long clockHz = hz == null ? 0 : Math.round(((Number) hz).doubleValue());
+        final String pol = m.get("issue_policy") == null ? "fine-grained" : String.valueOf(m.get("issue_policy"));
+        final Core.IssuePolicy policy;
+        if (pol.equals("fine-grained")) {
+            policy = Core.IssuePolicy.FINE_GRAINED;
+        } else if (pol.equals("barrel")) {
+            policy = Core.IssuePolicy.BARREL;
+        } else {
+            throw new IllegalArgumentException("issue_policy '" + pol + "' must be 'fine-grained' or 'barrel'");
+        }
+        MemoryHierarchy.Config mem = null;
+        if (m.get("memory") != null) {
+            if (!(m.get("memory") instanceof Map<?, ?> mm)) {
+                throw new IllegalArgumentException("'memory' must be a mapping");
+            }
+            for (final Object k : mm.keySet()) {
+                if (!MEMORY_KEYS.contains(String.valueOf(k))) {
+                    throw new IllegalArgumentException("unknown key 'memory." + k + "' (expected one of " + MEMORY_KEYS + ")");
+                }
+            }
+            final Object dram = mm.get("dram");
+            if (!(dram instanceof Map<?, ?> dm) || dm.get("latency") == null) {
+                throw new IllegalArgumentException("memory.dram must be a mapping with 'latency'");
+            }
+            mem = new MemoryHierarchy.Config(level(mm, "l1d"), level(mm, "l1i"), level(mm, "l2"), level(mm, "llc"),
+                intOf(dm, "latency", "memory.dram."));
+        }
+        return base.withMachine(cores, threads, clockHz, policy, mem);
+    }
+
+    private static MemoryHierarchy.Level level(final Map<?, ?> mm, final String name) {
+        final Object o = mm.get(name);
+        if (!(o instanceof Map<?, ?> l)) {
+            throw new IllegalArgumentException("memory." + name + " must be a mapping of size_bytes, ways, line_bytes, latency");
+        }
+        for (final Object k : l.keySet()) {
+            if (!LEVEL_KEYS.contains(String.valueOf(k))) {
+                throw new IllegalArgumentException("unknown key 'memory." + name + "." + k + "' (expected one of " + LEVEL_KEYS + ")");
+            }
+        }
+        for (final String k : LEVEL_KEYS) {
+            if (l.get(k) == null) {
+                throw new IllegalArgumentException("missing key 'memory." + name + "." + k + "'");
+            }
+        }
+        final String prefix = "memory." + name + ".";
+        try {
+            return new MemoryHierarchy.Level(intOf(l, "size_bytes", prefix), intOf(l, "ways", prefix), intOf(l, "line_bytes", prefix),
+                intOf(l, "latency", prefix));
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage().startsWith(prefix) ? e.getMessage() : prefix + e.getMessage());
+        }
     }
 
     private static int intOf(final Map<?, ?> m, final String key, final String prefix) {

@@ -21,6 +21,10 @@ import java.util.Locale;
  * {@code exit} (93) and {@code exit_group} (94) end the run with {@code a0 & 0xff}; any other
  * number returns -ENOSYS; every other exception is fatal, as a signal would be under Linux.
  *
+ * <p><b>Memory timing.</b> With a model that has a {@link MemoryHierarchy} ({@code bf3-dpa}),
+ * every region's loads go through it (thread 0 of core 0); otherwise every load costs the
+ * model's load latency.
+ *
  * <p><b>Initial state.</b> pc = entry, every register 0 except {@code sp}, which points 64 bytes
  * below the end of RAM at a zeroed Linux-style start block ({@code argc} = 0, empty
  * {@code argv}, {@code envp}, {@code auxv}).
@@ -39,6 +43,7 @@ public final class Machine implements Environment {
     private final PrintStream out;
     private final PrintStream err;
     private final long tohost;
+    private final MemoryHierarchy hierarchy;
     private String error;
 
     /**
@@ -79,11 +84,12 @@ public final class Machine implements Environment {
             throw new ElfFormatException(String.format(Locale.ROOT, "%s: no room for %d bytes of RAM after the image at 0x%x",
                 image.path(), ramBytes, ramBase));
         }
+        hierarchy = model.memory() == null ? null : new MemoryHierarchy(model.memory(), 1, 1);
         int i = 0;
         for (final long[] sp : spans) {
-            memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], 0);
+            addRegion("image" + i++, sp[0], sp[1] - sp[0]);
         }
-        memory.addRegion("ram", ramBase, ramBytes, 0);
+        addRegion("ram", ramBase, ramBytes);
         for (final ElfImage.Segment s : image.segments()) {
             memory.write(s.address(), s.data());
         }
@@ -98,6 +104,24 @@ public final class Machine implements Environment {
         } else {
             hart.setSystemCalls(true);
         }
+    }
+
+    private void addRegion(final String name, final long base, final long size) {
+        if (hierarchy == null) {
+            memory.addRegion(name, base, size, 0);
+        } else {
+            memory.addRegion(name, base, size, hierarchy);
+        }
+    }
+
+    /**
+     * The cache hierarchy every load goes through when the model has one ({@code bf3-dpa}): one
+     * core, one thread.
+     *
+     * @return the hierarchy, or null for flat memory
+     */
+    public MemoryHierarchy hierarchy() {
+        return hierarchy;
     }
 
     /** @return the hart */

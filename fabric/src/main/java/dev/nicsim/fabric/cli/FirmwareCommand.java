@@ -20,6 +20,9 @@ import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.microcode.firmware.FirmwareSaturation;
+import dev.nicsim.riscv.CycleModel;
+import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.PccEventDeriver;
@@ -63,10 +66,30 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
     }
 
     static FirmwareProvider load(final Path elf, final long budget) {
+        return load(elf, budget, CycleModel.bf3Dpa());
+    }
+
+    static FirmwareProvider load(final Path elf, final long budget, final CycleModel model) {
         try {
-            return FirmwareProvider.load(elf, budget);
+            return FirmwareProvider.load(elf, budget, model);
         } catch (final FirmwareException e) {
             throw new TraceException(e.getMessage());
+        }
+    }
+
+    /**
+     * Resolves a machine model option.
+     *
+     * @param spec   bf3-dpa, e31, ibex or a YAML file
+     * @param option the option's name, for the message
+     * @return the model
+     * @throws TraceException one line naming the option when the model is unknown or its file is bad
+     */
+    static CycleModel model(final String spec, final String option) {
+        try {
+            return CycleModel.byName(spec);
+        } catch (final IllegalArgumentException e) {
+            throw new TraceException(option + ": " + e.getMessage() + " (expected bf3-dpa, e31, ibex or a model YAML file)");
         }
     }
 
@@ -156,17 +179,41 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
         @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000")
         long budget;
 
+        @Option(names = "--model", paramLabel = "MODEL", defaultValue = "bf3-dpa",
+            description = "Machine model of the cores: bf3-dpa (default), e31, ibex or a model YAML file")
+        String modelName;
+
+        @Option(names = "--threads", paramLabel = "N",
+            description = "Also saturate one core with N busy hardware threads (1..16) running the same event mix:"
+                + " events/s per core, latency, IPC, stalls by cause, line rate of the whole NIC")
+        Integer threads;
+
+        @Option(names = "--saturation-events", paramLabel = "N", defaultValue = "20000",
+            description = "With --threads: events measured (after a warm-up of 1,000 x threads/16 + 100; default ${DEFAULT-VALUE})")
+        int saturationEvents;
+
         @Override
         public Integer call() throws Exception {
             if (trace != null && scenario != null) {
                 throw new TraceException("give at most one of --trace and --scenario");
             }
-            FirmwareProvider p = load(elf, budget);
-            EmulatorConfig config = new EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
+            if (threads != null && (threads < 1 || threads > 16)) {
+                throw new TraceException("--threads: expected 1..16 busy threads on one core, got " + threads);
+            }
+            if (saturationEvents < 1) {
+                throw new TraceException("--saturation-events: expected at least 1, got " + saturationEvents);
+            }
+            final CycleModel model = model(modelName, "--model");
+            if (threads != null && model.threadsPerCore() < 2) {
+                throw new TraceException("--threads: model " + model.name() + " has one hardware thread per core (use bf3-dpa)");
+            }
+            FirmwareProvider p = load(elf, budget, model);
+            EmulatorConfig config = new EmulatorConfig().clockHz(model.clockHz() > 0 ? model.clockHz()
+                : Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
             final String source;
             if (scenario != null) {
                 final Scenario s = ScenarioLoader.load(scenario, List.of("algorithm.firmware=" + elf.toAbsolutePath(),
-                    "nic.emulator.max_instructions_per_event=" + budget), null);
+                    "algorithm.firmware_model=" + modelName, "nic.emulator.max_instructions_per_event=" + budget), null);
                 p = (FirmwareProvider) s.algorithm().provider();
                 p.enableProfile();
                 final EmulatorConfig c = Runner.emulatorConfig(s.nic().emulator());
@@ -203,6 +250,15 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                 source = events + " events of the scripted flow (context hits)";
             }
             print(System.out, p, config, source);
+            if (threads != null) {
+                final FirmwareProfile prof = p.enableProfile();
+                if (prof.capturedCount() == 0) {
+                    throw new TraceException("--threads: no events were handled to make a mix of");
+                }
+                final FirmwareSaturation.Figures f = FirmwareSaturation.run(load(elf, budget, model), prof.captured(),
+                    prof.capturedCount(), threads, 1000 * threads / 16 + 100, saturationEvents, config.clockHz());
+                printSaturation(System.out, f, model, prof.capturedCount());
+            }
             return 0;
         }
 
@@ -278,6 +334,64 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
             }
         }
         o.println("(events per packet: one ACK plus a TX burst every 8 packets, nicsim's defaults; packet = payload bytes on the wire)");
+    }
+
+    /**
+     * The saturating run's figures: events/s per core, handler latency, IPC, stall cycles per event
+     * by cause, and the line rate a whole NIC (the model's cores, each as this one) sustains.
+     */
+    static void printSaturation(final PrintStream o, final FirmwareSaturation.Figures f, final CycleModel model, final int mixEvents) {
+        final FirmwareProfile prof = f.profile();
+        final double ns = 1e9 / f.clockHz();
+        o.printf(Locale.ROOT, "saturated core: %d busy hardware threads of %d (%s, %s issue), %d events of a %d-event mix%n",
+            f.threads(), model.threadsPerCore(), model.name(), model.issuePolicy().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+            f.events(), mixEvents);
+        o.printf(Locale.ROOT, "  events/s per core      %.3f M%n", f.eventsPerSec() / 1e6);
+        o.printf(Locale.ROOT, "  cycles per event       %.1f (core cycles / events)%n", f.cycles() / (double) Math.max(1, f.events()));
+        o.printf(Locale.ROOT, "  handler latency        p50 %.0f ns (%d cycles)   p99 %.0f ns (%d cycles)%n", f.latencyPercentile(50) * ns,
+            f.latencyPercentile(50), f.latencyPercentile(99) * ns, f.latencyPercentile(99));
+        o.printf(Locale.ROOT, "  core IPC               %.3f (%d instructions in %d cycles)%n", f.ipc(), f.instructions(), f.cycles());
+        final TimingClass[] cs = TimingClass.values();
+        final double[] level = new double[MemoryHierarchy.LEVELS];
+        double slot = 0;
+        double div = 0;
+        double control = 0;
+        double other = 0;
+        long n = 0;
+        for (int t = 0; t < PccEventType.COUNT; t++) {
+            final FirmwareProfile.TypeFigures tf = prof.figures(t);
+            n += tf.events();
+            for (int l = 0; l < level.length; l++) {
+                level[l] += prof.levelStallCycles(t, l);
+            }
+            slot += prof.slotWaitCycles(t);
+            for (int i = 0; i < cs.length; i++) {
+                final long v = tf.stallCycles()[i];
+                if (cs[i] == TimingClass.DIV) {
+                    div += v;
+                } else if (cs[i] != TimingClass.LOAD && cs[i] != TimingClass.LOAD_SUBWORD && cs[i] != TimingClass.AMO) {
+                    other += v;
+                }
+            }
+            control += tf.stallCycles()[cs.length];
+        }
+        final double per = Math.max(1, n);
+        o.printf(Locale.ROOT, "  stall cycles per event L1 %.1f  L2 %.1f  LLC %.1f  DRAM %.1f  issue-slot wait %.1f  divide %.1f  control %.1f"
+            + "  other %.1f%n", level[MemoryHierarchy.L1] / per, level[MemoryHierarchy.L2] / per, level[MemoryHierarchy.LLC] / per,
+            level[MemoryHierarchy.DRAM] / per, slot / per, div / per, control / per, other / per);
+        o.println("  (a load's stall is charged to the level that served it; L1 = waiting for L1 hits' latency)");
+        final double nicEventsPerSec = f.eventsPerSec() * model.cores();
+        o.printf(Locale.ROOT, "line rate, whole NIC: %d cores x %.3f M events/s = %.1f M events/s%n", model.cores(), f.eventsPerSec() / 1e6,
+            nicEventsPerSec / 1e6);
+        o.printf(Locale.ROOT, "%-10s %-8s %14s %16s %10s%n", "port", "packet", "packets/s", "events/s needed", "headroom");
+        for (final int gbps : new int[] {100, 200, 400}) {
+            for (final int bytes : new int[] {1024, 4096}) {
+                final double pps = gbps * 1e9 / (bytes * 8.0);
+                final double eps = pps * EVENTS_PER_PACKET;
+                o.printf(Locale.ROOT, "%-10s %-8s %13.2fM %15.2fM %9.2fx%n", gbps + " Gb/s", bytes / 1024 + " KB", pps / 1e6, eps / 1e6,
+                    nicEventsPerSec / eps);
+            }
+        }
     }
 
     private static String num(final double v) {

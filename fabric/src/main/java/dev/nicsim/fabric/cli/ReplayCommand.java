@@ -54,6 +54,10 @@ final class ReplayCommand implements Callable<Integer> {
         description = "Run a DOCA PCC firmware ELF on the emulator's RISC-V cores instead of a Java algorithm")
     Path firmware;
 
+    @Option(names = "--firmware-model", paramLabel = "MODEL", defaultValue = "bf3-dpa",
+        description = "Machine model of the firmware's cores: bf3-dpa (default), e31, ibex or a model YAML file")
+    String firmwareModel;
+
     @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000",
         description = "Firmware: a handler retiring more instructions is abandoned (default ${DEFAULT-VALUE})")
     long maxInstructionsPerEvent;
@@ -109,7 +113,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws IOException, CaptureException {
         OutputPaths.nonEmpty("--out", out);
         final ReplayInput kind = ReplayInput.detect(input);
-        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent);
+        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent, firmwareModel);
         // the same ranges as a scenario's links (rate_gbps) and NICs (mtu_bytes)
         if (!(lineRateGbps >= MIN_LINE_RATE_GBPS && lineRateGbps <= MAX_LINE_RATE_GBPS)) {
             throw new TraceException("--line-rate-gbps: expected a rate in [" + MIN_LINE_RATE_GBPS + ", "
@@ -191,10 +195,11 @@ final class ReplayCommand implements Callable<Integer> {
      * @param algorithm       name or null
      * @param firmware        ELF or null
      * @param maxInstructions firmware budget per event
+     * @param model           firmware machine model name or file
      * @return the provider
      * @throws TraceException naming the option when neither or both are given, the name is unknown or the ELF is bad
      */
-    static PccAlgorithmProvider provider(final String algorithm, final Path firmware, final long maxInstructions) {
+    static PccAlgorithmProvider provider(final String algorithm, final Path firmware, final long maxInstructions, final String model) {
         if ((algorithm == null) == (firmware == null)) {
             throw new TraceException("give exactly one of --algorithm NAME and --firmware ELF");
         }
@@ -203,7 +208,7 @@ final class ReplayCommand implements Callable<Integer> {
                 throw new TraceException("--max-instructions-per-event: expected at least 1, got " + maxInstructions);
             }
             try {
-                return FirmwareProvider.load(firmware, maxInstructions);
+                return FirmwareProvider.load(firmware, maxInstructions, FirmwareCommand.model(model, "--firmware-model"));
             } catch (final FirmwareException e) {
                 throw new TraceException("--firmware: " + e.getMessage());
             }

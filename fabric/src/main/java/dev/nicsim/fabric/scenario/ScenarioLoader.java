@@ -578,8 +578,17 @@ public final class ScenarioLoader {
             if (!Files.exists(p)) {
                 throw a.fieldError("firmware", "no such file '" + elf + "' (looked next to the scenario and in the current directory)");
             }
+            // the cores' machine model: bf3-dpa (the default), e31, ibex or a YAML file next to the scenario
+            final String modelName = a.string("firmware_model", dev.nicsim.riscv.CycleModel.BF3_DPA);
+            final dev.nicsim.riscv.CycleModel model;
             try {
-                provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent());
+                final Path mp = scenarioFile.toAbsolutePath().getParent().resolve(modelName);
+                model = dev.nicsim.riscv.CycleModel.byName(Files.isRegularFile(mp) ? mp.toString() : modelName);
+            } catch (final IllegalArgumentException e) {
+                throw a.fieldError("firmware_model", e.getMessage() + " (expected bf3-dpa, e31, ibex or a model YAML file)");
+            }
+            try {
+                provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent(), model);
             } catch (final FirmwareException e) {
                 throw a.fieldError("firmware", e.getMessage());
             }

@@ -1,7 +1,9 @@
 package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.microcode.FlowContextStore;
+import dev.nicsim.microcode.InterleavedPccAlgorithm;
 import dev.nicsim.microcode.MeasuredPccAlgorithm;
+import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
@@ -102,6 +104,27 @@ final class EmulatorCore implements MessageHandler {
     private final int contextHitCycles;
     private final int contextMissCycles;
     private final int writeBackCycles;
+    /**
+     * Interleaved mode (firmware on a multithreaded machine model, {@code bf3-dpa}): the algorithm
+     * runs the handlers of this core's threads at the same time on one {@link dev.nicsim.riscv.Core},
+     * else null. See {@link #dispatchInterleaved}.
+     */
+    private final InterleavedPccAlgorithm interleaved;
+    /** Interleaved mode: per thread, when its event completes (ps), {@link Long#MAX_VALUE} while it runs or is free. */
+    private final long[] doneAtPs;
+    /** Interleaved mode: per thread, whether its event ran no handler (a type the firmware disabled). */
+    private final boolean[] notStarted;
+    /** Interleaved mode: threads holding an event (begun and not yet finished). */
+    private int interleavedInFlight;
+    /** Interleaved mode: a context not bound to any flow, for events whose flow ended while they ran. */
+    private final PccContext orphanContext;
+    /**
+     * Interleaved mode: how far (core cycles) the core may run ahead of simulated time while a
+     * thread is free, so that the next completion is found without waking every cycle; an event
+     * dispatched meanwhile starts issuing at the core's cycle, at most this much late (its latency
+     * still counts from its dispatch). 256 cycles = 142 ns at 1.8 GHz.
+     */
+    static final long LOOKAHEAD_CYCLES = 256;
 
     /** Stage timings per event type, {@link CostTable}. */
     private final long[] costs;
@@ -218,6 +241,7 @@ final class EmulatorCore implements MessageHandler {
             free &= config.handlerCyclesOverride(t) == 0;
         }
         measuredFree = measured != null && free;
+        interleaved = !measuredFree && measured instanceof InterleavedPccAlgorithm il && il.interleaves() ? il : null;
         costs = CostTable.create(config, algorithm);
         s1Ps = CostTable.s1Ps(costs);
         missPs = CostTable.missPs(costs);
@@ -244,6 +268,15 @@ final class EmulatorCore implements MessageHandler {
             threadResults = null;
             threadStageCycles = null;
         }
+        if (interleaved != null && threads > 16) {
+            throw new IllegalArgumentException("threadsPerCore must be at most 16 with firmware on a multithreaded model, got " + threads);
+        }
+        doneAtPs = new long[threads];
+        java.util.Arrays.fill(doneAtPs, Long.MAX_VALUE);
+        notStarted = new boolean[threads];
+        orphanContext = interleaved == null ? null
+            : new PccContext().wrap(new UnsafeBuffer(new byte[4 * Math.max(1, algorithm.contextWords())]), 0,
+                Math.max(1, algorithm.contextWords()));
         growFlowArrays(16);
         growResults(16);
     }
@@ -632,6 +665,13 @@ final class EmulatorCore implements MessageHandler {
             if (running != NONE && runningEndPs <= tn) {
                 finishSegment(tn);
             }
+            if (interleaved != null) {
+                for (int th = 0; th < doneAtPs.length; th++) {
+                    if (doneAtPs[th] <= tn) {
+                        finishInterleaved(th, doneAtPs[th]);
+                    }
+                }
+            }
             while (stallCount > 0 && stallEndPs[stallHead] <= tn) {
                 final int th = stallQueue[stallHead];
                 stallHead = stallHead + 1 == stallQueue.length ? 0 : stallHead + 1;
@@ -656,7 +696,7 @@ final class EmulatorCore implements MessageHandler {
      *         {@link Long#MAX_VALUE} when it is idle with nothing waiting
      */
     long nextTransitionPs() {
-        long next = Long.MAX_VALUE;
+        long next = interleaved == null ? Long.MAX_VALUE : nextInterleavedPs();
         if (running != NONE) {
             next = runningEndPs;
         }
@@ -692,6 +732,10 @@ final class EmulatorCore implements MessageHandler {
         FlowTable.busy(flows, slot, true);
         final boolean hit = cacheAccess(slot);
         final boolean overloaded = pendingCount > highWaterMark;
+        if (interleaved != null) {
+            dispatchInterleaved(th, slot, slotGeneration, type, overloaded, PendingTable.arrivalPs(pendingMeta, pos));
+            return;
+        }
         if (measured != null) {
             dispatchMeasured(th, slot, slotGeneration, type, hit, overloaded, PendingTable.arrivalPs(pendingMeta, pos));
             return;
@@ -738,6 +782,108 @@ final class EmulatorCore implements MessageHandler {
         ThreadTable.set(threadMeta, th, arrivalPs, total, slotGeneration,
             type | (overloaded ? ThreadTable.OVERLOADED : 0) | (split ? ThreadTable.MISS : 0));
         pushReady(th);
+    }
+
+    /**
+     * Interleaved mode's dispatch: the event begins on hardware thread {@code th} of the
+     * algorithm's core, which may issue from D cycles after now (the dispatch, i.e. activation,
+     * cost); the core then interleaves it with the other threads' handlers, one issue per cycle
+     * ({@link dev.nicsim.riscv.Core}). The flow's context costs what the firmware's memory
+     * hierarchy says (this core's LRU context cache is still counted, not charged). The event
+     * completes W cycles after its last instruction ({@link #nextInterleavedPs}).
+     */
+    private void dispatchInterleaved(final int th, final int slot, final long slotGeneration, final int type, final boolean overloaded,
+                                     final long arrivalPs) {
+        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
+        store.wrap(slot, scratch.context);
+        scratch.attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot), store.baseRttNs(slot));
+        final long nowCycle = cycleAt(nowPs);
+        if (!interleaved.busy()) {
+            interleaved.idleUntil(nowCycle);
+        }
+        ThreadTable.set(threadMeta, th, arrivalPs, 0, slotGeneration, type | (overloaded ? ThreadTable.OVERLOADED : 0));
+        interleavedInFlight++;
+        if (interleaved.begin(th, nowCycle + dispatchCycles, scratch.context, scratch.threadView, scratch.attributes)) {
+            notStarted[th] = false;
+        } else {
+            notStarted[th] = true;
+            doneAtPs[th] = nowPs + cyclesToPs(dispatchCycles + writeBackCycles, clockHz);
+        }
+    }
+
+    /**
+     * Interleaved mode: runs the core ahead of simulated time and returns the earliest completion
+     * or wake-up time. It runs to the next thread that finishes when every thread is busy (no
+     * event can start before a thread is free), else at most {@link #LOOKAHEAD_CYCLES} past now;
+     * never past a finished thread's completion that is still to be processed.
+     */
+    private long nextInterleavedPs() {
+        long next = Long.MAX_VALUE;
+        for (final long d : doneAtPs) {
+            next = Math.min(next, d);
+        }
+        if (interleaved.busy()) {
+            // never past a completion still to be processed (it frees a thread: an event may start then)
+            long limit = next == Long.MAX_VALUE ? Long.MAX_VALUE : cycleAt(next);
+            if (freeCount > 0) {
+                limit = Math.min(limit, cycleAt(nowPs) + LOOKAHEAD_CYCLES);
+            }
+            final int th = interleaved.runUntil(limit);
+            if (th >= 0) {
+                doneAtPs[th] = psAt(interleaved.coreCycles()) + cyclesToPs(writeBackCycles, clockHz);
+                next = Math.min(next, doneAtPs[th]);
+            } else {
+                // stopped at the look-ahead limit: wake when simulated time gets there (a core held back
+                // by a pending completion has that completion as its next transition instead)
+                final long at = psAt(interleaved.coreCycles());
+                if (at > nowPs) {
+                    next = Math.min(next, at);
+                }
+            }
+        }
+        return next;
+    }
+
+    /** Interleaved mode: the event of thread th completes at tn: its result is queued, the thread freed. */
+    private void finishInterleaved(final int th, final long tn) {
+        doneAtPs[th] = Long.MAX_VALUE;
+        interleavedInFlight--;
+        final long slotGeneration = ThreadTable.slotGeneration(threadMeta, th);
+        final int slot = PendingTable.slotOf(slotGeneration);
+        final boolean alive = PendingTable.generationOf(slotGeneration) == FlowTable.generation(flows, slot);
+        scratch.result.reset();
+        long cycles = dispatchCycles + writeBackCycles;
+        if (!notStarted[th]) {
+            if (alive) {
+                store.wrap(slot, scratch.context);
+                interleaved.finish(th, scratch.context, scratch.result);
+            } else {
+                interleaved.finish(th, orphanContext, scratch.result);
+            }
+            cycles += interleaved.lastHandlerCycles() - dispatchCycles;
+            busyCycles += interleaved.lastInstructions();
+        }
+        FlowTable.busy(flows, slot, false);
+        freeThreads[freeCount++] = th;
+        if (!alive) {
+            unknownFlow++; // the flow ended while its event ran
+            return;
+        }
+        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
+        final int qpn = scratch.threadView.flowId();
+        handled[ThreadTable.typeOf(ThreadTable.typeFlags(threadMeta, th))]++;
+        pushResult(qpn, tn, cycles);
+        owner.recordLatency(tn - ThreadTable.arrivalPs(threadMeta, th));
+    }
+
+    /** @return the core cycle at a simulated time (floor), for interleaved mode */
+    private long cycleAt(final long ps) {
+        return (long) Math.floor(ps * (clockHz / 1e12));
+    }
+
+    /** @return the simulated time of a core cycle (ceiling), for interleaved mode */
+    private long psAt(final long cycle) {
+        return (long) Math.ceil(cycle * (1e12 / clockHz));
     }
 
     /** @return whether the flow of the pending table's head has an event running on a thread */

@@ -1,13 +1,15 @@
 package dev.nicsim.microcode.firmware;
 
-import dev.nicsim.microcode.MeasuredPccAlgorithm;
+import dev.nicsim.microcode.InterleavedPccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.riscv.Core;
 import dev.nicsim.riscv.Hart;
+import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 import org.agrona.DirectBuffer;
 
@@ -33,6 +35,14 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  *     result stays unchanged, 0 cycles).</li>
  * </ul>
  *
+ * <p><b>Interleaved mode</b> ({@link InterleavedPccAlgorithm}, on a model with more than one
+ * hardware thread per core: {@code bf3-dpa}): {@link #begin} puts an event on one of the 16
+ * hardware threads of this instance's {@link Core} and {@link #runUntil} advances the core, one
+ * issue per cycle from a ready thread, until a thread retires its completion {@code ecall}; so
+ * the events of one core overlap, and each handler's cycles run from its begin to its last
+ * instruction, the slots the other threads took included. {@link #onEvent} (a solo hart, run to
+ * completion) stays for free-running mode, flow starts and the scripted profile.
+ *
  * <p><b>Faults never stop the simulation.</b> A call that traps (illegal instruction, access
  * outside the firmware's memory, misaligned atomic, ebreak) or retires more than the budget of
  * instructions per event is abandoned: the result stays "unchanged" (the flow keeps its last rate
@@ -48,7 +58,10 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * <p>Allocation-free per call (the hart is created on the first). Thread-safety: not
  * thread-safe; one thread drives the NIC.
  */
-public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
+public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
+    /** Hardware threads of an interleaving core (a DPA core's 16). */
+    static final int CORE_THREADS = 16;
+    private static final int CAUSES = TimingClass.values().length + 1;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final FirmwareProvider provider;
@@ -67,8 +80,23 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
     private int contextExtra;
     private long lastCycles;
     private long lastContextAccess = -1;
-    private final long[] stallsBefore = new long[TimingClass.values().length + 1];
-    private final long[] stallsAfter = new long[TimingClass.values().length + 1];
+    private final long[] stallsBefore = new long[CAUSES];
+    private final long[] stallsAfter = new long[CAUSES];
+    private final long[] levelsBefore = new long[MemoryHierarchy.LEVELS];
+    private final long[] levelsAfter = new long[MemoryHierarchy.LEVELS];
+    // interleaved mode: one core of CORE_THREADS harts; per thread its event's start and state
+    private Core core;
+    private final boolean interleaves;
+    private final long[] startCycle = new long[CORE_THREADS];
+    private final long[] startInstret = new long[CORE_THREADS];
+    private final int[] runningType = new int[CORE_THREADS];
+    private final boolean[] running = new boolean[CORE_THREADS];
+    private final boolean[] budgetHit = new boolean[CORE_THREADS];
+    private final long[] endCycle = new long[CORE_THREADS];
+    private final long[][] threadStalls = new long[CORE_THREADS][CAUSES];
+    private final long[][] threadLevels = new long[CORE_THREADS][MemoryHierarchy.LEVELS];
+    private int runningCount;
+    private long lastInstructions;
 
     FirmwareAlgorithm(final FirmwareProvider provider, final FirmwareNic nic, final int instance) {
         this.provider = provider;
@@ -85,6 +113,12 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         clampedId = counters.allocate("firmware_results_clamped");
         instructionsId = counters.allocate("firmware_instructions");
         cyclesId = counters.allocate("firmware_cycles");
+        interleaves = nic.model.threadsPerCore() > 1;
+    }
+
+    @Override
+    public boolean interleaves() {
+        return interleaves;
     }
 
     @Override
@@ -143,6 +177,17 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         }
         portsUp(attributes, event.timestampNs());
         final long m = FirmwareNic.mailbox(rank());
+        writeEvent(m, event);
+        nic.contextHome(rank(), event.flowId());
+        if (provider.profile() != null) {
+            provider.profile().capture(event);
+        }
+        run(m, context, attributes, result, type);
+    }
+
+    /** Writes an event into a mailbox as DOCA getters read it. */
+    private void writeEvent(final long m, final PccEvent event) {
+        final int type = event.type();
         final var mem = nic.memory;
         final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
         // the event as DOCA getters read it: multi-byte fields big-endian (firmware/ABI.md §4.1)
@@ -184,7 +229,6 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         mem.store(m + CT_CALL, 4, CALL_EVENT);
         mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
         mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
-        run(m, context, attributes, result, type);
     }
 
     /**
@@ -283,6 +327,40 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         if (hart == null) {
             hart = nic.newHart(instance);
         }
+        final long ctx = enter(m, context, attributes);
+        nic.contextExtraCycles(nic.hierarchy == null ? contextExtra : 0);
+        nic.select(rank());
+        final FirmwareProfile profile = provider.profile();
+        final FirmwareNic.Outcome o;
+        if (profile != null && type >= 0) {
+            FirmwareNic.stalls(hart, stallsBefore);
+            levels(rank(), levelsBefore);
+            o = nic.callStepping(hart, nic.image.entryEvent, m, ctx, maxInstructions, profile.sampler());
+            FirmwareNic.stalls(hart, stallsAfter);
+            levels(rank(), levelsAfter);
+        } else {
+            o = nic.call(hart, nic.image.entryEvent, m, ctx, maxInstructions);
+        }
+        lastCycles = nic.lastCycles;
+        lastInstructions = nic.lastInstructions;
+        lastContextAccess = nic.hierarchy == null ? nic.contextAccessCycle : -1;
+        if (profile != null && type >= 0) {
+            profile.event(type, nic.lastInstructions, nic.lastCycles, stallsBefore, stallsAfter, levelsBefore, levelsAfter,
+                o != FirmwareNic.Outcome.DONE);
+        }
+        complete(o, hart, m, ctx, context, result, type);
+    }
+
+    /** The hierarchy's per-level load latency cycles of a rank so far (zeros without a hierarchy). */
+    private void levels(final int rank, final long[] into) {
+        final MemoryHierarchy h = nic.hierarchy;
+        for (int l = 0; l < MemoryHierarchy.LEVELS; l++) {
+            into[l] = h == null ? 0 : h.servedCycles(rank / 16 % 16, rank % 16, l);
+        }
+    }
+
+    /** Writes the attributes, the result defaults and the context into the thread's mailbox and line. @return the line */
+    private long enter(final long m, final PccContext context, final PccAttributes attributes) {
         final var mem = nic.memory;
         final int rank = rank();
         // the lowest enabled slot of port 0; the internal slot 15 when the firmware enabled none (DOCA still
@@ -303,30 +381,23 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
         for (int i = 0; i < words; i++) {
             mem.store(ctx + 4L * i, 4, context.get(i));
         }
-        nic.contextExtraCycles(contextExtra);
-        final FirmwareProfile profile = provider.profile();
-        final FirmwareNic.Outcome o;
-        if (profile != null && type >= 0) {
-            FirmwareNic.stalls(hart, stallsBefore);
-            o = nic.callStepping(hart, nic.image.entryEvent, m, ctx, maxInstructions, profile.sampler());
-            FirmwareNic.stalls(hart, stallsAfter);
-        } else {
-            o = nic.call(hart, nic.image.entryEvent, m, ctx, maxInstructions);
-        }
-        lastCycles = nic.lastCycles;
-        lastContextAccess = nic.contextAccessCycle;
-        counters.add(instructionsId, nic.lastInstructions);
-        counters.add(cyclesId, nic.lastCycles);
-        if (profile != null && type >= 0) {
-            profile.event(type, nic.lastInstructions, nic.lastCycles, stallsBefore, stallsAfter, o != FirmwareNic.Outcome.DONE);
-        }
+        return ctx;
+    }
+
+    /** Counts the call, and on success reads the context and the result back. */
+    private void complete(final FirmwareNic.Outcome o, final Hart h, final long m, final long ctx, final PccContext context,
+                          final PccResult result, final int type) {
+        final var mem = nic.memory;
+        final int words = context.words();
+        counters.add(instructionsId, lastInstructions);
+        counters.add(cyclesId, lastCycles);
         if (o != FirmwareNic.Outcome.DONE) {
             if (o == FirmwareNic.Outcome.FAULT) {
                 counters.increment(faultsId);
-                provider.recordFault(nic.faultLine(hart.fault()), type);
+                provider.recordFault(nic.faultLine(h.fault()), type);
             } else {
                 counters.increment(budgetId);
-                provider.recordBudget(hart.pc(), nic.image.describe(hart.pc()), type);
+                provider.recordBudget(h.pc(), nic.image.describe(h.pc()), type);
             }
             return; // result unchanged, context as before the event
         }
@@ -374,6 +445,120 @@ public final class FirmwareAlgorithm implements MeasuredPccAlgorithm {
             return v < min ? min : max;
         }
         return v;
+    }
+
+    // ---------------------------------------------------------------- interleaved mode
+
+    private Core core() {
+        if (core == null) {
+            core = nic.newCore(instance, CORE_THREADS);
+            for (int t = 0; t < CORE_THREADS; t++) {
+                core.thread(t).exit(0); // idle until an event begins on it
+            }
+        }
+        return core;
+    }
+
+    @Override
+    public boolean begin(final int thread, final long start, final PccContext context, final PccEvent event,
+                         final PccAttributes attributes) {
+        final int type = event.type();
+        if ((nic.declarations.disableMask() & (1 << DOCA_TYPE[type])) != 0) {
+            lastCycles = 0;
+            lastContextAccess = -1;
+            return false;
+        }
+        final Core c = core();
+        this.thread = thread;
+        final int rank = rank();
+        final long m = FirmwareNic.mailbox(rank);
+        writeEvent(m, event);
+        nic.contextHome(rank, event.flowId());
+        final long ctx = enter(m, context, attributes);
+        final Hart h = c.thread(thread);
+        FirmwareNic.prepareHart(h, nic.image.entryEvent, m, ctx);
+        c.wake(thread, Math.max(start, c.cycles()));
+        c.instructionLimit(thread, h.instret() + maxInstructions);
+        startCycle[thread] = start;
+        startInstret[thread] = h.instret();
+        runningType[thread] = type;
+        running[thread] = true;
+        runningCount++;
+        if (provider.profile() != null) {
+            provider.profile().capture(event);
+            FirmwareNic.stalls(h, threadStalls[thread]);
+            levels(rank, threadLevels[thread]);
+        }
+        return true;
+    }
+
+    @Override
+    public int runUntil(final long maxCycle) {
+        if (runningCount == 0) {
+            return -1;
+        }
+        final int t = core.runUntilHalt(Long.MAX_VALUE, maxCycle);
+        if (t >= 0) {
+            endCycle[t] = core.cycles();
+        }
+        if (t >= 0 && !core.thread(t).halted()) {
+            budgetHit[t] = true;
+            core.thread(t).exit(0); // over the instruction budget: the thread stops here
+        }
+        return t;
+    }
+
+    /** @return instructions the interleaving core retired so far (0 before its first event) */
+    long coreInstret() {
+        return core == null ? 0 : core.instret();
+    }
+
+    @Override
+    public long coreCycles() {
+        return core == null ? 0 : core.cycles();
+    }
+
+    @Override
+    public void idleUntil(final long cycle) {
+        core().idleUntil(cycle);
+    }
+
+    @Override
+    public long lastInstructions() {
+        return lastInstructions;
+    }
+
+    @Override
+    public boolean busy() {
+        return runningCount > 0;
+    }
+
+    @Override
+    public void finish(final int thread, final PccContext context, final PccResult result) {
+        final Hart h = core.thread(thread);
+        this.thread = thread;
+        final int rank = rank();
+        final FirmwareNic.Outcome o;
+        if (budgetHit[thread]) {
+            o = FirmwareNic.Outcome.BUDGET;
+            budgetHit[thread] = false;
+        } else {
+            o = h.haltReason() == Hart.HaltReason.FAULT ? FirmwareNic.Outcome.FAULT : FirmwareNic.Outcome.DONE;
+        }
+        lastCycles = endCycle[thread] - startCycle[thread];
+        lastInstructions = h.instret() - startInstret[thread];
+        lastContextAccess = -1;
+        final FirmwareProfile profile = provider.profile();
+        if (profile != null) {
+            FirmwareNic.stalls(h, stallsAfter);
+            levels(rank, levelsAfter);
+            profile.event(runningType[thread], lastInstructions, lastCycles, threadStalls[thread], stallsAfter, threadLevels[thread],
+                levelsAfter, o != FirmwareNic.Outcome.DONE);
+        }
+        running[thread] = false;
+        runningCount--;
+        final long m = FirmwareNic.mailbox(rank);
+        complete(o, h, m, nic.contextBase + 64L * rank, context, result, runningType[thread]);
     }
 
     @Override

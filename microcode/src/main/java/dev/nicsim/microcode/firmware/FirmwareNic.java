@@ -1,11 +1,13 @@
 package dev.nicsim.microcode.firmware;
 
 import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.riscv.Core;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.ElfImage;
 import dev.nicsim.riscv.Environment;
 import dev.nicsim.riscv.Hart;
 import dev.nicsim.riscv.Memory;
+import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 
 import java.nio.charset.StandardCharsets;
@@ -26,6 +28,13 @@ import java.util.function.Consumer;
  * of a call costs {@link #contextExtraCycles} (hit or miss latency), the others nothing (the
  * context is local after it), through the hart's per-access latency hook.
  *
+ * <p>With a model that has a memory hierarchy ({@code bf3-dpa}) the NIC has one
+ * {@link MemoryHierarchy} (L1D per hardware thread, L1I per core, shared L2 and LLC, DRAM) and
+ * every load of every region goes through it; the context region's loads are looked up at the
+ * flow's home address ({@link #contextHome}: {@link #FLOW_HOME_BASE} + 64 x flow), so a flow's
+ * context hits or misses as its line's history says, whichever thread handles it. The emulator's
+ * own context-cache costs are then not charged: the hierarchy's are.
+ *
  * <p>Calls run one at a time to completion on a hart the caller owns ({@link #call}); the stepped
  * emulator runs a NIC's cores on one thread. {@code ecall} a7 = {@link FirmwareLayout#ECALL_DONE}
  * ends a call; {@link FirmwareLayout#ECALL_PRINT} writes {@code (a0, a1)} bytes to the firmware
@@ -37,6 +46,14 @@ import java.util.function.Consumer;
 final class FirmwareNic implements Environment {
     /** Context memory, bytes: one 64-byte line per hardware thread. */
     static final long CONTEXT_BYTES = 64L * FirmwareLayout.MAX_THREADS;
+    /**
+     * Where flow contexts live in the memory hierarchy's address space (tags only: no region
+     * holds bytes there; the data is copied into the handling thread's context line): flow key k
+     * at {@code FLOW_HOME_BASE + 64 k}, beyond any firmware address.
+     */
+    static final long FLOW_HOME_BASE = 0x10_0000_0000L;
+    /** Cores and threads per core the hierarchy is sized for (the 256 hardware-thread ranks). */
+    static final int HIERARCHY_CORES = 16;
     private static final long PAGE = 4096;
 
     /** How a call ended. */
@@ -54,6 +71,10 @@ final class FirmwareNic implements Environment {
     final CycleModel model;
     final long contextBase = FirmwareLayout.CONTEXT_BASE;
     final FirmwareDeclarations declarations;
+    /** The cache hierarchy, or null for flat-memory models (e31, ibex). */
+    final MemoryHierarchy hierarchy;
+    /** Per thread rank: home address of the flow context in its context line. */
+    private final long[] contextHome = new long[FirmwareLayout.MAX_THREADS];
     private final Consumer<String> log;
     private final StringBuilder logLine = new StringBuilder();
     private final long counterValues;
@@ -111,9 +132,18 @@ final class FirmwareNic implements Environment {
         if (total > (64L << 20)) {
             throw new FirmwareException(image.path() + ": loadable segments take " + total + " bytes; firmware may take at most 64 MiB");
         }
+        hierarchy = model.memory() == null ? null
+            : new MemoryHierarchy(model.memory(), HIERARCHY_CORES, FirmwareLayout.MAX_THREADS / HIERARCHY_CORES);
         int i = 0;
         for (final long[] sp : spans) {
-            memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], 0);
+            if (hierarchy == null) {
+                memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], 0);
+            } else {
+                memory.addRegion("image" + i++, sp[0], sp[1] - sp[0], hierarchy);
+            }
+        }
+        for (int r = 0; r < contextHome.length; r++) {
+            contextHome[r] = contextBase + 64L * r;
         }
         try {
             memory.addRegion("context", contextBase, CONTEXT_BYTES, this::contextLatency);
@@ -264,7 +294,52 @@ final class FirmwareNic implements Environment {
         contextExtraCycles = extraCycles;
     }
 
+    /**
+     * Names the flow whose context the thread's context line holds (its home line in the hierarchy).
+     *
+     * @param rank    thread rank, 0..255
+     * @param flowKey the flow (its QPN on this NIC), 0 to 2^24 - 1
+     */
+    void contextHome(final int rank, final int flowKey) {
+        contextHome[rank] = FLOW_HOME_BASE + 64L * (flowKey & 0xFF_FFFF);
+    }
+
+    /**
+     * Selects the thread whose L1D the hierarchy charges (solo calls; a {@link Core} selects its own).
+     *
+     * @param rank thread rank
+     */
+    void select(final int rank) {
+        if (hierarchy != null) {
+            hierarchy.select(rank / HIERARCHY_CORES % HIERARCHY_CORES, rank % HIERARCHY_CORES);
+        }
+    }
+
+    /**
+     * A core of hardware threads on this NIC's memory (each in Linux-syscall mode, this NIC as its
+     * environment), attached to the hierarchy as core {@code instance mod 16}.
+     *
+     * @param instance core index
+     * @param threads  hardware threads, 1 to 16
+     * @return the core
+     */
+    Core newCore(final int instance, final int threads) {
+        final Core c = new Core(memory, image.elf().xlen(), model, threads);
+        for (int t = 0; t < threads; t++) {
+            c.thread(t).setEnvironment(this);
+            c.thread(t).setSystemCalls(true);
+        }
+        if (hierarchy != null) {
+            c.attach(hierarchy, instance % HIERARCHY_CORES);
+        }
+        return c;
+    }
+
     private int contextLatency(final long address, final int sizeBytes, final boolean store, final long cycle) {
+        if (hierarchy != null) {
+            final int rank = (int) ((address - contextBase) >>> 6);
+            return hierarchy.extraCycles(contextHome[rank] | (address & 63), sizeBytes, store, cycle);
+        }
         if (store || contextTouched) {
             return 0;
         }
@@ -315,12 +390,24 @@ final class FirmwareNic implements Environment {
         return finishCall(h, n0);
     }
 
-    private void prepareCall(final Hart h, final long entry, final long mailbox, final long context) {
+    /**
+     * Makes a hart ready to run an entry (resumed, pc, ra = 0, a0, a1), for a {@link Core} to run.
+     *
+     * @param h       the hart
+     * @param entry   entry address
+     * @param mailbox a0
+     * @param context a1
+     */
+    static void prepareHart(final Hart h, final long entry, final long mailbox, final long context) {
         h.resume();
         h.setPc(entry);
         h.setReg(1, 0);
         h.setReg(10, mailbox);
         h.setReg(11, context);
+    }
+
+    private void prepareCall(final Hart h, final long entry, final long mailbox, final long context) {
+        prepareHart(h, entry, mailbox, context);
         contextTouched = false;
         contextAccessCycle = -1;
         callStartCycle = h.cycles();

@@ -1,6 +1,7 @@
 package dev.nicsim.microcode.firmware;
 
 import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 
 import java.util.ArrayList;
@@ -23,9 +24,18 @@ public final class FirmwareProfile {
     private final int[] count = new int[PccEventType.COUNT];
     private final long[][] stalls = new long[PccEventType.COUNT][TimingClass.values().length + 1];
     private final int[] abandoned = new int[PccEventType.COUNT];
+    /** Per type: load-use stall cycles attributed to the level that served the loads (L1, L2, LLC, DRAM). */
+    private final double[][] levelStalls = new double[PccEventType.COUNT][MemoryHierarchy.LEVELS];
+    /** Per type: cycles a handler was ready but another thread had the issue slot. */
+    private final long[] slotWait = new long[PccEventType.COUNT];
     private final Map<Long, String> functionOfPc = new HashMap<>();
     private final Map<String, long[]> functionCycles = new HashMap<>();
     private final Sampler sampler = this::instruction;
+    /** Captured event records (the mix a saturating run replays), at most {@link #MAX_CAPTURED}. */
+    private final org.agrona.ExpandableArrayBuffer captured = new org.agrona.ExpandableArrayBuffer(64 * 1024);
+    private int capturedCount;
+    /** Most events a profile captures for {@link FirmwareSaturation}. */
+    public static final int MAX_CAPTURED = 1 << 16;
 
     /** Receives one retired instruction's pc and cycles. */
     @FunctionalInterface
@@ -51,6 +61,42 @@ public final class FirmwareProfile {
         return sampler;
     }
 
+    /**
+     * Keeps a copy of an event record (up to {@link #MAX_CAPTURED}), so that a saturating run can
+     * replay the same mix.
+     *
+     * @param e the event
+     */
+    void capture(final dev.nicsim.pcc.PccEvent e) {
+        if (capturedCount < MAX_CAPTURED) {
+            captured.putBytes(capturedCount * dev.nicsim.pcc.PccEventLayout.RECORD_LENGTH, e.buffer(), e.offset(),
+                dev.nicsim.pcc.PccEventLayout.RECORD_LENGTH);
+            capturedCount++;
+        }
+    }
+
+    /** @return events captured */
+    public int capturedCount() {
+        return capturedCount;
+    }
+
+    /** @return the captured records, {@link dev.nicsim.pcc.PccEventLayout#RECORD_LENGTH} bytes each */
+    public org.agrona.DirectBuffer captured() {
+        return captured;
+    }
+
+    /** Forgets every call recorded so far (not the captured events): after a warm-up. */
+    void clearCalls() {
+        java.util.Arrays.fill(count, 0);
+        java.util.Arrays.fill(abandoned, 0);
+        java.util.Arrays.fill(slotWait, 0);
+        for (int t = 0; t < PccEventType.COUNT; t++) {
+            java.util.Arrays.fill(stalls[t], 0);
+            java.util.Arrays.fill(levelStalls[t], 0);
+        }
+        functionCycles.clear();
+    }
+
     private void instruction(final long pc, final long c) {
         String f = functionOfPc.get(pc);
         if (f == null) {
@@ -64,8 +110,36 @@ public final class FirmwareProfile {
         v[1]++;
     }
 
+    /**
+     * One handler call.
+     *
+     * <p>Stall attribution: the load-use stall cycles (operands waiting for loads and AMOs) are
+     * split over the levels in proportion to the load-to-use latency cycles each level served in
+     * this call (so "L1" is waiting for L1 hits' 18 cycles, "DRAM" for DRAM's 540). The issue-slot
+     * wait is what is left of the latency after one cycle per instruction and every stall.
+     */
     void event(final int type, final long instr, final long cyc, final long[] stallsBefore, final long[] stallsAfter,
-               final boolean wasAbandoned) {
+               final long[] levelsBefore, final long[] levelsAfter, final boolean wasAbandoned) {
+        final TimingClass[] cs = TimingClass.values();
+        long loadStall = 0;
+        long allStalls = 0;
+        for (int i = 0; i < stallsBefore.length; i++) {
+            final long d = stallsAfter[i] - stallsBefore[i];
+            allStalls += d;
+            if (i < cs.length && (cs[i] == TimingClass.LOAD || cs[i] == TimingClass.LOAD_SUBWORD || cs[i] == TimingClass.AMO)) {
+                loadStall += d;
+            }
+        }
+        long served = 0;
+        for (int l = 0; l < levelsBefore.length; l++) {
+            served += levelsAfter[l] - levelsBefore[l];
+        }
+        if (served > 0) {
+            for (int l = 0; l < levelsBefore.length; l++) {
+                levelStalls[type][l] += loadStall * (double) (levelsAfter[l] - levelsBefore[l]) / served;
+            }
+        }
+        slotWait[type] += Math.max(0, cyc - instr - allStalls);
         if (count[type] == instructions[type].length) {
             instructions[type] = Arrays.copyOf(instructions[type], count[type] * 2);
             cycles[type] = Arrays.copyOf(cycles[type], count[type] * 2);
@@ -120,6 +194,27 @@ public final class FirmwareProfile {
         }
         return new TypeFigures(type, n, abandoned[type], rank(in, 50), rank(in, 99), n == 0 ? 0 : in[n - 1], rank(cy, 50),
             rank(cy, 99), n == 0 ? 0 : cy[n - 1], si == 0 ? 0 : sc / (double) si, stalls[type].clone());
+    }
+
+    /**
+     * Load-use stall cycles of a type attributed to a memory level, summed over its calls.
+     *
+     * @param type  event type
+     * @param level {@link MemoryHierarchy#L1} .. {@link MemoryHierarchy#DRAM}
+     * @return cycles (0 without a hierarchy)
+     */
+    public double levelStallCycles(final int type, final int level) {
+        return levelStalls[type][level];
+    }
+
+    /**
+     * Cycles a type's handlers were ready to issue while other threads held the slot, summed.
+     *
+     * @param type event type
+     * @return cycles
+     */
+    public long slotWaitCycles(final int type) {
+        return slotWait[type];
     }
 
     /**

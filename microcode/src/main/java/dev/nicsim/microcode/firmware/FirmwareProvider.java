@@ -24,8 +24,10 @@ import java.util.function.Supplier;
  * <p>Each CC processor (NIC) gets one firmware memory, initialised by running
  * {@code doca_pcc_dev_user_init} and then writing the parameter values into the runtime's table
  * ({@link #processorInstances}); its cores get instances sharing it ({@link FirmwareAlgorithm}).
- * The cores run the E31 cycle model ({@code CycleModel.E31}; docs/firmware.md gives
- * the sources and assumptions).
+ * The cores run the {@code bf3-dpa} machine model unless another is given
+ * ({@link CycleModel#bf3Dpa()}: 16 cores x 16 threads at 1.8 GHz sharing one pipeline per core, a
+ * tag-only cache hierarchy; its model file gives every number's source or assumption); with it
+ * the emulator interleaves the handlers of one core's threads ({@link FirmwareAlgorithm}).
  *
  * <p>Thread-safety: the provider is shared by the NICs of one run, driven by one thread; the
  * fault record and profile are plain fields.
@@ -65,6 +67,19 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
      *                           linked with the runtime, or its init faults
      */
     public static FirmwareProvider load(final Path elf, final long maxInstructionsPerEvent) {
+        return load(elf, maxInstructionsPerEvent, CycleModel.bf3Dpa());
+    }
+
+    /**
+     * Loads a firmware ELF for a machine model and runs its init once.
+     *
+     * @param elf                     the file
+     * @param maxInstructionsPerEvent instruction budget per event, at least 1
+     * @param model                   the cores' model ({@code bf3-dpa}, {@code e31}, {@code ibex}, a YAML file's)
+     * @return the provider
+     * @throws FirmwareException as {@link #load(Path, long)}
+     */
+    public static FirmwareProvider load(final Path elf, final long maxInstructionsPerEvent, final CycleModel model) {
         if (maxInstructionsPerEvent < 1) {
             throw new IllegalArgumentException("maxInstructionsPerEvent must be >= 1, got " + maxInstructionsPerEvent);
         }
@@ -73,7 +88,7 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
             throw new FirmwareException(elf + ": no " + FirmwareLayout.USER_ALGO + ": a notification-point program ("
                 + FirmwareLayout.NP_HANDLER + "), not a reaction-point algorithm");
         }
-        return new FirmwareProvider(image, maxInstructionsPerEvent, CycleModel.E31);
+        return new FirmwareProvider(image, maxInstructionsPerEvent, model);
     }
 
     /** @return {@code firmware:<file name>} */

@@ -8,6 +8,7 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 import org.agrona.concurrent.UnsafeBuffer;
+import dev.nicsim.riscv.CycleModel;
 import org.junit.jupiter.api.Test;
 
 import java.net.URISyntaxException;
@@ -98,7 +99,7 @@ class FirmwareAlgorithmTest {
 
     @Test
     void emulatorChargesDispatchMeasuredCyclesAndWriteBack() {
-        final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000);
+        final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000, CycleModel.E31); // the e31 path: context-cache costs
         final EmulatorConfig cfg = new EmulatorConfig().cores(1).threadsPerCore(1).clockHz(1_000_000_000L);
         final UnicEmulator e = new UnicEmulator(cfg, p.processorInstances(p.defaults()), 0, this::sink);
         e.startFlow(7, 0, 100_000_000_000L, 1024, 8000);
@@ -133,7 +134,7 @@ class FirmwareAlgorithmTest {
 
     @Test
     void contextMissStallsTheHandlerAndSplitsItsStretches() {
-        final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000);
+        final FirmwareProvider p = FirmwareProvider.load(fixture("test-algo.elf"), 1000, CycleModel.E31); // the e31 path: context-cache costs
         final EmulatorConfig cfg = new EmulatorConfig().cores(1).threadsPerCore(1).contextCacheEntries(0);
         final UnicEmulator e = new UnicEmulator(cfg, p.processorInstances(p.defaults()), 0, this::sink);
         e.startFlow(7, 0, 100_000_000_000L, 1024, 8000);

@@ -1,0 +1,296 @@
+package dev.nicsim.riscv;
+
+import java.util.Locale;
+
+/**
+ * A cache hierarchy modelled by tags and timing only (gem5/Sniper style; the bytes stay in
+ * {@link Memory}): an L1 data cache per hardware thread, an L1 instruction cache per core, an L2
+ * and a last-level cache (LLC) shared by every core, then DRAM. A load asks the levels in order;
+ * the first that holds its line serves it, and the line is then filled into every level above
+ * (non-inclusive, fill on the way back). Replacement is least-recently-used within a set; the
+ * set of a line is {@code line number mod sets}.
+ *
+ * <p><b>Timing.</b> Each level's latency is the load-to-use latency, in core cycles, of a load
+ * that level serves (not an increment). The cycle model's load latency is the L1D hit latency, so
+ * {@link #extraCycles} (the {@link RegionLatency} hook the hart calls for every load and AMO)
+ * returns {@code servedLatency - l1d.latency}. Stores neither stall nor allocate (write-through,
+ * no-write-allocate behind a store buffer: an assumption of the {@code bf3-dpa} model file).
+ * Instruction fetch is not timed through the L1I by the hart (see the model file); the L1I is
+ * kept for {@link #fetch} callers.
+ *
+ * <p><b>Who accesses.</b> A core that interleaves threads calls {@link #select} before it issues
+ * an instruction of a thread, so the hook charges that thread's L1D and counts for it.
+ *
+ * <p>Per (core, thread) it counts the loads each level served and the cycles of latency they had
+ * ({@link #servedLoads}, {@link #servedCycles}), for profiles. Allocation-free after construction.
+ *
+ * <p>Thread-safety: not thread-safe; one thread drives every core sharing it.
+ */
+public final class MemoryHierarchy implements RegionLatency {
+    /** Index of the L1 data cache in the per-level counters. */
+    public static final int L1 = 0;
+    /** Index of the L2. */
+    public static final int L2 = 1;
+    /** Index of the last-level cache. */
+    public static final int LLC = 2;
+    /** Index of DRAM. */
+    public static final int DRAM = 3;
+    /** Number of levels counted (L1, L2, LLC, DRAM). */
+    public static final int LEVELS = 4;
+
+    /**
+     * One cache level's geometry and load-to-use latency.
+     *
+     * @param sizeBytes     capacity in bytes, a multiple of {@code ways * lineBytes}, 64 B to 1 GiB
+     * @param ways          associativity, 1 to 64
+     * @param lineBytes     line size in bytes, a power of two 8 to 4096
+     * @param latencyCycles load-to-use latency of a load this level serves, 1 to 100000 cycles
+     */
+    public record Level(int sizeBytes, int ways, int lineBytes, int latencyCycles) {
+        /**
+         * Validates.
+         *
+         * @throws IllegalArgumentException naming the bad field
+         */
+        public Level {
+            if (lineBytes < 8 || lineBytes > 4096 || Integer.bitCount(lineBytes) != 1) {
+                throw new IllegalArgumentException("line_bytes = " + lineBytes + " must be a power of two from 8 to 4096");
+            }
+            if (ways < 1 || ways > 64) {
+                throw new IllegalArgumentException("ways = " + ways + " is out of range [1, 64]");
+            }
+            if (sizeBytes < 64 || sizeBytes > (1 << 30) || sizeBytes % (ways * lineBytes) != 0) {
+                throw new IllegalArgumentException("size_bytes = " + sizeBytes + " must be 64 B to 1 GiB and a multiple of ways x line_bytes ("
+                    + ways * lineBytes + ")");
+            }
+            if (latencyCycles < 1 || latencyCycles > 100_000) {
+                throw new IllegalArgumentException("latency = " + latencyCycles + " is out of range [1, 100000]");
+            }
+        }
+
+        /** @return number of sets */
+        public int sets() {
+            return sizeBytes / (ways * lineBytes);
+        }
+    }
+
+    /**
+     * The whole hierarchy.
+     *
+     * @param l1d               per hardware thread
+     * @param l1i               per core
+     * @param l2                shared
+     * @param llc               shared last level
+     * @param dramLatencyCycles load-to-use latency from DRAM, cycles
+     */
+    public record Config(Level l1d, Level l1i, Level l2, Level llc, int dramLatencyCycles) {
+        /**
+         * Validates: latencies must not decrease going down the hierarchy.
+         *
+         * @throws IllegalArgumentException naming the bad field
+         */
+        public Config {
+            if (l1d.latencyCycles() > l2.latencyCycles() || l2.latencyCycles() > llc.latencyCycles()
+                || llc.latencyCycles() > dramLatencyCycles) {
+                throw new IllegalArgumentException("memory latencies must not decrease from l1d to l2 to llc to dram: " + l1d.latencyCycles()
+                    + ", " + l2.latencyCycles() + ", " + llc.latencyCycles() + ", " + dramLatencyCycles);
+            }
+            if (dramLatencyCycles > 100_000) {
+                throw new IllegalArgumentException("dram.latency = " + dramLatencyCycles + " is out of range [1, 100000]");
+            }
+        }
+    }
+
+    /** Tags of one cache instance: set-associative, LRU by a use stamp. */
+    private static final class Tags {
+        final long[] tag;
+        final long[] stamp;
+        final int ways;
+        final int sets;
+        final int lineShift;
+        long clock;
+
+        Tags(final Level l) {
+            ways = l.ways();
+            sets = l.sets();
+            lineShift = Integer.numberOfTrailingZeros(l.lineBytes());
+            tag = new long[ways * sets];
+            stamp = new long[ways * sets];
+            java.util.Arrays.fill(tag, -1L);
+        }
+
+        /** @return whether the line was present; it is present (most recently used) afterwards */
+        boolean access(final long address) {
+            final long line = address >>> lineShift;
+            final int base = (int) Long.remainderUnsigned(line, sets) * ways;
+            final long now = ++clock;
+            int victim = base;
+            long oldest = Long.MAX_VALUE;
+            for (int w = base; w < base + ways; w++) {
+                if (tag[w] == line) {
+                    stamp[w] = now;
+                    return true;
+                }
+                if (stamp[w] < oldest) {
+                    oldest = stamp[w];
+                    victim = w;
+                }
+            }
+            tag[victim] = line;
+            stamp[victim] = now;
+            return false;
+        }
+    }
+
+    private final Config config;
+    private final int threadsPerCore;
+    private final Tags[] l1d;
+    private final Tags[] l1i;
+    private final Tags l2;
+    private final Tags llc;
+    private final int[] extra = new int[LEVELS];
+    private final long[] servedLoads;
+    private final long[] servedCycles;
+    private int current;
+
+    /**
+     * Creates an empty (cold) hierarchy.
+     *
+     * @param config         geometry and latencies
+     * @param cores          cores sharing the L2 and LLC, 1 to 1024
+     * @param threadsPerCore hardware threads per core (one L1D each), 1 to 64
+     * @throws IllegalArgumentException when a count is out of range
+     */
+    public MemoryHierarchy(final Config config, final int cores, final int threadsPerCore) {
+        if (cores < 1 || cores > 1024 || threadsPerCore < 1 || threadsPerCore > 64) {
+            throw new IllegalArgumentException("cores (1..1024) x threads (1..64): " + cores + " x " + threadsPerCore);
+        }
+        this.config = config;
+        this.threadsPerCore = threadsPerCore;
+        l1d = new Tags[cores * threadsPerCore];
+        for (int i = 0; i < l1d.length; i++) {
+            l1d[i] = new Tags(config.l1d());
+        }
+        l1i = new Tags[cores];
+        for (int i = 0; i < cores; i++) {
+            l1i[i] = new Tags(config.l1i());
+        }
+        l2 = new Tags(config.l2());
+        llc = new Tags(config.llc());
+        final int base = config.l1d().latencyCycles();
+        extra[L1] = 0;
+        extra[L2] = config.l2().latencyCycles() - base;
+        extra[LLC] = config.llc().latencyCycles() - base;
+        extra[DRAM] = config.dramLatencyCycles() - base;
+        servedLoads = new long[l1d.length * LEVELS];
+        servedCycles = new long[l1d.length * LEVELS];
+    }
+
+    /** @return the configuration */
+    public Config config() {
+        return config;
+    }
+
+    /**
+     * Names whose L1D and counters the next accesses use.
+     *
+     * @param core   core index
+     * @param thread thread index within the core
+     */
+    public void select(final int core, final int thread) {
+        current = core * threadsPerCore + thread;
+    }
+
+    /**
+     * A load (or the load half of an AMO) by the selected thread: looks the line up level by level
+     * and fills it on the way back.
+     *
+     * @return the cycles beyond the L1D hit latency
+     */
+    @Override
+    public int extraCycles(final long address, final int sizeBytes, final boolean store, final long cycle) {
+        if (store) {
+            return 0;
+        }
+        final int level;
+        if (l1d[current].access(address)) {
+            level = L1;
+        } else if (l2.access(address)) {
+            level = L2;
+        } else if (llc.access(address)) {
+            level = LLC;
+        } else {
+            level = DRAM;
+        }
+        final int i = current * LEVELS + level;
+        servedLoads[i]++;
+        servedCycles[i] += extra[level] + config.l1d().latencyCycles();
+        return extra[level];
+    }
+
+    /**
+     * An instruction fetch of a line by a core: L1I, then the shared L2, LLC and DRAM.
+     *
+     * @param core    core index
+     * @param address fetch address
+     * @return cycles beyond an L1I hit (0 on a hit)
+     */
+    public int fetch(final int core, final long address) {
+        if (l1i[core].access(address)) {
+            return 0;
+        }
+        final int hit = config.l1i().latencyCycles();
+        if (l2.access(address)) {
+            return Math.max(0, config.l2().latencyCycles() - hit);
+        }
+        if (llc.access(address)) {
+            return Math.max(0, config.llc().latencyCycles() - hit);
+        }
+        return Math.max(0, config.dramLatencyCycles() - hit);
+    }
+
+    /**
+     * Loads served by a level for a thread since construction.
+     *
+     * @param core   core
+     * @param thread thread
+     * @param level  {@link #L1}, {@link #L2}, {@link #LLC} or {@link #DRAM}
+     * @return count
+     */
+    public long servedLoads(final int core, final int thread, final int level) {
+        return servedLoads[(core * threadsPerCore + thread) * LEVELS + level];
+    }
+
+    /**
+     * Load-to-use latency cycles of the loads a level served for a thread since construction.
+     *
+     * @param core   core
+     * @param thread thread
+     * @param level  level index
+     * @return cycles
+     */
+    public long servedCycles(final int core, final int thread, final int level) {
+        return servedCycles[(core * threadsPerCore + thread) * LEVELS + level];
+    }
+
+    /**
+     * Name of a level index.
+     *
+     * @param level 0..3
+     * @return {@code L1}, {@code L2}, {@code LLC} or {@code DRAM}
+     */
+    public static String levelName(final int level) {
+        return switch (level) {
+            case L1 -> "L1";
+            case L2 -> "L2";
+            case LLC -> "LLC";
+            default -> "DRAM";
+        };
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "MemoryHierarchy[l1d %s, l1i %s, l2 %s, llc %s, dram %d cycles]", config.l1d(), config.l1i(),
+            config.l2(), config.llc(), config.dramLatencyCycles());
+    }
+}

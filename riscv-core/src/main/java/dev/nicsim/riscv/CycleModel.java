@@ -99,27 +99,34 @@ public final class CycleModel {
     public static final CycleModel IBEX;
 
     static {
-        final EnumMap<TimingClass, Integer> l = ones();
-        l.put(TimingClass.LOAD, 2);
-        l.put(TimingClass.LOAD_SUBWORD, 3);
-        l.put(TimingClass.CSR, 3);
-        l.put(TimingClass.MUL, 5);
-        l.put(TimingClass.MULH, 5);
-        l.put(TimingClass.DIV, 33);
-        l.put(TimingClass.AMO, 2);
+        final EnumMap<TimingClass, Integer> l = onesExcept(
+            new TimingClass[] {TimingClass.LOAD, TimingClass.LOAD_SUBWORD, TimingClass.CSR, TimingClass.MUL, TimingClass.MULH,
+                TimingClass.DIV, TimingClass.AMO},
+            2, 3, 3, 5, 5, 33, 2);
         E31 = new CycleModel("e31", "SiFive FE310-G000 Manual v2p3 §3.2-3.3 (E31 core)", l, ones(), true,
             Predictor.BHT, 3, 0, 0, 128, 40, 2).withMisaligned(Misaligned.TRAP, 0);
-        final EnumMap<TimingClass, Integer> o = ones();
-        o.put(TimingClass.LOAD, 2);
-        o.put(TimingClass.LOAD_SUBWORD, 2);
-        o.put(TimingClass.STORE, 2);
-        o.put(TimingClass.AMO, 2);
-        o.put(TimingClass.MUL, 3);
-        o.put(TimingClass.MULH, 4);
-        o.put(TimingClass.DIV, 38);
-        o.put(TimingClass.FENCE, 2);
+        final EnumMap<TimingClass, Integer> o = onesExcept(
+            new TimingClass[] {TimingClass.LOAD, TimingClass.LOAD_SUBWORD, TimingClass.STORE, TimingClass.AMO, TimingClass.MUL,
+                TimingClass.MULH, TimingClass.DIV, TimingClass.FENCE},
+            2, 2, 2, 2, 3, 4, 38, 2);
         IBEX = new CycleModel("ibex", "lowRISC Ibex documentation, Pipeline Details (small configuration, fast multiplier)",
             new EnumMap<>(o), o, false, Predictor.NOT_TAKEN, 0, 1, 1, 0, 0, 0).withMisaligned(Misaligned.EXTRA_CYCLES, 1);
+    }
+
+    /**
+     * One cycle for every class except {@code classes[i]}, which gets {@code cycles[i]}.
+     *
+     * @throws IllegalArgumentException if the two arrays differ in length (a typo in a built-in model)
+     */
+    private static EnumMap<TimingClass, Integer> onesExcept(final TimingClass[] classes, final int... cycles) {
+        if (classes.length != cycles.length) {
+            throw new IllegalArgumentException(classes.length + " timing classes but " + cycles.length + " latencies");
+        }
+        final EnumMap<TimingClass, Integer> m = ones();
+        for (int i = 0; i < classes.length; i++) {
+            m.put(classes[i], cycles[i]);
+        }
+        return m;
     }
 
     private static EnumMap<TimingClass, Integer> ones() {

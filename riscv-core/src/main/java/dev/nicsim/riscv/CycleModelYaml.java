@@ -116,15 +116,8 @@ final class CycleModelYaml {
             int bht = 0;
             int btb = 0;
             int ras = 0;
-            if (m.get("branch") != null) {
-                if (!(m.get("branch") instanceof Map<?, ?> b)) {
-                    throw new IllegalArgumentException("'branch' must be a mapping");
-                }
-                for (final Object k : b.keySet()) {
-                    if (!BRANCH_KEYS.contains(String.valueOf(k))) {
-                        throw new IllegalArgumentException("unknown key 'branch." + k + "' (expected one of " + BRANCH_KEYS + ")");
-                    }
-                }
+            final Map<?, ?> b = section(m, "branch", BRANCH_KEYS);
+            if (b != null) {
                 final String ps = b.get("predictor") == null ? "not-taken" : String.valueOf(b.get("predictor"));
                 if (ps.equals("bht")) {
                     p = Predictor.BHT;
@@ -210,15 +203,8 @@ final class CycleModelYaml {
             throw new IllegalArgumentException("issue_policy '" + pol + "' must be 'fine-grained' or 'barrel'");
         }
         MemoryHierarchy.Config mem = null;
-        if (m.get("memory") != null) {
-            if (!(m.get("memory") instanceof Map<?, ?> mm)) {
-                throw new IllegalArgumentException("'memory' must be a mapping");
-            }
-            for (final Object k : mm.keySet()) {
-                if (!MEMORY_KEYS.contains(String.valueOf(k))) {
-                    throw new IllegalArgumentException("unknown key 'memory." + k + "' (expected one of " + MEMORY_KEYS + ")");
-                }
-            }
+        final Map<?, ?> mm = section(m, "memory", MEMORY_KEYS);
+        if (mm != null) {
             final Object dram = mm.get("dram");
             if (!(dram instanceof Map<?, ?> dm) || dm.get("latency") == null) {
                 throw new IllegalArgumentException("memory.dram must be a mapping with 'latency'");
@@ -227,6 +213,31 @@ final class CycleModelYaml {
                 intOf(dm, "latency", "memory.dram."));
         }
         return base.withMachine(cores, threads, clockHz, policy, mem);
+    }
+
+    /**
+     * Reads an optional nested mapping {@code m.key} whose keys must all be in {@code allowed}.
+     *
+     * @param m the enclosing mapping
+     * @param key the nested mapping's key (also the prefix of its keys in error messages)
+     * @param allowed the keys the nested mapping may hold
+     * @return the nested mapping, or null when {@code key} is absent or null
+     * @throws IllegalArgumentException one line naming the key: not a mapping, or an unknown nested key
+     */
+    private static Map<?, ?> section(final Map<?, ?> m, final String key, final Set<String> allowed) {
+        final Object o = m.get(key);
+        if (o == null) {
+            return null;
+        }
+        if (!(o instanceof Map<?, ?> sub)) {
+            throw new IllegalArgumentException("'" + key + "' must be a mapping");
+        }
+        for (final Object k : sub.keySet()) {
+            if (!allowed.contains(String.valueOf(k))) {
+                throw new IllegalArgumentException("unknown key '" + key + "." + k + "' (expected one of " + allowed + ")");
+            }
+        }
+        return sub;
     }
 
     private static MemoryHierarchy.Level level(final Map<?, ?> mm, final String name) {

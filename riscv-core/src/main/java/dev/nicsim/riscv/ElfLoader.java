@@ -129,10 +129,7 @@ public final class ElfLoader {
             if (phnum == 0) {
                 throw bad("no loadable segment (e_phnum=0)");
             }
-            if (phentsize < wantPh) {
-                throw bad("bad e_phentsize " + phentsize + " (at least " + wantPh + ")");
-            }
-            checkRange("program header table", phoff, (long) phentsize * phnum);
+            checkTable("program header table", "e_phentsize", phoff, phentsize, wantPh, phnum);
             final List<ElfImage.Segment> segs = new ArrayList<>();
             for (int i = 0; i < phnum; i++) {
                 final int p = (int) (phoff + (long) i * phentsize);
@@ -195,10 +192,7 @@ public final class ElfLoader {
 
         private SymbolTable symbols(final long shoff, final int shentsize, final int shnum) throws ElfFormatException {
             final int want = is64 ? 64 : 40;
-            if (shentsize < want) {
-                throw bad("bad e_shentsize " + shentsize + " (at least " + want + ")");
-            }
-            checkRange("section header table", shoff, (long) shentsize * shnum);
+            checkTable("section header table", "e_shentsize", shoff, shentsize, want, shnum);
             final List<SymbolTable.Symbol> out = new ArrayList<>();
             for (int i = 0; i < shnum; i++) {
                 final int s = (int) (shoff + (long) i * shentsize);
@@ -249,6 +243,26 @@ public final class ElfLoader {
                 e++;
             }
             return new String(bytes, from, e - from, java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
+
+        /**
+         * Checks a header table (program or section headers): entries at least {@code minEntryBytes}
+         * long, and the whole table inside the file.
+         *
+         * @param what the table's name for the error message
+         * @param entSizeField the ELF header field giving the entry size (e_phentsize, e_shentsize)
+         * @param off the table's file offset in bytes
+         * @param entryBytes the entry size the ELF header declares
+         * @param minEntryBytes the smallest entry size this ELF class allows
+         * @param entries the number of entries
+         * @throws ElfFormatException one line: entry size too small, or table past the end of the file
+         */
+        private void checkTable(final String what, final String entSizeField, final long off, final int entryBytes,
+                                final int minEntryBytes, final int entries) throws ElfFormatException {
+            if (entryBytes < minEntryBytes) {
+                throw bad("bad " + entSizeField + " " + entryBytes + " (at least " + minEntryBytes + ")");
+            }
+            checkRange(what, off, (long) entryBytes * entries);
         }
 
         private void checkRange(final String what, final long off, final long len) throws ElfFormatException {

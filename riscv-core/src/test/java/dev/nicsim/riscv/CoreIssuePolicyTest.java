@@ -57,17 +57,27 @@ class CoreIssuePolicyTest {
         return b.toString().trim();
     }
 
+    /**
+     * Runs {@link #twoThreads} under {@code policy} to the end of its 7 instructions and checks the
+     * issue slots ({@link #slots}), the core's cycles, its idle cycles and the 7 retired instructions.
+     */
+    private static Core runSevenSlots(final Core.IssuePolicy policy, final String expectedSlots, final long cycles,
+                                      final long idleCycles) {
+        final Core c = twoThreads(policy);
+        assertEquals(expectedSlots, slots(c, 7));
+        assertEquals(cycles, c.cycles());
+        assertEquals(idleCycles, c.idleCycles());
+        assertEquals(7, c.instret());
+        return c;
+    }
+
     @Test
     void fineGrainedGivesAStalledThreadsSlotsToTheOther() {
         // cycle 0: t0 ld (a0 ready at 22). 1: round robin after t0 -> t1 addi. 2: t0 is next but
         // waits for a0 (it yields: 20 stall cycles charged to LOAD) -> t1 addi. 3: t1 addi.
         // 4: t1 ecall (t1 done). 5..21: nobody can issue (17 idle cycles). 22: t0 addi.
         // 23: t0 ecall. The core took 24 cycles; alone t0 takes 24 and t1 4: t1 is hidden.
-        final Core c = twoThreads(Core.IssuePolicy.FINE_GRAINED);
-        assertEquals("t0@0 t1@1 t1@2 t1@3 t1@4 t0@22 t0@23", slots(c, 7));
-        assertEquals(24, c.cycles());
-        assertEquals(17, c.idleCycles());
-        assertEquals(7, c.instret());
+        final Core c = runSevenSlots(Core.IssuePolicy.FINE_GRAINED, "t0@0 t1@1 t1@2 t1@3 t1@4 t0@22 t0@23", 24, 17);
         assertEquals(20, c.thread(0).stallCycles(TimingClass.LOAD));
         assertEquals(3, c.thread(1).reg(A1));
         // never more than one instruction per cycle
@@ -80,11 +90,7 @@ class CoreIssuePolicyTest {
         // it waits for a0 -> lost. 3: t1 addi. 4: lost. 5: t1 addi. 6: lost. 7: t1 ecall.
         // 8..21: t0 waits, t1 halted: lost. 22 (even): t0 addi. 23: t1's slot, halted: lost.
         // 24: t0 ecall -> 25 cycles, 7 instructions, 18 lost slots.
-        final Core c = twoThreads(Core.IssuePolicy.BARREL);
-        assertEquals("t0@0 t1@1 t1@3 t1@5 t1@7 t0@22 t0@24", slots(c, 7));
-        assertEquals(25, c.cycles());
-        assertEquals(18, c.idleCycles());
-        assertEquals(7, c.instret());
+        runSevenSlots(Core.IssuePolicy.BARREL, "t0@0 t1@1 t1@3 t1@5 t1@7 t0@22 t0@24", 25, 18);
     }
 
     @Test
@@ -154,6 +160,17 @@ class CoreIssuePolicyTest {
         java.nio.file.Files.writeString(f, "name: x\nissue_policy: smt\n");
         assertEquals(f + ": issue_policy 'smt' must be 'fine-grained' or 'barrel'",
             assertThrows(IllegalArgumentException.class, () -> CycleModel.load(f)).getMessage());
+        assertEquals(f + ": 'memory' must be a mapping", loadError(f, "name: x\nmemory: 3\n"));
+        assertTrue(loadError(f, "name: x\nmemory: {l0: 1}\n").startsWith(f + ": unknown key 'memory.l0' (expected one of ["));
+        assertEquals(f + ": 'branch' must be a mapping", loadError(f, "name: x\nbranch: [bht]\n"));
+        assertTrue(loadError(f, "name: x\nbranch: {predictr: bht}\n")
+            .startsWith(f + ": unknown key 'branch.predictr' (expected one of ["));
         java.nio.file.Files.delete(f);
+    }
+
+    /** Writes {@code yaml} to {@code f} and returns the one-line error {@link CycleModel#load} throws for it. */
+    private static String loadError(final java.nio.file.Path f, final String yaml) throws java.io.IOException {
+        java.nio.file.Files.writeString(f, yaml);
+        return assertThrows(IllegalArgumentException.class, () -> CycleModel.load(f)).getMessage();
     }
 }

@@ -42,17 +42,38 @@ class CycleModelTest {
         return m;
     }
 
-    static Hart run(final CycleModel model, final Consumer<Assembler> program) {
-        final Assembler a = new Assembler(CODE);
-        program.accept(a);
-        a.ecall();
+    /**
+     * A 64-bit hart on {@code model} with {@code a}'s code at {@link #CODE}, halting on ecall,
+     * pc at {@link #CODE} and s0 pointing at {@link #DATA}; not yet run.
+     */
+    static Hart ready(final Assembler a, final CycleModel model) {
         final Hart h = new Hart(memory(a.assemble()), 64, model, 0);
         h.setEnvironment(HALT_ON_ECALL);
         h.setSystemCalls(true);
         h.setPc(CODE);
         h.setReg(S0, DATA);
+        return h;
+    }
+
+    static Hart run(final CycleModel model, final Consumer<Assembler> program) {
+        final Assembler a = new Assembler(CODE);
+        program.accept(a);
+        a.ecall();
+        final Hart h = ready(a, model);
         h.run(1_000_000);
         assertEquals(Hart.HaltReason.EXIT, h.haltReason());
+        return h;
+    }
+
+    /**
+     * {@link #run}s {@code program} on {@code model} and checks its total cycles and the stall
+     * cycles charged to {@code stalledClass}.
+     */
+    static Hart runStalled(final CycleModel model, final Consumer<Assembler> program, final long cycles,
+                           final TimingClass stalledClass, final long stallCycles) {
+        final Hart h = run(model, program);
+        assertEquals(cycles, h.cycles());
+        assertEquals(stallCycles, h.stallCycles(stalledClass));
         return h;
     }
 
@@ -110,18 +131,12 @@ class CycleModelTest {
     void multiplyLatencies() {
         final Consumer<Assembler> mul = a -> a.addi(A0, ZERO, 7).addi(A1, ZERO, 6).mul(A2, A0, A1).addi(A3, A2, 1);
         // e31: mul at 2, result at 7 (latency 5); addi at 7; ecall 8 -> 9; 4 stall cycles
-        Hart h = run(CycleModel.E31, mul);
-        assertEquals(43, h.reg(A3));
-        assertEquals(9, h.cycles());
-        assertEquals(4, h.stallCycles(TimingClass.MUL));
+        assertEquals(43, runStalled(CycleModel.E31, mul, 9, TimingClass.MUL, 4).reg(A3));
         // ibex: mul occupies 3 cycles (2 stalls): addi at 5, ecall 6 -> 7
-        h = run(CycleModel.IBEX, mul);
-        assertEquals(7, h.cycles());
-        assertEquals(2, h.stallCycles(TimingClass.MUL));
+        runStalled(CycleModel.IBEX, mul, 7, TimingClass.MUL, 2);
         // ibex mulh: 3 stalls -> 8
-        h = run(CycleModel.IBEX, a -> a.addi(A0, ZERO, 7).addi(A1, ZERO, 6).mulh(A2, A0, A1).addi(A3, A2, 1));
-        assertEquals(8, h.cycles());
-        assertEquals(3, h.stallCycles(TimingClass.MULH));
+        runStalled(CycleModel.IBEX, a -> a.addi(A0, ZERO, 7).addi(A1, ZERO, 6).mulh(A2, A0, A1).addi(A3, A2, 1), 8,
+            TimingClass.MULH, 3);
     }
 
     @Test
@@ -129,18 +144,13 @@ class CycleModelTest {
         // e31, data dependent: 1000 / 3 -> quotient bits = nlz(3) - nlz(1000) + 1 = 62 - 54 + 1 = 9,
         // latency 9 + 1 = 10: div at 2, result at 12, addi at 12, ecall 13 -> 14 cycles, 9 stalls
         final Consumer<Assembler> div = a -> a.addi(A0, ZERO, 1000).addi(A1, ZERO, 3).div(A2, A0, A1).addi(A3, A2, 1);
-        Hart h = run(CycleModel.E31, div);
-        assertEquals(334, h.reg(A3));
-        assertEquals(14, h.cycles());
-        assertEquals(9, h.stallCycles(TimingClass.DIV));
+        assertEquals(334, runStalled(CycleModel.E31, div, 14, TimingClass.DIV, 9).reg(A3));
         // divide by zero ends early: div at 1, latency 2, addi at 3, ecall 4 -> 5 cycles; result -1 (Volume I §7.2)
-        h = run(CycleModel.E31, a -> a.addi(A0, ZERO, 1000).div(A2, A0, ZERO).addi(A3, A2, 1));
+        final Hart h = run(CycleModel.E31, a -> a.addi(A0, ZERO, 1000).div(A2, A0, ZERO).addi(A3, A2, 1));
         assertEquals(0, h.reg(A3));
         assertEquals(5, h.cycles());
         // ibex: 37 stall cycles whatever the operands: div at 2, next at 40, ecall 41 -> 42
-        h = run(CycleModel.IBEX, div);
-        assertEquals(42, h.cycles());
-        assertEquals(37, h.stallCycles(TimingClass.DIV));
+        runStalled(CycleModel.IBEX, div, 42, TimingClass.DIV, 37);
         assertEquals(2, Hart.divCycles(Isa.DIVU, 5, 7));
         assertEquals(65, Hart.divCycles(Isa.DIVU, -1L, 1));
         assertEquals(33, Hart.divCycles(Isa.DIVUW, 0xffffffffL, 1));
@@ -269,11 +279,7 @@ class CycleModelTest {
             .fence()                                       // FENCE
             .ebreak()                                      // SYSTEM, fatal: +1 trap redirect
             .label("f").ret();                             // JALR: +1
-        final Hart h = new Hart(memory(a.assemble()), 64, distinctOccupancies(), 0);
-        h.setEnvironment(HALT_ON_ECALL);
-        h.setSystemCalls(true);
-        h.setPc(CODE);
-        h.setReg(S0, DATA);
+        final Hart h = ready(a, distinctOccupancies());
         h.run(1_000);
         assertEquals(Hart.HaltReason.FAULT, h.haltReason());
         assertEquals(Hart.CAUSE_BREAKPOINT, h.fault().cause());

@@ -63,6 +63,26 @@ class ElfLoaderFuzzTest {
     }
 
     @Test
+    void headerTableDefectsAreNamed() {
+        // ELF64 header (System V gABI, ELF-64 Object File Format): e_phoff at byte 32 (8 bytes),
+        // e_phentsize at 54, e_shentsize at 58 (2 bytes each, little-endian); a 64-bit program
+        // header is 56 bytes, a section header 64.
+        byte[] b = good(64);
+        b[54] = 8;
+        b[55] = 0;
+        assertEquals("f.elf: bad e_phentsize 8 (at least 56)", error(b));
+        b = good(64);
+        b[58] = 8;
+        b[59] = 0;
+        assertEquals("f.elf: bad e_shentsize 8 (at least 64)", error(b));
+        b = good(64);
+        b[32] = 0;
+        b[33] = 0x10; // e_phoff = 0x1000 = 4096: one 56-byte entry there is past the end of the file
+        assertEquals("f.elf: truncated: program header table at offset 4096, 56 bytes, extends past the end of the file ("
+            + b.length + " bytes)", error(b));
+    }
+
+    @Test
     void truncatedAtEveryLengthAndRandomCorruptionNeverThrowAnythingElse() {
         for (final int xlen : new int[] {32, 64}) {
             final byte[] g = good(xlen);

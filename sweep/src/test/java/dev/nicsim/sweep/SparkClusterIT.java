@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The cluster path: a real Spark standalone master and worker, child JVMs started from the
  * packaged sweep jar's directory ({@link SparkCluster}, as {@code nicsim spark-cluster start}
  * does) on 127.0.0.1, run the tiny 4 x 2 sweep through {@code spark://127.0.0.1:PORT}; its rows
- * equal those of the same sweep on embedded {@code local[2]} Spark, column by column except
+ * equal those of the same sweep on embedded {@code local[*]} Spark, column by column except
  * {@code wall_s}. Runs after {@code package} (failsafe), since the worker's executors load the jar.
  */
 class SparkClusterIT {
@@ -32,7 +32,7 @@ class SparkClusterIT {
         assertTrue(Files.isRegularFile(jar), "the sweep jar " + jar + " (run mvn package first)");
         final SweepSpec spec = SweepSpec.load(Fixtures.tinySweep(tmp));
         spec.validate();
-        final List<Map<String, String>> local = run(spec, "local[2]", tmp.resolve("local"));
+        final List<Map<String, String>> local = run(spec, "local[*]", tmp.resolve("local"));
         final int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();

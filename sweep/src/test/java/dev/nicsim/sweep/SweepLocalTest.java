@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Sweeps on embedded Spark ({@code local[2]}), one session shared by the class (Spark starts in
+ * Sweeps on embedded Spark ({@code local[*]}, the default master: as many task slots as cores), one session shared by the class (Spark starts in
  * seconds, the tiny incast points in a fraction of one): a sweep equals direct {@code nicsim run}s
  * point by point, a bad combination fails alone, {@code --resume} runs only what is missing, and
  * the point timeout fails a point.
@@ -34,7 +34,7 @@ class SweepLocalTest {
 
     @BeforeAll
     static void startSpark() {
-        spark = SparkSessions.create("local[2]", "SweepLocalTest");
+        spark = SparkSessions.create("local[*]", "SweepLocalTest");
     }
 
     @AfterAll

@@ -187,23 +187,28 @@ public final class FctCompare {
         for (final FctFile.Row r : reference) {
             refByKey.computeIfAbsent(key(r, 0), k -> new ArrayDeque<>()).add(r);
         }
+        // exact starts first, for every run flow, then starts 1 ns apart: a flow without an exact
+        // partner must not take the exact partner of a later flow (greedy matching in one pass would)
+        final FctFile.Row[] partner = new FctFile.Row[run.size()];
+        for (final long[] pass : new long[][] {{0}, {-1, 1}}) {
+            for (int i = 0; i < partner.length; i++) {
+                for (int k = 0; k < pass.length && partner[i] == null; k++) {
+                    final ArrayDeque<FctFile.Row> q = refByKey.get(key(run.get(i), pass[k]));
+                    if (q != null && !q.isEmpty()) {
+                        partner[i] = q.poll();
+                    }
+                }
+            }
+        }
         final List<double[]> pairs = new ArrayList<>();
         final List<Long> sizes = new ArrayList<>();
         int unmatched = 0;
-        for (final FctFile.Row r : run) {
-            FctFile.Row m = null;
-            for (final long d : new long[] {0, -1, 1}) {
-                final ArrayDeque<FctFile.Row> q = refByKey.get(key(r, d));
-                if (q != null && !q.isEmpty()) {
-                    m = q.poll();
-                    break;
-                }
-            }
-            if (m == null) {
+        for (int i = 0; i < partner.length; i++) {
+            if (partner[i] == null) {
                 unmatched++;
             } else {
-                pairs.add(new double[] {r.slowdown(), m.slowdown()});
-                sizes.add(r.sizeBytes());
+                pairs.add(new double[] {run.get(i).slowdown(), partner[i].slowdown()});
+                sizes.add(run.get(i).sizeBytes());
             }
         }
         int refLeft = 0;

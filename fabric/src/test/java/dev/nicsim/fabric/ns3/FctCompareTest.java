@@ -170,4 +170,25 @@ class FctCompareTest {
             + " by (src_ip, dst_ip, size, start_ns) (12 flows in the run, 1 in the reference)", o.errLines().get(0));
         assertTrue(Files.notExists(dir.resolve("cmp/compare.csv")));
     }
+
+    @Test
+    void exactStartsAreMatchedBeforeStartsOneNanosecondApart() {
+        // run X starts at 100 ns, run Y at 99 ns; the reference has R1 at 99 ns and R2 at 101 ns, same
+        // (src, dst, size). Y's exact partner is R1; X has none, and its 1-ns partners are 99 (R1) and
+        // 101 (R2). Matching in one pass in run order gave X R1 (via -1 ns), left Y without a partner
+        // and R2 unmatched: 1 matched, 1 + 1 unmatched. Exact starts first: Y-R1, then X-R2, all matched.
+        // Slowdowns (fct / standalone, at least 1): X 2000/1000 = 2, Y 3000/1000 = 3, R1 3, R2 2, so both
+        // pairs compare equal slowdowns when paired right (ratios 1), and 2 vs 3 when paired wrong.
+        final FctFile.Row x = new FctFile.Row(1, 2, 10000, 100, 5000, 100, 2000, 1000, 1);
+        final FctFile.Row y = new FctFile.Row(1, 2, 10000, 100, 5000, 99, 3000, 1000, 2);
+        final FctFile.Row r1 = new FctFile.Row(1, 2, 10000, 100, 5000, 99, 3000, 1000, 1);
+        final FctFile.Row r2 = new FctFile.Row(1, 2, 10000, 100, 5000, 101, 2000, 1000, 2);
+        final FctCompare.Result r = FctCompare.compare(List.of(x, y), List.of(r1, r2));
+        assertEquals(2, r.matched());
+        assertEquals(0, r.unmatchedNicsim());
+        assertEquals(0, r.unmatchedReference());
+        // in run order: X (2) with R2 (2), Y (3) with R1 (3)
+        assertArrayEquals(new double[] {2, 3}, r.nicsimSlowdowns());
+        assertArrayEquals(new double[] {2, 3}, r.referenceSlowdowns());
+    }
 }

@@ -107,12 +107,15 @@ public final class MemoryHierarchy implements RegionLatency {
         final long[] stamp;
         final int ways;
         final int sets;
+        /** sets - 1 when sets is a power of two (every bf3-dpa level), else -1: the set index without a divide */
+        final long setMask;
         final int lineShift;
         long clock;
 
         Tags(final Level l) {
             ways = l.ways();
             sets = l.sets();
+            setMask = Integer.bitCount(sets) == 1 ? sets - 1 : -1;
             lineShift = Integer.numberOfTrailingZeros(l.lineBytes());
             tag = new long[ways * sets];
             stamp = new long[ways * sets];
@@ -122,7 +125,7 @@ public final class MemoryHierarchy implements RegionLatency {
         /** @return whether the line was present; it is present (most recently used) afterwards */
         boolean access(final long address) {
             final long line = address >>> lineShift;
-            final int base = (int) Long.remainderUnsigned(line, sets) * ways;
+            final int base = (int) (setMask >= 0 ? line & setMask : Long.remainderUnsigned(line, sets)) * ways;
             final long now = ++clock;
             int victim = base;
             long oldest = Long.MAX_VALUE;

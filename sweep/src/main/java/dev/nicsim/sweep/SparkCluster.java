@@ -220,6 +220,9 @@ public final class SparkCluster {
 
         @Override
         public Integer call() throws IOException {
+            if (dir.toString().isBlank()) {
+                throw new SweepException("--dir: the path is empty; give a directory name");
+            }
             switch (action) {
                 case "start" -> {
                     if (workers < 1 || port < 1 || port > 65535) {

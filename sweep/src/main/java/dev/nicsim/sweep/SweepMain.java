@@ -80,6 +80,9 @@ public final class SweepMain implements Runnable {
             if (pointTimeout < 0 || Double.isNaN(pointTimeout)) {
                 throw new SweepException("--point-timeout " + pointTimeout + ": expected seconds > 0");
             }
+            if (out != null && out.toString().isBlank()) {
+                throw new SweepException("--out: the path is empty; give a directory name");
+            }
             final SweepSpec spec = SweepSpec.load(file);
             spec.validate();
             final Path dir = out != null ? out : Path.of("out", "sweep-" + spec.name());

@@ -129,7 +129,8 @@ public final class SweepSpec {
         final String defaultName = file.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         final String name = fields.containsKey("name") ? scalar(file, fields.get("name").getValueNode(), "name") : defaultName;
         if (!name.matches("[A-Za-z0-9._-]+")) {
-            throw new SweepException(at(file, fields.get("name").getValueNode()) + "name: expected letters, digits, '.', '_' or '-'"
+            throw new SweepException((fields.containsKey("name") ? at(file, fields.get("name").getValueNode())
+                : file + ":1: (no name:, so the file name) ") + "name: expected letters, digits, '.', '_' or '-'"
                 + " only, got '" + name + "'");
         }
         if (!fields.containsKey("scenario")) {

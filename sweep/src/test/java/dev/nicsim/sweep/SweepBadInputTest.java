@@ -57,4 +57,27 @@ class SweepBadInputTest {
         assertEquals(1, o.err().lines().count(), o.err());
         assertTrue(o.err().contains(expected), o.err());
     }
+
+    /** A sweep file named "my sweep.yaml" with no name: the file name is not a valid name, which is one line, not an exception. */
+    @org.junit.jupiter.api.Test
+    void aFileNameThatIsNoValidNameGivesOneLine(@TempDir final Path tmp) throws Exception {
+        final Path file = tmp.resolve("my sweep.yaml");
+        Files.writeString(file, "scenario: nosuch.yaml\nseeds: [1]\n");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().contains("my sweep.yaml:1: (no name:, so the file name) name: expected letters"), o.err());
+    }
+
+    /** --out '' (the current directory) and spark-cluster --dir '' are refused before anything is written. */
+    @org.junit.jupiter.api.Test
+    void emptyOutputPathsAreRefused(@TempDir final Path tmp) throws Exception {
+        final Path file = Fixtures.sweepFile(tmp, "seeds: [1]\n");
+        dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out", "", "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals("nicsim: --out: the path is empty; give a directory name", o.err().strip());
+        o = Fixtures.sweepMain("spark-cluster", "stop", "--dir", "");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals("nicsim: --dir: the path is empty; give a directory name", o.err().strip());
+    }
 }

@@ -319,11 +319,21 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
             return;
         }
         final double handler = totalCycles / totalCalls;
-        final double perEvent = config.dispatchCycles() + config.contextHitCycles() * 0 + handler + config.writeBackCycles();
+        final double perEvent = config.dispatchCycles() + handler + config.writeBackCycles();
         final double nicEventsPerSec = config.cores() * (double) config.clockHz() / perEvent;
         o.printf(Locale.ROOT, "budget: %.1f handler cycles per event (mix above) + %d dispatch + %d write-back = %.1f busy cycles;"
             + " one NIC (%d cores at %.3f GHz) sustains %.1f M events/s%n", handler, config.dispatchCycles(), config.writeBackCycles(),
             perEvent, config.cores(), config.clockHz() / 1e9, nicEventsPerSec / 1e6);
+        printLineRateTable(o, nicEventsPerSec);
+        o.println("(events per packet: one ACK plus a TX burst every 8 packets, nicsim's defaults; packet = payload bytes on the wire)");
+    }
+
+    /**
+     * The line-rate table: for 100/200/400 Gb/s ports and 1 KB/4 KB packets, the packets/s, the PCC
+     * events/s they need ({@link #EVENTS_PER_PACKET} per packet) and the headroom a NIC sustaining
+     * {@code nicEventsPerSec} has over them (above 1: it keeps up).
+     */
+    private static void printLineRateTable(final PrintStream o, final double nicEventsPerSec) {
         o.printf(Locale.ROOT, "%-10s %-8s %14s %16s %10s%n", "port", "packet", "packets/s", "events/s needed", "headroom");
         for (final int gbps : new int[] {100, 200, 400}) {
             for (final int bytes : new int[] {1024, 4096}) {
@@ -333,7 +343,6 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                     nicEventsPerSec / eps);
             }
         }
-        o.println("(events per packet: one ACK plus a TX burst every 8 packets, nicsim's defaults; packet = payload bytes on the wire)");
     }
 
     /**
@@ -383,15 +392,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
         final double nicEventsPerSec = f.eventsPerSec() * model.cores();
         o.printf(Locale.ROOT, "line rate, whole NIC: %d cores x %.3f M events/s = %.1f M events/s%n", model.cores(), f.eventsPerSec() / 1e6,
             nicEventsPerSec / 1e6);
-        o.printf(Locale.ROOT, "%-10s %-8s %14s %16s %10s%n", "port", "packet", "packets/s", "events/s needed", "headroom");
-        for (final int gbps : new int[] {100, 200, 400}) {
-            for (final int bytes : new int[] {1024, 4096}) {
-                final double pps = gbps * 1e9 / (bytes * 8.0);
-                final double eps = pps * EVENTS_PER_PACKET;
-                o.printf(Locale.ROOT, "%-10s %-8s %13.2fM %15.2fM %9.2fx%n", gbps + " Gb/s", bytes / 1024 + " KB", pps / 1e6, eps / 1e6,
-                    nicEventsPerSec / eps);
-            }
-        }
+        printLineRateTable(o, nicEventsPerSec);
     }
 
     private static String num(final double v) {

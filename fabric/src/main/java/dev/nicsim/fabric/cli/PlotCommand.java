@@ -24,6 +24,7 @@ final class PlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OutputPaths.nonEmpty("RUN_DIR", dir); // '' would be the current directory
         if (!Files.isDirectory(dir)) {
             throw new ScenarioException(dir + ": no such run directory");
         }

@@ -54,8 +54,8 @@ final class ReplayCommand implements Callable<Integer> {
         description = "Run a DOCA PCC firmware ELF on the emulator's RISC-V cores instead of a Java algorithm")
     Path firmware;
 
-    @Option(names = "--firmware-model", paramLabel = "MODEL", defaultValue = "bf3-dpa",
-        description = "Machine model of the firmware's cores: bf3-dpa (default), e31, ibex or a model YAML file")
+    @Option(names = "--firmware-model", paramLabel = "MODEL",
+        description = "With --firmware: machine model of the firmware's cores: bf3-dpa (default), e31, ibex or a model YAML file")
     String firmwareModel;
 
     @Option(names = "--max-instructions-per-event", paramLabel = "N", defaultValue = "100000",
@@ -74,7 +74,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--processor", paramLabel = "KIND",
         description = "emulator (uNIC, default config), ideal (uNIC, zero-cost stages) or direct; default: as recorded"
-            + " (a simulation trace: ideal), else emulator")
+            + " (a simulation trace: its recorded emulator configuration), else emulator")
     String processor;
 
     @Option(names = "--line-rate-gbps", paramLabel = "G", defaultValue = "100",
@@ -113,7 +113,11 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws IOException, CaptureException {
         OutputPaths.nonEmpty("--out", out);
         final ReplayInput kind = ReplayInput.detect(input);
-        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent, firmwareModel);
+        if (firmwareModel != null && firmware == null) {
+            throw new TraceException("--firmware-model: only with --firmware (a Java --algorithm has no machine model)");
+        }
+        final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent,
+            firmwareModel == null ? dev.nicsim.riscv.CycleModel.BF3_DPA : firmwareModel);
         // the same ranges as a scenario's links (rate_gbps) and NICs (mtu_bytes)
         if (!(lineRateGbps >= MIN_LINE_RATE_GBPS && lineRateGbps <= MAX_LINE_RATE_GBPS)) {
             throw new TraceException("--line-rate-gbps: expected a rate in [" + MIN_LINE_RATE_GBPS + ", "

@@ -57,6 +57,8 @@ public final class RunCharts {
     public static final String SLOWDOWN_FILE = "slowdown.png";
     /** Queues drawn in {@code queues.png}. */
     public static final int MAX_QUEUES = 8;
+    /** Most sample times one queue's line may have (the grid of {@code queues.csv}); more is refused as bad input. */
+    static final long MAX_SAMPLES = 1_000_000;
     /** Flows drawn in {@code rates.png}. */
     public static final int MAX_RATE_FLOWS = 20;
 
@@ -117,6 +119,10 @@ public final class RunCharts {
         final XYChart chart = chart(title + ": deepest egress queues", "time (us)", "queue depth (KB, 1 KB = 1000 bytes)");
         final List<String> drawn = top(peak, MAX_QUEUES);
         final long step = Math.max(1, gcd[0]);
+        if (last[0] / step > MAX_SAMPLES) {
+            throw new IllegalArgumentException(dir.resolve("queues.csv") + ": time_ns: " + (last[0] / step + 1)
+                + " sample times on one grid (last " + last[0] + " ns, step " + step + " ns); expected at most " + MAX_SAMPLES);
+        }
         for (final String key : drawn) {
             final TreeMap<Long, Long> rows = byQueue.get(key);
             final int n = (int) (last[0] / step) + 1;

@@ -76,6 +76,21 @@ class RunChartsTest {
             o.err().strip());
     }
 
+    @Test
+    void plotRefusesAnEmptyDirectoryAndAGridTooFineToDraw(@TempDir final Path tmp) throws Exception {
+        // '' would be the current directory: refused before anything is read or written
+        Cli.Outcome o = Cli.run("plot", "");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(List.of("nicsim: RUN_DIR: the path is empty; give a file or directory name"), o.errLines());
+        // samples at 1 ns and 3,000,000,000 ns: gcd 1 ns, a grid of 3e9 + 1 points (an int overflow before)
+        Files.writeString(tmp.resolve("throughput.csv"), "time_ns,flow_id,bits_per_sec\n");
+        Files.writeString(tmp.resolve("queues.csv"), "time_ns,switch,port,priority,depth_bytes\n1,0,0,3,100\n3000000000,0,0,3,200\n");
+        o = Cli.run("plot", tmp.toString());
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.errLines().size(), o.err());
+        assertTrue(o.err().contains("queues.csv: time_ns: 3000000001 sample times on one grid"), o.err());
+    }
+
     /** 10 queues with peaks 1..10 KB: the 8 deepest are those of peak 3..10; equal scores keep the smaller key. */
     @Test
     void topKeepsTheLargestScoresInKeyOrder() {

@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -192,6 +193,18 @@ class TraceImportTest {
         assertEquals(0, b.exitCode(), b.err());
         assertArrayEquals(Files.readAllBytes(direct.resolve("events.csv")), Files.readAllBytes(viaTrace.resolve("events.csv")));
         assertArrayEquals(Files.readAllBytes(direct.resolve("results.csv")), Files.readAllBytes(viaTrace.resolve("results.csv")));
+    }
+
+    @Test
+    void aFirmwareModelWithoutFirmwareIsRefused() {
+        // --firmware-model names the machine of --firmware's cores; a Java algorithm has none, so it
+        // would be ignored silently: refused, one line, nothing written
+        final Path out = dir.resolve("nofw");
+        final Cli.Outcome o = Cli.run("replay", FixtureCaptures.softroce(dir.resolve("softroce.pcap")).toString(),
+            "--algorithm", "dcqcn", "--firmware-model", "e31", "--out", out.toString());
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals("nicsim: --firmware-model: only with --firmware (a Java --algorithm has no machine model)", o.err().strip());
+        assertFalse(Files.exists(out.resolve("events.csv")));
     }
 
     @Test

@@ -110,6 +110,9 @@ public final class FirmwareProfile {
         v[1]++;
     }
 
+    /** The timing classes, cloned once (values() copies the array on every call). */
+    private static final TimingClass[] CLASSES = TimingClass.values();
+
     /**
      * One handler call.
      *
@@ -120,7 +123,7 @@ public final class FirmwareProfile {
      */
     void event(final int type, final long instr, final long cyc, final long[] stallsBefore, final long[] stallsAfter,
                final long[] levelsBefore, final long[] levelsAfter, final boolean wasAbandoned) {
-        final TimingClass[] cs = TimingClass.values();
+        final TimingClass[] cs = CLASSES;
         long loadStall = 0;
         long allStalls = 0;
         for (int i = 0; i < stallsBefore.length; i++) {

@@ -208,6 +208,17 @@ public final class Hart {
     private Environment environment;
     private boolean systemCalls;
     private DecodedPage fetchPage;
+    /**
+     * The fetch window {@code [fetchBase, fetchBase + fetchBytes)}: the page (flat models) or
+     * the L1I line (hierarchy models) of the last fetch; leaving it finds the page and, with a
+     * hierarchy, looks the new line up in the core's L1I.
+     */
+    private long fetchBase = Long.MIN_VALUE;
+    private long fetchBytes;
+    /** log2 of the fetch window: 12 (a page) without a hierarchy, else log2 of the L1I line. */
+    private final int fetchLineShift;
+    /** Cycles the hart waited for instruction lines that missed the L1I. */
+    private long fetchStallCycles;
     private MemoryRegion dataRegion = NO_REGION;
     private int pendingCause = -1;
     private long pendingTval;
@@ -263,6 +274,7 @@ public final class Hart {
                 | (Isa.timingOf(op) == TimingClass.LOAD_SUBWORD ? ACCESS_SUBWORD : 0)
                 | (misalignedPolicy == CycleModel.Misaligned.PERFORM ? 0 : sizes[i] - 1) << ACCESS_ALIGN_SHIFT;
         }
+        fetchLineShift = model.memory() == null ? 12 : Math.min(12, Integer.numberOfTrailingZeros(model.memory().l1i().lineBytes()));
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
         takenPenalty = model.takenBranchPenaltyCycles();
@@ -415,6 +427,18 @@ public final class Hart {
         }
     }
 
+    /**
+     * Cycles the hart waited for instruction-cache lines: each time its pc enters a cache line
+     * other than its last fetch's, the core's L1I is asked ({@link MemoryHierarchy#fetch}); a
+     * miss delays the next issue by the serving level's latency minus the L1I hit latency. Always
+     * 0 on a model without a memory hierarchy, or for code in a region the hierarchy does not time.
+     *
+     * @return cycles, at least 0
+     */
+    public long fetchStallCycles() {
+        return fetchStallCycles;
+    }
+
     /** @return cycles lost to control flow (mispredictions, taken branches, jumps, traps) */
     public long controlPenaltyCycles() {
         return controlStallCycles;
@@ -534,26 +558,51 @@ public final class Hart {
         long n = this.instret;
         DecodedPage page = this.fetchPage;
         long pageBase = page == null ? Long.MIN_VALUE : page.base;
+        long fetchBase = this.fetchBase;
+        long fetchBytes = this.fetchBytes;
         MemoryRegion dreg = this.dataRegion;
         while (n < maxInstret) {
-            long off = pc - pageBase;
-            if ((off >>> 12) != 0) {
-                page = pageFor(pc);
-                if (page == null) {
-                    pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
-                    now += redirectPenalty + 1;
-                    controlStallCycles += redirectPenalty;
-                    if (haltReason != HaltReason.NONE || stopAfterTrap) {
-                        trapped = true;
-                        break;
+            // pc left the fetch window: its page (flat models) or its L1I line (hierarchy models)
+            if (pc - fetchBase + Long.MIN_VALUE >= fetchBytes + Long.MIN_VALUE) {
+                if (((pc - pageBase) >>> 12) != 0) {
+                    page = pageFor(pc);
+                    if (page == null) {
+                        pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
+                        now += redirectPenalty + 1;
+                        controlStallCycles += redirectPenalty;
+                        pageBase = Long.MIN_VALUE;
+                        fetchBase = Long.MIN_VALUE;
+                        if (haltReason != HaltReason.NONE || stopAfterTrap) {
+                            trapped = true;
+                            break;
+                        }
+                        continue;
                     }
-                    pageBase = Long.MIN_VALUE;
-                    continue;
+                    pageBase = page.base;
                 }
-                pageBase = page.base;
-                off = pc - pageBase;
+                if (fetchLineShift == 12) {
+                    fetchBase = pageBase;
+                    fetchBytes = DecodedPage.PAGE_BYTES;
+                } else {
+                    // a new L1I line (clipped to the page, for regions not page-aligned)
+                    final long line = pc >>> fetchLineShift << fetchLineShift;
+                    fetchBase = Math.max(line, pageBase);
+                    fetchBytes = Math.min(line + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES) - fetchBase;
+                    final MemoryHierarchy mh = page.region.hierarchy;
+                    if (mh != null) {
+                        final int miss = mh.fetchSelected(pc);
+                        if (miss > 0) {
+                            fetchStallCycles += miss;
+                            if (yieldOnStall) {
+                                readyAt = now + miss; // the slots go to other threads while the line comes
+                                break;
+                            }
+                            now += miss;
+                        }
+                    }
+                }
             }
-            final int slot = (int) off >>> 1;
+            final int slot = (int) (pc - pageBase) >>> 1;
             long d = page.decoded[slot];
             if (d == 0) {
                 d = page.decode(slot, xlen);
@@ -705,6 +754,19 @@ public final class Hart {
                         final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
                         final int sh = acc & ACCESS_SHIFT_MASK;
                         x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
+                    } else if (o >= 0 && o <= dreg.cachedLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        // a region timed by a cache hierarchy: the same read; an access to the
+                        // thread's last L1D line is a hit (counted here, no call), else ask the tags
+                        final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
+                        final int sh = acc & ACCESS_SHIFT_MASK;
+                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
+                        final MemoryHierarchy mh = dreg.hierarchy;
+                        final int cur = mh.current;
+                        if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
+                            mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
+                        } else {
+                            ready[rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
+                        }
                     } else {
                         exc = slowLoad(a, op, rd, t);
                         dreg = dataRegion;
@@ -720,7 +782,7 @@ public final class Hart {
                     final int size = 1 << (op - SB);
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o + size <= dreg.fastLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                    if (o >= 0 && o + size <= dreg.storeLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
                         dreg.put((int) o, size, x[rs2]);
                         if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
                             exc = STOP;
@@ -1007,6 +1069,8 @@ public final class Hart {
         this.cycles = now;
         this.instret = n;
         this.fetchPage = page;
+        this.fetchBase = fetchBase;
+        this.fetchBytes = fetchBytes;
         this.dataRegion = dreg;
     }
 
@@ -1073,10 +1137,13 @@ public final class Hart {
         return misalignedTrap;
     }
 
-    /** @return the region holding the access (remembered as the fast data region when it has no latency), or null */
+    /**
+     * @return the region holding the access (remembered as the fast data region when it has no
+     *         latency or a hierarchy's), or null
+     */
     private MemoryRegion region(final long a, final int size) {
         final MemoryRegion r = memory.find(a, size);
-        if (r != null && r.fastLast1 >= 0) {
+        if (r != null && r.storeLast1 >= 0) {
             dataRegion = r;
         }
         return r;

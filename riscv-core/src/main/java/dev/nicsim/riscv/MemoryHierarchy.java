@@ -15,14 +15,21 @@ import java.util.Locale;
  * {@link #extraCycles} (the {@link RegionLatency} hook the hart calls for every load and AMO)
  * returns {@code servedLatency - l1d.latency}. Stores neither stall nor allocate (write-through,
  * no-write-allocate behind a store buffer: an assumption of the {@code bf3-dpa} model file).
- * Instruction fetch is not timed through the L1I by the hart (see the model file); the L1I is
- * kept for {@link #fetch} callers.
+ * <b>Instruction fetch</b> ({@link #fetch}): a hart whose pc enters a cache line other than
+ * its last fetch's looks the line up in its core's L1I; a hit costs nothing (fetch is pipelined:
+ * an assumption of the model file), a miss goes on to the L2, LLC and DRAM and costs that
+ * level's latency minus the L1I hit latency. Code and data share the L2 and LLC.
  *
  * <p><b>Who accesses.</b> A core that interleaves threads calls {@link #select} before it issues
  * an instruction of a thread, so the hook charges that thread's L1D and counts for it.
  *
  * <p>Per (core, thread) it counts the loads each level served and the cycles of latency they had
- * ({@link #servedLoads}, {@link #servedCycles}), for profiles. Allocation-free after construction.
+ * ({@link #servedLoads}, {@link #servedCycles}), and per core the fetches each level served
+ * ({@link #servedFetches}), for profiles. Allocation-free after construction.
+ *
+ * <p><b>L1D fast path.</b> Per (core, thread) it remembers the L1D's most recent line; a load to
+ * it is a hit that leaves the LRU order as it is, so {@link Hart} tests it inline and counts the
+ * hit without calling here (exactly the same timing and counts as a call).
  *
  * <p>Thread-safety: not thread-safe; one thread drives every core sharing it.
  */
@@ -152,9 +159,28 @@ public final class MemoryHierarchy implements RegionLatency {
     private final Tags l2;
     private final Tags llc;
     private final int[] extra = new int[LEVELS];
-    private final long[] servedLoads;
-    private final long[] servedCycles;
-    private int current;
+    /** Load-to-use latency per level index (L1D, L2, LLC, DRAM), cycles. */
+    private final int[] levelLatency = new int[LEVELS];
+    /** Extra fetch cycles per level index beyond an L1I hit (0 for the L1I itself). */
+    private final int[] fetchExtra = new int[LEVELS];
+    /**
+     * Per (core, thread) x level: loads served. Read and incremented inline by {@link Hart}'s L1D
+     * fast path (index {@code current * LEVELS + L1}).
+     */
+    final long[] servedLoads;
+    /** Per core x level: instruction-fetch line lookups served (level L1 = an L1I hit). */
+    private final long[] servedFetches;
+    /**
+     * Per (core, thread): the line number ({@code address >>> l1dLineShift}) of that thread's
+     * L1D's most recent access, or -1. It is always the most recently used line of the whole
+     * L1D, so a load to it hits and leaves the LRU order unchanged: {@link Hart} checks it inline
+     * and then only counts the hit, with no call.
+     */
+    final long[] lastL1dLine;
+    /** log2 of the L1D line size. */
+    final int l1dLineShift;
+    /** Selected (core, thread) index: {@code core * threadsPerCore + thread}. */
+    int current;
 
     /**
      * Creates an empty (cold) hierarchy.
@@ -185,8 +211,19 @@ public final class MemoryHierarchy implements RegionLatency {
         extra[L2] = config.l2().latencyCycles() - base;
         extra[LLC] = config.llc().latencyCycles() - base;
         extra[DRAM] = config.dramLatencyCycles() - base;
+        for (int l = 0; l < LEVELS; l++) {
+            levelLatency[l] = extra[l] + base;
+        }
+        final int hit = config.l1i().latencyCycles();
+        fetchExtra[L1] = 0;
+        fetchExtra[L2] = Math.max(0, config.l2().latencyCycles() - hit);
+        fetchExtra[LLC] = Math.max(0, config.llc().latencyCycles() - hit);
+        fetchExtra[DRAM] = Math.max(0, config.dramLatencyCycles() - hit);
         servedLoads = new long[l1d.length * LEVELS];
-        servedCycles = new long[l1d.length * LEVELS];
+        servedFetches = new long[cores * LEVELS];
+        lastL1dLine = new long[l1d.length];
+        java.util.Arrays.fill(lastL1dLine, -1L);
+        l1dLineShift = Integer.numberOfTrailingZeros(config.l1d().lineBytes());
     }
 
     /** @return the configuration */
@@ -215,8 +252,15 @@ public final class MemoryHierarchy implements RegionLatency {
         if (store) {
             return 0;
         }
+        final int c = current;
+        final long line = address >>> l1dLineShift;
+        if (line == lastL1dLine[c]) {
+            servedLoads[c * LEVELS + L1]++; // the L1D's most recent line: a hit, LRU order unchanged
+            return 0;
+        }
+        lastL1dLine[c] = line;
         final int level;
-        if (l1d[current].access(address)) {
+        if (l1d[c].access(address)) {
             level = L1;
         } else if (l2.access(address)) {
             level = L2;
@@ -225,31 +269,54 @@ public final class MemoryHierarchy implements RegionLatency {
         } else {
             level = DRAM;
         }
-        final int i = current * LEVELS + level;
-        servedLoads[i]++;
-        servedCycles[i] += extra[level] + config.l1d().latencyCycles();
+        servedLoads[c * LEVELS + level]++;
         return extra[level];
     }
 
     /**
-     * An instruction fetch of a line by a core: L1I, then the shared L2, LLC and DRAM.
+     * An instruction fetch of a line by a core: L1I, then the shared L2, LLC and DRAM (filling
+     * every level above on the way back, as a load does).
      *
      * @param core    core index
      * @param address fetch address
-     * @return cycles beyond an L1I hit (0 on a hit)
+     * @return cycles beyond an L1I hit (0 on a hit; a miss served by level X costs X's latency
+     *         minus the L1I hit latency, which pipelined fetch hides)
      */
     public int fetch(final int core, final long address) {
+        final int level;
         if (l1i[core].access(address)) {
-            return 0;
+            level = L1;
+        } else if (l2.access(address)) {
+            level = L2;
+        } else if (llc.access(address)) {
+            level = LLC;
+        } else {
+            level = DRAM;
         }
-        final int hit = config.l1i().latencyCycles();
-        if (l2.access(address)) {
-            return Math.max(0, config.l2().latencyCycles() - hit);
-        }
-        if (llc.access(address)) {
-            return Math.max(0, config.llc().latencyCycles() - hit);
-        }
-        return Math.max(0, config.dramLatencyCycles() - hit);
+        servedFetches[core * LEVELS + level]++;
+        return fetchExtra[level];
+    }
+
+    /**
+     * An instruction fetch of a line by the selected thread's core ({@link #select}); what the
+     * hart calls when its pc enters a line other than its last fetch's.
+     *
+     * @param address fetch address
+     * @return as {@link #fetch(int, long)}
+     */
+    int fetchSelected(final long address) {
+        return fetch(current / threadsPerCore, address);
+    }
+
+    /**
+     * Instruction-fetch line lookups of a core served by a level since construction.
+     *
+     * @param core  core
+     * @param level {@link #L1} (an L1I hit), {@link #L2}, {@link #LLC} or {@link #DRAM}
+     * @return count
+     */
+    public long servedFetches(final int core, final int level) {
+        return servedFetches[core * LEVELS + level];
     }
 
     /**
@@ -273,7 +340,7 @@ public final class MemoryHierarchy implements RegionLatency {
      * @return cycles
      */
     public long servedCycles(final int core, final int thread, final int level) {
-        return servedCycles[(core * threadsPerCore + thread) * LEVELS + level];
+        return servedLoads[(core * threadsPerCore + thread) * LEVELS + level] * levelLatency[level];
     }
 
     /**

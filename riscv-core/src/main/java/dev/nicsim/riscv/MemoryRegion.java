@@ -35,6 +35,21 @@ public final class MemoryRegion {
     final long fastLast4;
     final long fastLast2;
     final long fastLast1;
+    /**
+     * The cache hierarchy that times this region's loads when the region's latency is exactly a
+     * {@link MemoryHierarchy} (no fixed extra cycles), else null: the hart then reads the bytes
+     * directly and checks the issuing thread's last L1D line inline, calling the hierarchy only
+     * when the line differs ({@link #cachedLast8}).
+     */
+    final MemoryHierarchy hierarchy;
+    /** As {@link #fastLast8}, for regions timed by {@link #hierarchy}; -1 for every other region. */
+    final long cachedLast8;
+    /**
+     * Largest offset at which a 1-byte store fits and the region charges no store latency
+     * directly (flat and hierarchy regions; stores to a hierarchy region neither stall nor
+     * allocate); -1 for regions with a fixed latency or another callback.
+     */
+    final long storeLast1;
 
     MemoryRegion(final String name, final long base, final long sizeBytes, final int latencyCycles, final RegionLatency latency) {
         this.name = name;
@@ -49,6 +64,9 @@ public final class MemoryRegion {
         fastLast4 = fast ? sizeBytes - 4 : -1;
         fastLast2 = fast ? sizeBytes - 2 : -1;
         fastLast1 = fast ? sizeBytes - 1 : -1;
+        hierarchy = latencyCycles == 0 && latency instanceof MemoryHierarchy ? (MemoryHierarchy) latency : null;
+        cachedLast8 = hierarchy != null ? sizeBytes - 8 : -1;
+        storeLast1 = fast || hierarchy != null ? sizeBytes - 1 : -1;
     }
 
     /** @return the region's name (for messages and profiles) */

@@ -297,10 +297,10 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
             totalCalls += f.events();
             totalCycles += prof.meanCycles(t) * f.events();
             final StringBuilder st = new StringBuilder();
-            for (int i = 0; i <= cs.length; i++) {
+            for (int i = 0; i <= cs.length + 1; i++) {
                 final long v = f.stallCycles()[i];
                 if (v > 0) {
-                    st.append(i < cs.length ? cs[i].name().toLowerCase(Locale.ROOT) : "control").append(' ')
+                    st.append(i < cs.length ? cs[i].name().toLowerCase(Locale.ROOT) : i == cs.length ? "control" : "l1i-miss").append(' ')
                         .append(String.format(Locale.ROOT, "%.1f", v / (double) f.events())).append("  ");
                 }
             }
@@ -365,6 +365,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
         double slot = 0;
         double div = 0;
         double control = 0;
+        double fetch = 0;
         double other = 0;
         long n = 0;
         for (int t = 0; t < PccEventType.COUNT; t++) {
@@ -383,12 +384,15 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                 }
             }
             control += tf.stallCycles()[cs.length];
+            fetch += tf.stallCycles()[cs.length + 1];
         }
         final double per = Math.max(1, n);
         o.printf(Locale.ROOT, "  stall cycles per event L1 %.1f  L2 %.1f  LLC %.1f  DRAM %.1f  issue-slot wait %.1f  divide %.1f  control %.1f"
-            + "  other %.1f%n", level[MemoryHierarchy.L1] / per, level[MemoryHierarchy.L2] / per, level[MemoryHierarchy.LLC] / per,
-            level[MemoryHierarchy.DRAM] / per, slot / per, div / per, control / per, other / per);
-        o.println("  (a load's stall is charged to the level that served it; L1 = waiting for L1 hits' latency)");
+            + "  L1I miss %.1f  other %.1f%n", level[MemoryHierarchy.L1] / per, level[MemoryHierarchy.L2] / per,
+            level[MemoryHierarchy.LLC] / per, level[MemoryHierarchy.DRAM] / per, slot / per, div / per, control / per, fetch / per,
+            other / per);
+        o.println("  (a load's stall is charged to the level that served it; L1 = waiting for L1 hits' latency;"
+            + " L1I miss = fetch waiting for code lines from L2/LLC/DRAM)");
         final double nicEventsPerSec = f.eventsPerSec() * model.cores();
         o.printf(Locale.ROOT, "line rate, whole NIC: %d cores x %.3f M events/s = %.1f M events/s%n", model.cores(), f.eventsPerSec() / 1e6,
             nicEventsPerSec / 1e6);

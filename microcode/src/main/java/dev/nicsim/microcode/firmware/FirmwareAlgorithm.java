@@ -61,7 +61,7 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
 public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
     /** Hardware threads of an interleaving core (a DPA core's 16). */
     static final int CORE_THREADS = 16;
-    private static final int CAUSES = TimingClass.values().length + 1;
+    private static final int CAUSES = TimingClass.values().length + 2;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private final FirmwareProvider provider;

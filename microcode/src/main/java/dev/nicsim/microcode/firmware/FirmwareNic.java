@@ -580,10 +580,11 @@ final class FirmwareNic implements Environment {
     }
 
     /**
-     * Stall cycles of a hart by cause, for profiles: the timing classes, then control flow.
+     * Stall cycles of a hart by cause, for profiles: the timing classes, then control flow, then
+     * instruction fetch (L1I misses, {@link Hart#fetchStallCycles()}).
      *
      * @param h    the hart
-     * @param into array of {@code TimingClass.values().length + 1}
+     * @param into array of {@code TimingClass.values().length + 2}
      */
     static void stalls(final Hart h, final long[] into) {
         final TimingClass[] cs = TimingClass.values();
@@ -591,6 +592,7 @@ final class FirmwareNic implements Environment {
             into[i] = h.stallCycles(cs[i]);
         }
         into[cs.length] = h.controlPenaltyCycles();
+        into[cs.length + 1] = h.fetchStallCycles();
     }
 
     @Override

@@ -22,7 +22,7 @@ public final class FirmwareProfile {
     private final long[][] instructions = new long[PccEventType.COUNT][];
     private final long[][] cycles = new long[PccEventType.COUNT][];
     private final int[] count = new int[PccEventType.COUNT];
-    private final long[][] stalls = new long[PccEventType.COUNT][TimingClass.values().length + 1];
+    private final long[][] stalls = new long[PccEventType.COUNT][TimingClass.values().length + 2];
     private final int[] abandoned = new int[PccEventType.COUNT];
     /** Per type: load-use stall cycles attributed to the level that served the loads (L1, L2, LLC, DRAM). */
     private final double[][] levelStalls = new double[PccEventType.COUNT][MemoryHierarchy.LEVELS];
@@ -171,7 +171,8 @@ public final class FirmwareProfile {
      * @param cyclesP99        cycles, 99th percentile
      * @param cyclesMax        cycles, maximum
      * @param cpi              total cycles / total instructions
-     * @param stallCycles      stall cycles by cause: the timing classes in {@link TimingClass} order, then control flow
+     * @param stallCycles      stall cycles by cause: the timing classes in {@link TimingClass} order, then control flow,
+     *                         then instruction fetch (L1I misses; 0 without a memory hierarchy)
      */
     public record TypeFigures(int type, int events, int abandoned, long instructionsP50, long instructionsP99, long instructionsMax,
                               long cyclesP50, long cyclesP99, long cyclesMax, double cpi, long[] stallCycles) {

@@ -4,6 +4,7 @@ import dev.nicsim.riscv.Assembler;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.Hart;
 import dev.nicsim.riscv.Memory;
+import dev.nicsim.riscv.MemoryHierarchy;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -42,8 +43,12 @@ public class RiscvCoreBenchmark extends NicsimBenchmark {
     private static final long CODE = 0x1000;
     private static final long DATA = 0x10000;
 
-    /** Cycle model name. */
-    @Param({"e31", "ibex"})
+    /**
+     * Cycle model name. With {@code bf3-dpa} both regions are timed by the model's tag-only cache
+     * hierarchy (one core, one thread), as {@code riscv run} times them: L1D lookups per load,
+     * L1I lookups per new code line.
+     */
+    @Param({"e31", "ibex", "bf3-dpa"})
     public String model;
 
     private Hart compute;
@@ -63,8 +68,14 @@ public class RiscvCoreBenchmark extends NicsimBenchmark {
 
     private static Hart hart(final byte[] code, final CycleModel model) {
         final Memory mem = new Memory();
-        mem.addRegion("code", CODE, 4096, 0);
-        mem.addRegion("data", DATA, 64 * 1024, 0);
+        if (model.memory() == null) {
+            mem.addRegion("code", CODE, 4096, 0);
+            mem.addRegion("data", DATA, 64 * 1024, 0);
+        } else {
+            final MemoryHierarchy h = new MemoryHierarchy(model.memory(), 1, 1);
+            mem.addRegion("code", CODE, 4096, h);
+            mem.addRegion("data", DATA, 64 * 1024, h);
+        }
         mem.write(CODE, code);
         for (int i = 0; i < 1024; i++) {
             mem.store(DATA + 8L * i, 8, i * 0x9E3779B97F4A7C15L);

@@ -217,6 +217,15 @@ public final class Hart {
     private long fetchBytes;
     /** log2 of the fetch window: 12 (a page) without a hierarchy, else log2 of the L1I line. */
     private final int fetchLineShift;
+    /**
+     * The L1I line numbers ({@code pc >>> fetchLineShift}) of this hart's last two line fetches
+     * (-1: none) and their ways in the core's L1I: entering the older one again while its way
+     * still holds it is a hit found without a call (a loop spanning two lines).
+     */
+    private long fetchLastLine = -1;
+    private int fetchLastWay;
+    private long fetchPrevLine = -1;
+    private int fetchPrevWay;
     /** Cycles the hart waited for instruction lines that missed the L1I. */
     private long fetchStallCycles;
     private MemoryRegion dataRegion = NO_REGION;
@@ -590,7 +599,26 @@ public final class Hart {
                     fetchBytes = Math.min(line + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES) - fetchBase;
                     final MemoryHierarchy mh = page.region.hierarchy;
                     if (mh != null) {
-                        final int miss = mh.fetchSelected(pc);
+                        // the line before the last one this hart fetched, still in the L1I: a hit,
+                        // re-stamped in place (what Tags.access does on a hit), no call
+                        final long lineNo = pc >>> fetchLineShift;
+                        final int core = mh.currentCore;
+                        final MemoryHierarchy.Tags l1i = mh.l1i[core];
+                        final int pw = fetchPrevWay;
+                        int miss = 0;
+                        final int way;
+                        if (lineNo == fetchPrevLine && l1i.tag[pw] == lineNo) {
+                            l1i.stamp[pw] = ++l1i.clock;
+                            mh.servedFetches[core * MemoryHierarchy.LEVELS]++;
+                            way = pw;
+                        } else {
+                            miss = mh.fetch(core, pc);
+                            way = l1i.way;
+                        }
+                        fetchPrevLine = fetchLastLine;
+                        fetchPrevWay = fetchLastWay;
+                        fetchLastLine = lineNo;
+                        fetchLastWay = way;
                         if (miss > 0) {
                             fetchStallCycles += miss;
                             if (yieldOnStall) {
@@ -762,7 +790,18 @@ public final class Hart {
                         x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
                         final MemoryHierarchy mh = dreg.hierarchy;
                         final int cur = mh.current;
-                        if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
+                        final long lineNo = a >>> mh.l1dLineShift;
+                        final MemoryHierarchy.Tags l1d;
+                        final int pw;
+                        if (lineNo == mh.lastL1dLine[cur]) {
+                            mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
+                        } else if (lineNo == mh.prevL1dLine[cur] && (l1d = mh.l1d[cur]).tag[pw = mh.prevL1dWay[cur]] == lineNo) {
+                            // the line before the last, still held: a hit, re-stamped as Tags.access does
+                            l1d.stamp[pw] = ++l1d.clock;
+                            mh.prevL1dLine[cur] = mh.lastL1dLine[cur];
+                            mh.prevL1dWay[cur] = mh.lastL1dWay[cur];
+                            mh.lastL1dLine[cur] = lineNo;
+                            mh.lastL1dWay[cur] = pw;
                             mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
                         } else {
                             ready[rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;

@@ -108,8 +108,12 @@ public final class MemoryHierarchy implements RegionLatency {
         }
     }
 
-    /** Tags of one cache instance: set-associative, LRU by a use stamp. */
-    private static final class Tags {
+    /**
+     * Tags of one cache instance: set-associative, LRU by a use stamp. A caller that knows the way
+     * a line sat in ({@link #way}) may re-use it as {@link #access} would on a hit: check
+     * {@code tag[way] == line} and set {@code stamp[way] = ++clock}.
+     */
+    static final class Tags {
         final long[] tag;
         final long[] stamp;
         final int ways;
@@ -118,6 +122,8 @@ public final class MemoryHierarchy implements RegionLatency {
         final long setMask;
         final int lineShift;
         long clock;
+        /** The way (index into tag) of the line the last {@link #access} hit or filled. */
+        int way;
 
         Tags(final Level l) {
             ways = l.ways();
@@ -134,13 +140,19 @@ public final class MemoryHierarchy implements RegionLatency {
             final long line = address >>> lineShift;
             final int base = (int) (setMask >= 0 ? line & setMask : Long.remainderUnsigned(line, sets)) * ways;
             final long now = ++clock;
-            int victim = base;
-            long oldest = Long.MAX_VALUE;
-            for (int w = base; w < base + ways; w++) {
-                if (tag[w] == line) {
+            final long[] tg = tag;
+            final int end = base + ways;
+            for (int w = base; w < end; w++) {
+                if (tg[w] == line) {
                     stamp[w] = now;
+                    way = w;
                     return true;
                 }
+            }
+            // a miss: the least recently used way of the set (the first of equal stamps)
+            int victim = base;
+            long oldest = stamp[base];
+            for (int w = base + 1; w < end; w++) {
                 if (stamp[w] < oldest) {
                     oldest = stamp[w];
                     victim = w;
@@ -148,14 +160,17 @@ public final class MemoryHierarchy implements RegionLatency {
             }
             tag[victim] = line;
             stamp[victim] = now;
+            way = victim;
             return false;
         }
     }
 
     private final Config config;
     private final int threadsPerCore;
-    private final Tags[] l1d;
-    private final Tags[] l1i;
+    /** Per (core, thread) index: its L1D (read by {@link Hart}'s fast path). */
+    final Tags[] l1d;
+    /** Per core: its L1I (read by {@link Hart}'s fetch path). */
+    final Tags[] l1i;
     private final Tags l2;
     private final Tags llc;
     private final int[] extra = new int[LEVELS];
@@ -168,8 +183,8 @@ public final class MemoryHierarchy implements RegionLatency {
      * fast path (index {@code current * LEVELS + L1}).
      */
     final long[] servedLoads;
-    /** Per core x level: instruction-fetch line lookups served (level L1 = an L1I hit). */
-    private final long[] servedFetches;
+    /** Per core x level: instruction-fetch line lookups served (level L1 = an L1I hit; {@link Hart} counts hits inline). */
+    final long[] servedFetches;
     /**
      * Per (core, thread): the line number ({@code address >>> l1dLineShift}) of that thread's
      * L1D's most recent access, or -1. It is always the most recently used line of the whole
@@ -177,10 +192,21 @@ public final class MemoryHierarchy implements RegionLatency {
      * and then only counts the hit, with no call.
      */
     final long[] lastL1dLine;
+    /** Per (core, thread): the way of {@link #lastL1dLine} in its L1D. */
+    final int[] lastL1dWay;
+    /**
+     * Per (core, thread): the L1D's line accessed before {@link #lastL1dLine} (or -1) and its way;
+     * a load to it hits when {@code tag[way]} still holds it, and is then re-stamped in place.
+     */
+    final long[] prevL1dLine;
+    /** Per (core, thread): the way of {@link #prevL1dLine}. */
+    final int[] prevL1dWay;
     /** log2 of the L1D line size. */
     final int l1dLineShift;
     /** Selected (core, thread) index: {@code core * threadsPerCore + thread}. */
     int current;
+    /** Selected core. */
+    int currentCore;
 
     /**
      * Creates an empty (cold) hierarchy.
@@ -223,6 +249,10 @@ public final class MemoryHierarchy implements RegionLatency {
         servedFetches = new long[cores * LEVELS];
         lastL1dLine = new long[l1d.length];
         java.util.Arrays.fill(lastL1dLine, -1L);
+        lastL1dWay = new int[l1d.length];
+        prevL1dLine = new long[l1d.length];
+        java.util.Arrays.fill(prevL1dLine, -1L);
+        prevL1dWay = new int[l1d.length];
         l1dLineShift = Integer.numberOfTrailingZeros(config.l1d().lineBytes());
     }
 
@@ -239,6 +269,7 @@ public final class MemoryHierarchy implements RegionLatency {
      */
     public void select(final int core, final int thread) {
         current = core * threadsPerCore + thread;
+        currentCore = core;
     }
 
     /**
@@ -258,9 +289,25 @@ public final class MemoryHierarchy implements RegionLatency {
             servedLoads[c * LEVELS + L1]++; // the L1D's most recent line: a hit, LRU order unchanged
             return 0;
         }
+        final Tags t = l1d[c];
+        final int pw = prevL1dWay[c];
+        if (line == prevL1dLine[c] && t.tag[pw] == line) {
+            // the line before the last: still held; re-stamp it as access() would, swap the two
+            t.stamp[pw] = ++t.clock;
+            prevL1dLine[c] = lastL1dLine[c];
+            prevL1dWay[c] = lastL1dWay[c];
+            lastL1dLine[c] = line;
+            lastL1dWay[c] = pw;
+            servedLoads[c * LEVELS + L1]++;
+            return 0;
+        }
+        final boolean hit = t.access(address);
+        prevL1dLine[c] = lastL1dLine[c];
+        prevL1dWay[c] = lastL1dWay[c];
         lastL1dLine[c] = line;
+        lastL1dWay[c] = t.way;
         final int level;
-        if (l1d[c].access(address)) {
+        if (hit) {
             level = L1;
         } else if (l2.access(address)) {
             level = L2;
@@ -305,7 +352,7 @@ public final class MemoryHierarchy implements RegionLatency {
      * @return as {@link #fetch(int, long)}
      */
     int fetchSelected(final long address) {
-        return fetch(current / threadsPerCore, address);
+        return fetch(currentCore, address);
     }
 
     /**

@@ -245,6 +245,10 @@ public final class RiscvCommand implements Callable<Integer> {
         }
         b.append(" control ").append(h.controlPenaltyCycles());
         total += h.controlPenaltyCycles();
+        if (h.fetchStallCycles() != 0) {
+            b.append(", l1i-miss ").append(h.fetchStallCycles());
+            total += h.fetchStallCycles();
+        }
         b.append(" (total ").append(total).append(')');
         err.println(b);
     }

@@ -589,45 +589,16 @@ public final class Hart {
                     }
                     pageBase = page.base;
                 }
-                if (fetchLineShift == 12) {
-                    fetchBase = pageBase;
-                    fetchBytes = DecodedPage.PAGE_BYTES;
-                } else {
-                    // a new L1I line (clipped to the page, for regions not page-aligned)
-                    final long line = pc >>> fetchLineShift << fetchLineShift;
-                    fetchBase = Math.max(line, pageBase);
-                    fetchBytes = Math.min(line + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES) - fetchBase;
-                    final MemoryHierarchy mh = page.region.hierarchy;
-                    if (mh != null) {
-                        // the line before the last one this hart fetched, still in the L1I: a hit,
-                        // re-stamped in place (what Tags.access does on a hit), no call
-                        final long lineNo = pc >>> fetchLineShift;
-                        final int core = mh.currentCore;
-                        final MemoryHierarchy.Tags l1i = mh.l1i[core];
-                        final int pw = fetchPrevWay;
-                        int miss = 0;
-                        final int way;
-                        if (lineNo == fetchPrevLine && l1i.tag[pw] == lineNo) {
-                            l1i.stamp[pw] = ++l1i.clock;
-                            mh.servedFetches[core * MemoryHierarchy.LEVELS]++;
-                            way = pw;
-                        } else {
-                            miss = mh.fetch(core, pc);
-                            way = l1i.way;
-                        }
-                        fetchPrevLine = fetchLastLine;
-                        fetchPrevWay = fetchLastWay;
-                        fetchLastLine = lineNo;
-                        fetchLastWay = way;
-                        if (miss > 0) {
-                            fetchStallCycles += miss;
-                            if (yieldOnStall) {
-                                readyAt = now + miss; // the slots go to other threads while the line comes
-                                break;
-                            }
-                            now += miss;
-                        }
+                final int miss = fetchWindow(page, pc);
+                fetchBase = this.fetchBase;
+                fetchBytes = this.fetchBytes;
+                if (miss > 0) {
+                    fetchStallCycles += miss;
+                    if (yieldOnStall) {
+                        readyAt = now + miss; // the slots go to other threads while the line comes
+                        break;
                     }
+                    now += miss;
                 }
             }
             final int slot = (int) (pc - pageBase) >>> 1;
@@ -790,18 +761,7 @@ public final class Hart {
                         x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
                         final MemoryHierarchy mh = dreg.hierarchy;
                         final int cur = mh.current;
-                        final long lineNo = a >>> mh.l1dLineShift;
-                        final MemoryHierarchy.Tags l1d;
-                        final int pw;
-                        if (lineNo == mh.lastL1dLine[cur]) {
-                            mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
-                        } else if (lineNo == mh.prevL1dLine[cur] && (l1d = mh.l1d[cur]).tag[pw = mh.prevL1dWay[cur]] == lineNo) {
-                            // the line before the last, still held: a hit, re-stamped as Tags.access does
-                            l1d.stamp[pw] = ++l1d.clock;
-                            mh.prevL1dLine[cur] = mh.lastL1dLine[cur];
-                            mh.prevL1dWay[cur] = mh.lastL1dWay[cur];
-                            mh.lastL1dLine[cur] = lineNo;
-                            mh.lastL1dWay[cur] = pw;
+                        if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
                             mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
                         } else {
                             ready[rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
@@ -1114,6 +1074,51 @@ public final class Hart {
     }
 
     // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
+
+    /**
+     * The pc left the fetch window: sets the new one ({@link #fetchBase}, {@link #fetchBytes}) in
+     * its page and, when the page's region is timed by a hierarchy, looks the new line up in the
+     * selected core's L1I. Kept out of {@link #run} so the interpreter loop stays small.
+     *
+     * @return stall cycles of an L1I miss, 0 on a hit or without a hierarchy
+     */
+    private int fetchWindow(final DecodedPage page, final long pc) {
+        final long pageBase = page.base;
+        if (fetchLineShift == 12) {
+            fetchBase = pageBase;
+            fetchBytes = DecodedPage.PAGE_BYTES;
+            return 0;
+        }
+        // a new L1I line (clipped to the page, for regions not page-aligned)
+        final long line = pc >>> fetchLineShift << fetchLineShift;
+        fetchBase = Math.max(line, pageBase);
+        fetchBytes = Math.min(line + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES) - fetchBase;
+        final MemoryHierarchy mh = page.region.hierarchy;
+        if (mh == null) {
+            return 0;
+        }
+        // the line before the last one this hart fetched, still in its way of the L1I: a hit,
+        // re-stamped in place (what Tags.access does on a hit), no full lookup
+        final long lineNo = pc >>> fetchLineShift;
+        final int core = mh.currentCore;
+        final MemoryHierarchy.Tags l1i = mh.l1i[core];
+        final int pw = fetchPrevWay;
+        int miss = 0;
+        final int way;
+        if (lineNo == fetchPrevLine && l1i.tag[pw] == lineNo) {
+            l1i.stamp[pw] = ++l1i.clock;
+            mh.servedFetches[core * MemoryHierarchy.LEVELS]++;
+            way = pw;
+        } else {
+            miss = mh.fetch(core, pc);
+            way = l1i.way;
+        }
+        fetchPrevLine = fetchLastLine;
+        fetchPrevWay = fetchLastWay;
+        fetchLastLine = lineNo;
+        fetchLastWay = way;
+        return miss;
+    }
 
     /**
      * A load outside the cached fast region, to a region with latency, or misaligned when the

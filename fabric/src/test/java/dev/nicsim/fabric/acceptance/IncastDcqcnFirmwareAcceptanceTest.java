@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.acceptance;
 
+import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.TestPaths;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -2,30 +2,48 @@
  * EntrySmoke - drives a firmware ELF through the entries of firmware/ABI.md on riscv-core the way
  * the uNIC emulator does (a hart per call: pc = entry, a0 = mailbox, a1 = context; ecall 0x4E00
  * ends the call), to check the ABI from the Java side: load init, the tables, a flow-init call and
- * one event of each type, with instructions and cycles (e31 model) per call; faults and the
- * instruction budget are reported, not thrown.
+ * one event of each type, with instructions and cycles per call on a flat-memory hart of MODEL
+ * (default: e31's timing with Zbb and Zbs enabled, so the shipped RV64IMAC+Zbb+Zbs ELFs and
+ * plain RV64IMAC ones run under the same timing); faults and the instruction budget are reported,
+ * not thrown. Instruction counts do not depend on the model.
  *
- * Usage: java -cp fabric/target/nicsim.jar firmware/tests/java/EntrySmoke.java ELF
+ * Usage: java -cp fabric/target/nicsim.jar firmware/tests/java/EntrySmoke.java ELF [MODEL] [--functions]
+ *   MODEL: e31, ibex, bf3-dpa (its core timing only: this hart has no memory hierarchy) or a model
+ *   YAML file; --functions single-steps each event call and prints the instructions retired in
+ *   each function (by the symbol enclosing the pc), in the order first entered
  */
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.ElfImage;
 import dev.nicsim.riscv.ElfLoader;
 import dev.nicsim.riscv.Environment;
 import dev.nicsim.riscv.Hart;
+import dev.nicsim.riscv.Isa;
 import dev.nicsim.riscv.Memory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.EnumSet;
 
 public final class EntrySmoke {
     static final long THREADS = 0x0100_0000L;
     static final long CTX = 0x4000_0000L;
     static final long MB = THREADS + 3 * 0x1000L; // thread rank 3
 
+    static CycleModel model = CycleModel.E31.withExtensions(EnumSet.allOf(Isa.Extension.class));
+
+    static boolean functions;
+
     private EntrySmoke() {
     }
 
     public static void main(final String[] args) throws Exception {
         final ElfImage image = ElfLoader.load(Path.of(args[0]));
+        for (int a = 1; a < args.length; a++) {
+            if ("--functions".equals(args[a])) {
+                functions = true;
+            } else {
+                model = CycleModel.byName(args[a]);
+            }
+        }
         final Memory mem = new Memory();
         int i = 0;
         for (final ElfImage.Segment s : image.segments()) {
@@ -85,7 +103,7 @@ public final class EntrySmoke {
     }
 
     static void call(final ElfImage image, final Memory mem, final long entry, final long ctx, final String what) {
-        final Hart h = new Hart(mem, 64, CycleModel.E31, 0);
+        final Hart h = new Hart(mem, 64, model, 0);
         final boolean[] done = {false};
         h.setSystemCalls(true);
         h.setEnvironment(new Environment() {
@@ -114,7 +132,22 @@ public final class EntrySmoke {
         h.setPc(entry);
         h.setReg(10, MB);
         h.setReg(11, ctx);
-        h.run(100_000);
+        final java.util.Map<String, Long> perFunction = new java.util.LinkedHashMap<>();
+        if (functions && ctx != 0) {
+            while (!done[0] && h.fault() == null && h.instret() < 100_000) {
+                final long pc = h.pc();
+                final long before = h.instret();
+                h.run(before + 1);
+                if (h.instret() == before) {
+                    break;
+                }
+                final String where = image.symbols().describe(pc);
+                final int plus = where.indexOf('+');
+                perFunction.merge(plus < 0 ? where : where.substring(0, plus), h.instret() - before, Long::sum);
+            }
+        } else {
+            h.run(100_000);
+        }
         final String status = done[0] ? "done" : h.fault() != null
             ? String.format("FAULT %s at pc 0x%x (%s) tval 0x%x", h.fault().causeName(), h.fault().pc(),
                 image.symbols().describe(h.fault().pc()), h.fault().tval())
@@ -122,5 +155,6 @@ public final class EntrySmoke {
         System.out.printf("%-13s %s: %d instructions, %d cycles; rate %d rtt_req %d window %d timer %d ctx %d,%d%n", what,
             status, h.instret(), h.cycles(), mem.load(MB + 112, 4), mem.load(MB + 116, 4), mem.load(MB + 120, 8),
             mem.load(MB + 128, 4), mem.load(CTX, 4), mem.load(CTX + 4, 4));
+        perFunction.forEach((f, n) -> System.out.printf("    %-36s %4d%n", f, n));
     }
 }

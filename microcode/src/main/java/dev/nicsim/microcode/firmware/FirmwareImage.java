@@ -3,9 +3,16 @@ package dev.nicsim.microcode.firmware;
 import dev.nicsim.riscv.ElfFormatException;
 import dev.nicsim.riscv.ElfImage;
 import dev.nicsim.riscv.ElfLoader;
+import dev.nicsim.riscv.Isa;
 import dev.nicsim.riscv.SymbolTable;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * A firmware ELF checked against the runtime contract ({@link FirmwareLayout}): an RV64 soft-float
@@ -17,13 +24,15 @@ import java.nio.file.Path;
 public final class FirmwareImage {
     private final Path path;
     private final ElfImage elf;
+    /** The {@code Tag_RISCV_arch} string of the ELF's {@code .riscv.attributes}, or null when it has none. */
+    private final String arch;
     final long entryInit;
     final long entryEvent;
 
     private FirmwareImage(final Path path, final ElfImage elf) {
         this.path = path;
         this.elf = elf;
-        checkAbi(path, elf);
+        arch = checkAbi(path, elf);
         final SymbolTable s = elf.symbols();
         if (s.find(FirmwareLayout.USER_ALGO) == null && s.find(FirmwareLayout.NP_HANDLER) == null) {
             throw new FirmwareException(path + ": no " + FirmwareLayout.USER_ALGO
@@ -43,19 +52,22 @@ public final class FirmwareImage {
      * Refuses an image built for another ABI than the runtime's (firmware/ABI.md: RV64, lp64,
      * soft-float): an ELF32 image, or one whose {@code e_flags} name a hardware floating-point
      * calling convention (RISC-V ELF psABI, {@code EF_RISCV_FLOAT_ABI}).
+     *
+     * @return the image's {@code Tag_RISCV_arch} string, or null when it has no attributes section
      */
-    private static void checkAbi(final Path path, final ElfImage elf) {
+    private static String checkAbi(final Path path, final ElfImage elf) {
         if (elf.xlen() != 64) {
             throw new FirmwareException(path + ": an ELF32 (RV32) image; nicsim firmware is RV64 (ELF64, -march=rv64imac"
                 + " -mabi=lp64, firmware/ABI.md)");
         }
-        final byte[] header = new byte[E_FLAGS_OFFSET_64 + 4];
-        try (java.io.InputStream in = java.nio.file.Files.newInputStream(path)) {
-            if (in.readNBytes(header, 0, header.length) != header.length) {
-                throw new FirmwareException(path + ": the ELF header is cut short");
-            }
+        final byte[] header;
+        try {
+            header = java.nio.file.Files.readAllBytes(path);
         } catch (final java.io.IOException e) {
             throw new FirmwareException(path + ": cannot read: " + e.getMessage());
+        }
+        if (header.length < E_FLAGS_OFFSET_64 + 4) {
+            throw new FirmwareException(path + ": the ELF header is cut short");
         }
         final int flags = (header[E_FLAGS_OFFSET_64] & 0xFF) | (header[E_FLAGS_OFFSET_64 + 1] & 0xFF) << 8
             | (header[E_FLAGS_OFFSET_64 + 2] & 0xFF) << 16 | (header[E_FLAGS_OFFSET_64 + 3] & 0xFF) << 24;
@@ -65,6 +77,114 @@ public final class FirmwareImage {
             throw new FirmwareException(path + ": built for the " + name + " ABI (ELF flags 0x" + Integer.toHexString(flags)
                 + "); nicsim firmware uses the soft-float ABI lp64 (-mabi=lp64, firmware/ABI.md)");
         }
+        return archAttribute(header);
+    }
+
+    /** {@code SHT_RISCV_ATTRIBUTES} (RISC-V ELF psABI, "RISC-V specific section types"). */
+    private static final int SHT_RISCV_ATTRIBUTES = 0x7000_0003;
+    /** {@code Tag_RISCV_arch} (RISC-V ELF psABI, "Attributes"): an NTBS naming the ISA the code was built for. */
+    private static final int TAG_RISCV_ARCH = 5;
+
+    /**
+     * Reads {@code Tag_RISCV_arch} from the {@code .riscv.attributes} section (RISC-V ELF psABI:
+     * format version 'A', then sub-sections "length, vendor NTBS, tag 1 (file), length, attributes";
+     * an attribute is a ULEB128 tag and a ULEB128 value for even tags, an NTBS for odd ones).
+     *
+     * @param file the whole ELF64 file (little-endian, checked by the loader)
+     * @return the arch string, or null when there is no attributes section or no such tag
+     */
+    static String archAttribute(final byte[] file) {
+        final ByteBuffer b = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            final long shoff = b.getLong(40);
+            final int shentsize = b.getShort(58) & 0xFFFF;
+            final int shnum = b.getShort(60) & 0xFFFF;
+            for (int i = 0; i < shnum; i++) {
+                final int sh = Math.toIntExact(shoff + (long) i * shentsize);
+                if (b.getInt(sh + 4) != SHT_RISCV_ATTRIBUTES) {
+                    continue;
+                }
+                final int start = Math.toIntExact(b.getLong(sh + 24));
+                final int end = Math.toIntExact(start + b.getLong(sh + 32));
+                if (end > file.length || file[start] != 'A') {
+                    return null;
+                }
+                int p = start + 1;
+                while (p + 4 <= end) {
+                    final int subEnd = p + b.getInt(p);
+                    int q = p + 4;
+                    final int vendorStart = q;
+                    while (q < subEnd && file[q] != 0) {
+                        q++;
+                    }
+                    final boolean riscv = "riscv".equals(new String(file, vendorStart, q - vendorStart, StandardCharsets.US_ASCII));
+                    q++;
+                    if (riscv && q + 5 <= subEnd && file[q] == 1) { // Tag_file
+                        final int attrEnd = q + b.getInt(q + 1);
+                        q += 5;
+                        while (q < attrEnd && q < subEnd) {
+                            int tag = 0;
+                            int shift = 0;
+                            while ((file[q] & 0x80) != 0) {
+                                tag |= (file[q++] & 0x7F) << shift;
+                                shift += 7;
+                            }
+                            tag |= (file[q++] & 0x7F) << shift;
+                            if ((tag & 1) != 0) {
+                                final int strStart = q;
+                                while (q < attrEnd && file[q] != 0) {
+                                    q++;
+                                }
+                                final String value = new String(file, strStart, q - strStart, StandardCharsets.US_ASCII);
+                                q++;
+                                if (tag == TAG_RISCV_ARCH) {
+                                    return value;
+                                }
+                            } else {
+                                while ((file[q++] & 0x80) != 0) {
+                                    // skip a ULEB128 value
+                                }
+                            }
+                        }
+                    }
+                    if (subEnd <= p) {
+                        return null;
+                    }
+                    p = subEnd;
+                }
+                return null;
+            }
+        } catch (final IndexOutOfBoundsException | ArithmeticException e) {
+            return null; // a malformed attributes section names no extension
+        }
+        return null;
+    }
+
+    /**
+     * The optional extensions nicsim models (Zbb, Zbs) that the image's {@code Tag_RISCV_arch}
+     * names, i.e. the ones its code may use (a compiler given {@code -march=..._zbb} emits
+     * {@code rev8}, {@code max}, {@code bseti}, ...).
+     *
+     * @return the extensions (empty when the image has no arch attribute or names neither)
+     */
+    public Set<Isa.Extension> extensionsUsed() {
+        final Set<Isa.Extension> used = EnumSet.noneOf(Isa.Extension.class);
+        if (arch != null) {
+            for (final String part : arch.toLowerCase(Locale.ROOT).split("_")) {
+                final String name = part.replaceFirst("[0-9]+(p[0-9]+)?$", "");
+                for (final Isa.Extension x : Isa.Extension.values()) {
+                    if (x.name().toLowerCase(Locale.ROOT).equals(name)) {
+                        used.add(x);
+                    }
+                }
+            }
+        }
+        return used;
+    }
+
+    /** @return the image's {@code Tag_RISCV_arch} string (e.g. {@code rv64i2p1_m2p0_..._zbb1p0_zbs1p0}), or null if none */
+    public String arch() {
+        return arch;
     }
 
     /**

@@ -77,18 +77,45 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
      * @param maxInstructionsPerEvent instruction budget per event, at least 1
      * @param model                   the cores' model ({@code bf3-dpa}, {@code e31}, {@code ibex}, a YAML file's)
      * @return the provider
-     * @throws FirmwareException as {@link #load(Path, long)}
+     * @throws FirmwareException as {@link #load(Path, long)}, and when the image is built for an
+     *                           extension the model lacks (e.g. the shipped Zbb/Zbs ELFs on e31)
      */
     public static FirmwareProvider load(final Path elf, final long maxInstructionsPerEvent, final CycleModel model) {
         if (maxInstructionsPerEvent < 1) {
             throw new IllegalArgumentException("maxInstructionsPerEvent must be >= 1, got " + maxInstructionsPerEvent);
         }
         final FirmwareImage image = FirmwareImage.load(elf);
+        checkExtensions(image, model);
         if (!image.hasUserAlgo()) {
             throw new FirmwareException(elf + ": no " + FirmwareLayout.USER_ALGO + ": a notification-point program ("
                 + FirmwareLayout.NP_HANDLER + "), not a reaction-point algorithm");
         }
         return new FirmwareProvider(image, maxInstructionsPerEvent, model);
+    }
+
+    /**
+     * Refuses an image built for an extension the model's harts do not execute (the shipped ELFs are
+     * built for Zbb and Zbs, which e31 and ibex trap): every event would otherwise fault on its
+     * first such instruction.
+     *
+     * @param image the image
+     * @param model the cores' model
+     * @throws FirmwareException one line naming the file, its arch attribute, the model, the
+     *                           missing extensions and the way out
+     */
+    static void checkExtensions(final FirmwareImage image, final CycleModel model) {
+        final java.util.Set<dev.nicsim.riscv.Isa.Extension> missing = image.extensionsUsed();
+        missing.removeAll(model.extensions());
+        if (!missing.isEmpty()) {
+            final StringBuilder names = new StringBuilder();
+            for (final dev.nicsim.riscv.Isa.Extension x : missing) {
+                names.append(names.length() == 0 ? "" : ", ").append(x.name().toLowerCase(java.util.Locale.ROOT));
+            }
+            throw new FirmwareException(image.path() + ": built for " + image.arch() + " (its .riscv.attributes); model "
+                + model.name() + " does not execute " + names + " (it traps them as illegal instructions): use a model "
+                + "with extensions [zbb, zbs] (bf3-dpa) or rebuild for plain RV64IMAC (make -C firmware FW_MARCH=rv64imac"
+                + ", firmware/README.md)");
+        }
     }
 
     /** @return {@code firmware:<file name>} */

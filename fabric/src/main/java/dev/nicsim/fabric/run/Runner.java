@@ -627,6 +627,17 @@ public final class Runner implements FlowListener, EventHandler {
         return mailboxLog;
     }
 
+    /**
+     * The firmware instance of a host's NIC that takes the host side's calls (core 0), for observers and
+     * tests that read a program's globals ({@link FirmwareAlgorithm#symbolLoad}); callers must not call it.
+     *
+     * @param host host id, {@code 0 .. hostCount()-1}
+     * @return the instance, or null when the run has no firmware
+     */
+    public FirmwareAlgorithm firmware(final int host) {
+        return firmware[host];
+    }
+
     /** @return every counter of the run (after {@link #run}) */
     public CounterRegistry counters() {
         return counters;

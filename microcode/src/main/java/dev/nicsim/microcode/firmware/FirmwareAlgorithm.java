@@ -360,8 +360,8 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
 
     /**
      * Delivers a host-to-device mailbox message ({@code doca_pcc_mailbox_send}, Addendum A.5): runs
-     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} on this
-     * instance's hart, with {@code *response_size} preset to 0.
+     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} as
+     * {@link #hostMailbox(byte[], int, int, long)} does, with no fallback port speed.
      *
      * @param request          the message, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
      * @param maxResponseBytes the largest reply accepted, 0..{@link FirmwareLayout#HOST_MAILBOX_BYTES}

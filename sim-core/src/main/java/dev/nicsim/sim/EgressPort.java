@@ -46,6 +46,8 @@ public abstract class EgressPort implements EventHandler {
     private final long[] pauseFramesReceived = new long[8];
     private final long[] pausedDurationPs = new long[8];
     private PacketObserver observer;
+    /** False while the link is down (scenario {@code link_events}): no frame starts on it. */
+    private boolean linkUp = true;
 
     /**
      * Creates a port.
@@ -192,7 +194,7 @@ public abstract class EgressPort implements EventHandler {
      * ({@link #hasBacklog()}); an idle port costs the kernel one event per frame (its delivery).
      */
     public final void kick() {
-        if (peer == null) {
+        if (peer == null || !linkUp) {
             return;
         }
         final long now = sim.nowPs();
@@ -255,6 +257,30 @@ public abstract class EgressPort implements EventHandler {
         if (wireCount++ == 0) {
             sim.schedule(arrivalPs, this, EV_DELIVER, 0, null);
         }
+    }
+
+    /**
+     * Takes the link down or brings it back up (a scenario's {@code link_events}, docs/scenarios.md).
+     * While down no frame starts: control and data frames wait in their queues (and PFC, ECN and
+     * tail drop act on them as on any queue), a frame already being serialised finishes, and frames
+     * already on the wire still arrive. Bringing the link up starts the next eligible frame at once.
+     * Call it on both ends of a link; each end is one direction.
+     *
+     * @param up true to bring the link up, false to take it down
+     */
+    public void setLinkUp(final boolean up) {
+        if (linkUp == up) {
+            return;
+        }
+        linkUp = up;
+        if (up) {
+            kick();
+        }
+    }
+
+    /** @return whether the link carries frames now (true unless taken down by {@link #setLinkUp}) */
+    public boolean linkUp() {
+        return linkUp;
     }
 
     /** @return frames on the wire (sent, not yet delivered) */

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * "scenarios.md: every field"), so a field added to the loader without its documentation fails
  * here. The loader is read as text: each key passed to a {@code YamlFields} accessor
  * ({@code integer}, {@code number}, {@code bool}, {@code string}, {@code oneOf}, {@code oneOfOr},
- * {@code intList}, {@code mappings}, {@code child}, {@code childOrEmpty}, {@code has},
+ * {@code intList}, {@code wordList}, {@code mappings}, {@code mappingsOrEmpty}, {@code child}, {@code childOrEmpty}, {@code has},
  * {@code isScalar}) as a string literal. A key counts as documented when the page names it in
  * code style, alone or as a part of a dotted path ({@code `k`}, {@code `host_link.rate_gbps`},
  * {@code `by_rate[i].pmax`}). The per-event-type keys of {@code nic.emulator.handler_cycles}
@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ScenarioFieldsDocumentedTest {
 
     private static final Pattern KEY = Pattern.compile(
-        "\\.(?:integer|number|bool|string|oneOf|oneOfOr|intList|mappings|child|childOrEmpty|has|isScalar)\\(\\s*\"([A-Za-z_][A-Za-z0-9_]*)\"");
+        "\\.(?:integer|number|bool|string|oneOf|oneOfOr|intList|wordList|mappings|mappingsOrEmpty|child|childOrEmpty|has|isScalar)\\(\\s*\"([A-Za-z_][A-Za-z0-9_]*)\"");
 
     @Test
     void everyFieldTheLoaderReadsIsInDocsScenarios() throws IOException {

@@ -20,10 +20,10 @@ final class OutputPaths {
     /** Files {@code nicsim run} writes into its output directory. */
     static final List<String> RUN_FILES = List.of("flows.csv", "queues.csv", "rates.csv", "throughput.csv",
         "classes.csv", "counters.csv", "run.json", "fct.txt", "throughput.png",
-        "queues.png", "rates.png", "slowdown.png");
+        "queues.png", "rates.png", "slowdown.png", "mailbox.csv");
 
     /** Files {@code nicsim replay} writes into its output directory. */
-    static final List<String> REPLAY_FILES = List.of("events.csv", "results.csv");
+    static final List<String> REPLAY_FILES = List.of("events.csv", "results.csv", "mailbox.csv");
     /**
      * Marker file in an output directory while a command writes it: present after a command
      * failed part-way (its outputs are partial), removed when the command finished.

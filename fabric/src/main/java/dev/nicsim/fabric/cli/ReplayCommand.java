@@ -1,5 +1,7 @@
 package dev.nicsim.fabric.cli;
 
+import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.fabric.scenario.ScenarioLoader;
 import dev.nicsim.fabric.trace.AlgorithmParameters;
 import dev.nicsim.fabric.trace.ChronicleTraceReader;
 import dev.nicsim.fabric.trace.ReplayEngine;
@@ -30,7 +32,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code nicsim replay CAPTURE_OR_TRACE --algorithm NAME [--set param=value]... [--out DIR]
  * [--verify] [--processor emulator|ideal|direct] [--line-rate-gbps G] [--mtu-bytes B]
- * [--base-rtt-ns N] [--burst-gap-ns N] [--lenient]}: runs the PCC events of a trace or a capture
+ * [--base-rtt-ns N] [--burst-gap-ns N] [--lenient] [--mailbox FILE]}: runs the PCC events of a trace or a capture
  * through a CC processor with the algorithm ({@link ReplayEngine}), writes {@code events.csv} and
  * {@code results.csv}, prints a per-QP summary, and with {@code --verify} compares the results
  * with those recorded in the trace.
@@ -96,6 +98,11 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--lenient", description = "Captures: skip and count bad packets instead of stopping")
     boolean lenient;
 
+    @Option(names = "--mailbox", paramLabel = "FILE",
+        description = "With --firmware: host mailbox messages to deliver at their times (YAML, 'mailbox:' and entries as a"
+            + " scenario's firmware.mailbox); replies in mailbox.csv")
+    Path mailbox;
+
     /** Smallest {@code --line-rate-gbps}, as a scenario's {@code rate_gbps}. */
     static final double MIN_LINE_RATE_GBPS = 0.001;
     /** Largest {@code --line-rate-gbps}, as a scenario's {@code rate_gbps}. */
@@ -118,6 +125,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent,
             firmwareModel == null ? dev.nicsim.riscv.CycleModel.BF3_DPA : firmwareModel);
+        final List<Scenario.MailboxMessage> messages = messages(provider);
         // the same ranges as a scenario's links (rate_gbps) and NICs (mtu_bytes)
         if (!(lineRateGbps >= MIN_LINE_RATE_GBPS && lineRateGbps <= MAX_LINE_RATE_GBPS)) {
             throw new TraceException("--line-rate-gbps: expected a rate in [" + MIN_LINE_RATE_GBPS + ", "
@@ -161,6 +169,7 @@ final class ReplayCommand implements Callable<Integer> {
                     recorded != null || firmware == null ? recorded : firmwareConfig());
                 OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input); // the trace was checked whole
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
+                    engine.mailbox(messages);
                     reader.read(engine);
                     engine.finish();
                     return report(engine, dir);
@@ -180,6 +189,7 @@ final class ReplayCommand implements Callable<Integer> {
             base.processor(), base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(), firmwareConfig());
         OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input);
         try (ReplayEngine engine = new ReplayEngine(st, dir)) {
+            engine.mailbox(messages);
             final PccEventDeriver deriver;
             try {
                 deriver = new PccEventDeriver(engine, burstGapNs, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true);
@@ -224,6 +234,29 @@ final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The messages of {@code --mailbox FILE}, checked against the firmware before anything runs.
+     *
+     * @param provider the algorithm
+     * @return the messages in time order; empty without {@code --mailbox}
+     * @throws TraceException naming the option when it has no firmware to go to, or the firmware no mailbox callback
+     */
+    private List<Scenario.MailboxMessage> messages(final PccAlgorithmProvider provider) {
+        if (mailbox == null) {
+            return List.of();
+        }
+        OutputPaths.nonEmpty("--mailbox", mailbox);
+        if (!(provider instanceof FirmwareProvider fp)) {
+            throw new TraceException("--mailbox: messages go to a DOCA PCC firmware's doca_pcc_dev_user_mailbox_handle;"
+                + " give --firmware ELF instead of --algorithm");
+        }
+        if (!fp.image().hasMailboxHandler()) {
+            throw new TraceException("--mailbox: " + fp.image().path() + " defines no doca_pcc_dev_user_mailbox_handle, so"
+                + " nothing would receive the messages of " + mailbox);
+        }
+        return ScenarioLoader.mailboxFile(mailbox);
+    }
+
     private ReplayEngine.Settings settings(final PccAlgorithmProvider provider, final PccParameterValues values,
                                            final ReplayProcessor proc) {
         return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
@@ -249,7 +282,10 @@ final class ReplayCommand implements Callable<Integer> {
         if (firmware != null) {
             System.out.println(((FirmwareProvider) engine.provider()).summaryLine());
         }
-        System.out.println("output in " + dir + " (events.csv, results.csv)");
+        if (mailbox != null) {
+            System.out.println(engine.mailboxLog().summaryLine());
+        }
+        System.out.println("output in " + dir + " (events.csv, results.csv" + (mailbox != null ? ", mailbox.csv" : "") + ")");
         if (!verify) {
             return 0;
         }

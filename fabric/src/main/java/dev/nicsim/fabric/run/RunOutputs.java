@@ -15,7 +15,7 @@ import java.util.function.LongConsumer;
  * {@code nicsim sweep} (which runs every point and seed through {@link #run}, so a point is
  * exactly {@code nicsim run SCENARIO --seed S --set k=v ...}): build the {@link Runner}, simulate,
  * then write {@code flows.csv}, {@code fct.txt}, {@code counters.csv}, {@code run.json},
- * {@code classes.csv} and the figures the scenario asks for, and print the summary.
+ * {@code classes.csv}, {@code mailbox.csv} (with {@code firmware.mailbox}) and the figures the scenario asks for, and print the summary.
  *
  * <p>Thread-safety: stateless; each call uses its own runner, so calls on different threads with
  * different output directories are independent.
@@ -79,6 +79,10 @@ public final class RunOutputs {
         Reports.printSummary(out, result);
         if (scenario.algorithm().provider() instanceof FirmwareProvider fp) {
             out.println(fp.summaryLine());
+        }
+        if (!scenario.mailbox().isEmpty()) {
+            runner.mailboxLog().write(dir);
+            out.println(runner.mailboxLog().summaryLine());
         }
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);

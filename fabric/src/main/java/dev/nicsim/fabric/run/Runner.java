@@ -9,6 +9,8 @@ import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
+import dev.nicsim.fabric.trace.MailboxLog;
+import dev.nicsim.microcode.firmware.FirmwareAlgorithm;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.NicPorts;
 import dev.nicsim.microcode.trace.PccTraceListener;
@@ -49,6 +51,8 @@ public final class Runner implements FlowListener, EventHandler {
     private static final int EV_START_FLOW = 1;
     private static final int EV_SAMPLE_QUEUES = 2;
     private static final int EV_SAMPLE_RATES = 3;
+    private static final int EV_MAILBOX = 4;
+    private static final int EV_LINK = 5;
     private static final long PROGRESS_STEP_PS = 20_000_000L; // 20 us of simulated time
 
     private final Scenario scenario;
@@ -72,6 +76,12 @@ public final class Runner implements FlowListener, EventHandler {
     /** Flow ids in the order their flows completed (the first {@code completed} entries). */
     private final int[] completionOrder;
     private int completed;
+    /** Per host, the firmware instance of its NIC's core 0 (host-side calls go there); null without firmware. */
+    private final FirmwareAlgorithm[] firmware;
+    /** What the firmware answered the scenario's mailbox messages ({@code mailbox.csv}). */
+    private final MailboxLog mailboxLog = new MailboxLog();
+    /** Mailbox messages delivered so far (they run in list order, the list being in time order). */
+    private int mailboxDelivered;
 
     /**
      * Builds the fabric.
@@ -147,14 +157,16 @@ public final class Runner implements FlowListener, EventHandler {
         }
         applyWredByRate(scenario.switchSpec());
         emulators = new UnicEmulator[hosts];
+        firmware = new FirmwareAlgorithm[hosts];
         final EmulatorConfig emulatorConfig = emulatorConfig(scenario.nic().emulator());
         for (int h = 0; h < hosts; h++) {
             final int host = h;
             final java.util.function.Function<CcResultSink, CcProcessor> make = sink -> {
-                // one supplier per NIC: firmware instances of one NIC share its memory image
+                // one supplier per NIC: firmware instances of one NIC share its memory image; the first
+                // (core 0) takes the host side's calls (mailbox messages, port-state changes)
                 final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
                     scenario.algorithm().provider() instanceof FirmwareProvider fw
-                        ? fw.processorInstances(scenario.algorithm().values(), nicPorts(host))
+                        ? firstKept(fw.processorInstances(scenario.algorithm().values(), nicPorts(host)), host)
                         : scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
                 if (emulatorConfig == null) {
                     return new DirectCcProcessor(instances.get(), 0, sink);
@@ -187,8 +199,65 @@ public final class Runner implements FlowListener, EventHandler {
         }
         sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
         sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
+        for (int i = 0; i < scenario.mailbox().size(); i++) {
+            sim.schedule(scenario.mailbox().get(i).atPs(), this, EV_MAILBOX, i, null);
+        }
+        for (int i = 0; i < scenario.linkEvents().size(); i++) {
+            sim.schedule(scenario.linkEvents().get(i).atPs(), this, EV_LINK, i, null);
+        }
         throughput = new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(),
             List.of(switches));
+    }
+
+    /** Wraps a NIC's firmware instances so that the first one (core 0) is kept in {@link #firmware}. */
+    private java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> firstKept(
+        final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances, final int host) {
+        return () -> {
+            final dev.nicsim.pcc.PccAlgorithm a = instances.get();
+            if (firmware[host] == null) {
+                firmware[host] = (FirmwareAlgorithm) a;
+            }
+            return a;
+        };
+    }
+
+    /**
+     * Delivers mailbox message {@code i} to its NIC or to every NIC ({@code doca_pcc_mailbox_send} played by the
+     * host side): each NIC's firmware runs {@code doca_pcc_dev_user_mailbox_handle} now, and the reply goes to
+     * {@code mailbox.csv}.
+     */
+    private void deliverMailbox(final int i) {
+        final Scenario.MailboxMessage m = scenario.mailbox().get(i);
+        final byte[] request = m.request();
+        final int nowNs = (int) (sim.nowPs() / 1000);
+        for (int h = 0; h < nics.length; h++) {
+            if (m.nic() == Scenario.ALL_NICS || m.nic() == h) {
+                final FirmwareAlgorithm fw = firmware[h];
+                mailboxLog.delivered(sim.nowPs(), h, i, m, fw.hostMailbox(request, m.maxResponseBytes(), nowNs,
+                    scenario.topology().hostLink().rateBitsPerSec()));
+            }
+        }
+        mailboxDelivered = i + 1;
+    }
+
+    /**
+     * Link event {@code i}: both directions of the host's link stop (or resume) starting frames, and the
+     * firmware on the host's NIC learns the port's new state ({@code doca_pcc_dev_user_port_info_changed}).
+     */
+    private void linkEvent(final int i) {
+        final Scenario.LinkEvent ev = scenario.linkEvents().get(i);
+        final int h = ev.host();
+        nics[h].port().setLinkUp(ev.up());
+        for (final TopologyGraph.Edge e : graph.edges()) {
+            if (e.a() == h) {
+                switches[e.b() - graph.hosts()].egressPort(e.portB()).setLinkUp(ev.up());
+            } else if (e.b() == h) {
+                switches[e.a() - graph.hosts()].egressPort(e.portA()).setLinkUp(ev.up());
+            }
+        }
+        if (firmware[h] != null) {
+            firmware[h].portStateChanged(ev.up(), (int) (sim.nowPs() / 1000), scenario.topology().hostLink().rateBitsPerSec());
+        }
     }
 
     /**
@@ -404,6 +473,8 @@ public final class Runner implements FlowListener, EventHandler {
                     sim.scheduleIn(scenario.sampling().rateIntervalPs(), this, EV_SAMPLE_RATES, 0, null);
                 }
             }
+            case EV_MAILBOX -> deliverMailbox((int) arg);
+            case EV_LINK -> linkEvent((int) arg);
             default -> throw new IllegalStateException("unknown runner event " + kind);
         }
     }
@@ -468,6 +539,15 @@ public final class Runner implements FlowListener, EventHandler {
             series.checkError();
         }
         final long wall = System.nanoTime() - t0;
+        for (int i = mailboxDelivered; i < scenario.mailbox().size(); i++) {
+            final Scenario.MailboxMessage m = scenario.mailbox().get(i);
+            for (int h = 0; h < nics.length; h++) {
+                if (m.nic() == Scenario.ALL_NICS || m.nic() == h) {
+                    mailboxLog.notDelivered(m.atPs(), h, i, m);
+                }
+            }
+        }
+        mailboxDelivered = scenario.mailbox().size();
         throughput.finish(sim.nowPs());
         for (int h = 0; h < nics.length; h++) {
             nics[h].publishProcessorCounters();
@@ -536,6 +616,26 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public ThroughputSampler throughput() {
         return throughput;
+    }
+
+    /**
+     * The scenario's mailbox messages and the firmware's replies ({@code mailbox.csv}); complete after {@link #run}.
+     *
+     * @return the log (header only when the scenario has no messages)
+     */
+    public MailboxLog mailboxLog() {
+        return mailboxLog;
+    }
+
+    /**
+     * The firmware instance of a host's NIC that takes the host side's calls (core 0), for observers and
+     * tests that read a program's globals ({@link FirmwareAlgorithm#symbolLoad}); callers must not call it.
+     *
+     * @param host host id, {@code 0 .. hostCount()-1}
+     * @return the instance, or null when the run has no firmware
+     */
+    public FirmwareAlgorithm firmware(final int host) {
+        return firmware[host];
     }
 
     /** @return every counter of the run (after {@link #run}) */

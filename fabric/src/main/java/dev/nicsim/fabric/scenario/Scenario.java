@@ -20,9 +20,66 @@ import java.nio.file.Path;
  * @param algorithm  the congestion-control algorithm and its validated parameters
  * @param workload   the flows to run
  * @param sampling   sampling intervals of the time series
+ * @param mailbox    host-to-device mailbox messages to the firmware ({@code firmware.mailbox}), in time order
+ *                   (file order among equal times); empty when none
+ * @param linkEvents host links taken down and brought up ({@code link_events}), in time order; empty when none
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
-                       NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling) {
+                       NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling,
+                       java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents) {
+
+    /**
+     * A scenario without mailbox messages and link events.
+     *
+     * @param name       scenario name
+     * @param file       the file it came from
+     * @param seed       seed of every random stream
+     * @param stopTimePs stop time, ps
+     * @param topology   hosts, switches and links
+     * @param switchSpec switch settings
+     * @param nic        NIC settings
+     * @param algorithm  the algorithm
+     * @param workload   the flows
+     * @param sampling   sampling intervals
+     */
+    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
+                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
+                    final Sampling sampling) {
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, java.util.List.of(),
+            java.util.List.of());
+    }
+
+    /** Where a mailbox message goes: {@link MailboxMessage#nic()} of a message to every NIC. */
+    public static final int ALL_NICS = -1;
+
+    /**
+     * One host-to-device mailbox message ({@code doca_pcc_mailbox_send}, DOCA PCC fact sheet Addendum A.5),
+     * delivered to {@code doca_pcc_dev_user_mailbox_handle} of the firmware on one NIC or on all.
+     *
+     * @param atPs             delivery time, ps
+     * @param requestHex       the request bytes in order as lower-case hex, two digits a byte (empty for none);
+     *                         at most {@link dev.nicsim.microcode.firmware.FirmwareLayout#HOST_MAILBOX_BYTES} bytes
+     * @param nic              host id of the target NIC, or {@link #ALL_NICS}
+     * @param maxResponseBytes the largest reply the host accepts, 0 .. HOST_MAILBOX_BYTES
+     */
+    public record MailboxMessage(long atPs, String requestHex, int nic, int maxResponseBytes) {
+        /** @return the request bytes (a new array) */
+        public byte[] request() {
+            return java.util.HexFormat.of().parseHex(requestHex);
+        }
+    }
+
+    /**
+     * A host link going down or coming back up at a time: both directions of the link between the
+     * host's NIC (port 0) and its switch stop starting frames while it is down, and the firmware's
+     * {@code doca_pcc_dev_user_port_info_changed} is called when the state changes.
+     *
+     * @param atPs time, ps
+     * @param host host id
+     * @param up   the state from then on
+     */
+    public record LinkEvent(long atPs, int host, boolean up) {
+    }
 
     /**
      * One kind of link.

@@ -202,7 +202,163 @@ public final class ScenarioLoader {
             Math.round(s.number("throughput_interval_us", 10, 0.01, 1_000_000) * PS_PER_US),
             s.bool("throughput_chart", false), s.bool("charts", false));
         s.finish();
-        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling);
+        // host-side DOCA PCC actions (issue 22): mailbox messages to the firmware; host link state changes
+        final YamlFields fw = f.childOrEmpty("firmware");
+        final List<Scenario.MailboxMessage> mailbox = mailbox(fw.mappingsOrEmpty("mailbox"), hostCount(topology) - 1,
+            stopPs);
+        requireMailboxHandler(fw, mailbox, algorithm);
+        fw.finish();
+        final List<Scenario.LinkEvent> linkEvents = linkEvents(f.mappingsOrEmpty("link_events"), hostCount(topology), stopPs);
+        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling, mailbox, linkEvents);
+    }
+
+    /**
+     * Reads a file of host mailbox messages ({@code nicsim replay --firmware ELF --mailbox FILE}): a YAML
+     * mapping whose one field {@code mailbox} lists entries as a scenario's {@code firmware.mailbox}
+     * does (docs/scenarios.md), {@code nic} naming a source (NIC) of the replay.
+     *
+     * @param file the file
+     * @return the messages in time order (file order among equal times)
+     * @throws ScenarioException one line naming the file, line and field of any bad input
+     */
+    public static List<Scenario.MailboxMessage> mailboxFile(final Path file) {
+        final String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (final NoSuchFileException e) {
+            throw new ScenarioException(file + ": no such mailbox file");
+        } catch (final IOException e) {
+            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
+        }
+        final Node root = compose(file.toString(), new StringReader(text));
+        if (root == null) {
+            throw new ScenarioException(file + ":1: the mailbox file is empty; expected 'mailbox:' and a list of messages");
+        }
+        final YamlFields f = new YamlFields(file.toString(), "", root);
+        final List<Scenario.MailboxMessage> out = mailbox(f.mappings("mailbox"), Integer.MAX_VALUE,
+            Math.round(MAX_TIME_US * PS_PER_US));
+        f.finish();
+        return out;
+    }
+
+    /** Latest time of a mailbox message or link event in a file without a stop time (replay), us. */
+    private static final double MAX_TIME_US = 100_000_000;
+
+    /** A time field given either as {@code at_us} or as {@code at_ns} (exactly one), as ps, at most {@code maxPs}. */
+    private static long atPs(final YamlFields e, final long maxPs) {
+        if (e.has("at_us") == e.has("at_ns")) {
+            throw e.fieldError(e.has("at_us") ? "at_ns" : "at_us", "give exactly one of at_us and at_ns");
+        }
+        final double maxUs = maxPs / (double) PS_PER_US;
+        final long ps = e.has("at_us") ? Math.round(e.number("at_us", 0, maxUs) * PS_PER_US)
+            : Math.round(e.number("at_ns", 0, maxUs * 1000) * PS_PER_NS);
+        return Math.min(ps, maxPs);
+    }
+
+    /**
+     * {@code firmware.mailbox} entries: {@code at_us}/{@code at_ns}, {@code hex} or {@code words} (32-bit
+     * little-endian), {@code nic} (host id or {@code all}), {@code max_response_bytes}; sorted by time, stable.
+     */
+    private static List<Scenario.MailboxMessage> mailbox(final List<YamlFields> entries, final int maxNic, final long maxPs) {
+        final int limit = dev.nicsim.microcode.firmware.FirmwareLayout.HOST_MAILBOX_BYTES;
+        final List<Scenario.MailboxMessage> out = new ArrayList<>(entries.size());
+        for (final YamlFields e : entries) {
+            final long at = atPs(e, maxPs);
+            if (e.has("hex") == e.has("words")) {
+                throw e.fieldError(e.has("hex") ? "words" : "hex", "give exactly one of hex (the bytes in order) and words"
+                    + " (little-endian 32-bit words)");
+            }
+            final String hex;
+            if (e.has("hex")) {
+                final String text = e.string("hex").replaceAll("[\\s_:]", "").toLowerCase(java.util.Locale.ROOT);
+                final String digits = text.startsWith("0x") ? text.substring(2) : text;
+                if (!digits.matches("[0-9a-f]*") || digits.length() % 2 != 0) {
+                    throw e.fieldError("hex", "expected the bytes as pairs of hex digits (spaces allowed), e.g. '00 00 04 00',"
+                        + " got '" + e.string("hex") + "'");
+                }
+                hex = digits;
+            } else {
+                final StringBuilder b = new StringBuilder();
+                for (final long w : e.wordList("words", 0, 0xFFFF_FFFFL)) {
+                    for (int i = 0; i < 4; i++) {
+                        b.append(String.format(java.util.Locale.ROOT, "%02x", w >>> (8 * i) & 0xFF));
+                    }
+                }
+                hex = b.toString();
+            }
+            if (hex.length() / 2 > limit) {
+                throw e.fieldError(e.has("hex") ? "hex" : "words", "a request holds at most " + limit
+                    + " bytes (the host mailbox buffer, docs/doca-pcc.md), got " + hex.length() / 2);
+            }
+            final String target = e.string("nic");
+            final int nic;
+            if ("all".equals(target)) {
+                nic = Scenario.ALL_NICS;
+            } else {
+                final long n = e.integer("nic", 0, maxNic);
+                nic = (int) n;
+            }
+            final int maxResponse = (int) e.integer("max_response_bytes", limit, 0, limit);
+            e.finish();
+            out.add(new Scenario.MailboxMessage(at, hex, nic, maxResponse));
+        }
+        out.sort(java.util.Comparator.comparingLong(Scenario.MailboxMessage::atPs));
+        return List.copyOf(out);
+    }
+
+    /** Messages need firmware that defines the mailbox callback: one line at load instead of a silent no-op. */
+    private static void requireMailboxHandler(final YamlFields fw, final List<Scenario.MailboxMessage> mailbox,
+                                              final Scenario.Algorithm algorithm) {
+        if (mailbox.isEmpty()) {
+            return;
+        }
+        if (!(algorithm.provider() instanceof FirmwareProvider fp)) {
+            throw fw.fieldError("mailbox", "messages go to a DOCA PCC firmware's doca_pcc_dev_user_mailbox_handle, but this"
+                + " scenario runs the Java algorithm '" + algorithm.provider().name() + "'; give algorithm.firmware");
+        }
+        if (!fp.image().hasMailboxHandler()) {
+            throw fw.fieldError("mailbox", fp.image().path() + " defines no doca_pcc_dev_user_mailbox_handle, so nothing would"
+                + " receive these " + mailbox.size() + " messages; define it in the program or drop firmware.mailbox");
+        }
+    }
+
+    /**
+     * {@code link_events} entries: {@code at_us}/{@code at_ns}, {@code host}, {@code state} ({@code down}/{@code up});
+     * per host the states must alternate starting with {@code down}, at distinct times.
+     */
+    private static List<Scenario.LinkEvent> linkEvents(final List<YamlFields> entries, final int hosts, final long maxPs) {
+        final List<Scenario.LinkEvent> out = new ArrayList<>(entries.size());
+        final List<YamlFields> where = new ArrayList<>(entries.size());
+        for (final YamlFields e : entries) {
+            final long at = atPs(e, maxPs);
+            final int host = (int) e.integer("host", 0, hosts - 1);
+            final boolean up = "up".equals(e.oneOf("state", "down", "up"));
+            e.finish();
+            out.add(new Scenario.LinkEvent(at, host, up));
+            where.add(e);
+        }
+        final Integer[] order = new Integer[out.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, java.util.Comparator.comparingLong(i -> out.get(i).atPs()));
+        final java.util.Map<Integer, Scenario.LinkEvent> last = new java.util.HashMap<>();
+        final List<Scenario.LinkEvent> sorted = new ArrayList<>(out.size());
+        for (final int i : order) {
+            final Scenario.LinkEvent ev = out.get(i);
+            final Scenario.LinkEvent before = last.get(ev.host());
+            final boolean wasUp = before == null || before.up();
+            if (before != null && before.atPs() == ev.atPs()) {
+                throw where.get(i).fieldError("host", "host " + ev.host() + " already has a link event at this time");
+            }
+            if (wasUp == ev.up()) {
+                throw where.get(i).fieldError("state", "host " + ev.host() + "'s link is already " + (ev.up() ? "up" : "down")
+                    + " then (links start up; down and up must alternate)");
+            }
+            last.put(ev.host(), ev);
+            sorted.add(ev);
+        }
+        return List.copyOf(sorted);
     }
 
     private static Scenario.Link link(final YamlFields l, final Scenario.Link def) {

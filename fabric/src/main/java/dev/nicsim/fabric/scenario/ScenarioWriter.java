@@ -182,6 +182,35 @@ public final class ScenarioWriter {
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
+        if (!s.mailbox().isEmpty()) {
+            final Fields fw = new Fields("firmware");
+            final List<Node> items = new ArrayList<>();
+            for (final Scenario.MailboxMessage m : s.mailbox()) {
+                final Fields e = new Fields("firmware.mailbox[]");
+                e.number("at_ns", m.atPs() / 1e3);
+                e.str("hex", m.requestHex());
+                if (m.nic() == Scenario.ALL_NICS) {
+                    e.str("nic", "all");
+                } else {
+                    e.integer("nic", m.nic());
+                }
+                e.integer("max_response_bytes", m.maxResponseBytes());
+                items.add(e.flowNode());
+            }
+            fw.put("mailbox", new SequenceNode(Tag.SEQ, items, DumperOptions.FlowStyle.BLOCK));
+            f.map("firmware", fw);
+        }
+        if (!s.linkEvents().isEmpty()) {
+            final List<Node> items = new ArrayList<>();
+            for (final Scenario.LinkEvent l : s.linkEvents()) {
+                final Fields e = new Fields("link_events[]");
+                e.number("at_ns", l.atPs() / 1e3);
+                e.integer("host", l.host());
+                e.str("state", l.up() ? "up" : "down");
+                items.add(e.flowNode());
+            }
+            f.put("link_events", new SequenceNode(Tag.SEQ, items, DumperOptions.FlowStyle.BLOCK));
+        }
         return f.node();
     }
 

@@ -280,6 +280,53 @@ public final class YamlFields {
     }
 
     /**
+     * A required list of integers written in decimal or as {@code 0x} hexadecimal (e.g. 32-bit words
+     * {@code [0x40000, 7]}); may be empty.
+     *
+     * @param key field name
+     * @param min smallest allowed element
+     * @param max largest allowed element
+     * @return the values
+     * @throws ScenarioException naming the element ({@code key[i]}) that is not such an integer
+     */
+    public long[] wordList(final String key, final long min, final long max) {
+        final Node n = require(key);
+        if (!(n instanceof SequenceNode seq)) {
+            throw error(n, join(key), "expected a list of integers like [0x40000, 7]");
+        }
+        final long[] out = new long[seq.getValue().size()];
+        for (int i = 0; i < out.length; i++) {
+            final Node e = seq.getValue().get(i);
+            final String s = e instanceof ScalarNode sc ? sc.getValue().replace("_", "") : "";
+            final String what = "expected an integer in [" + min + ", " + max + "] (decimal or 0x hex), got ";
+            try {
+                out[i] = s.startsWith("0x") || s.startsWith("0X") ? Long.parseLong(s.substring(2), 16) : Long.parseLong(s);
+            } catch (final NumberFormatException ex) {
+                throw error(e, join(key) + "[" + i + "]", what + "'" + s + "'");
+            }
+            if (out[i] < min || out[i] > max) {
+                throw error(e, join(key) + "[" + i + "]", what + s);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * An optional list of mappings: empty when the field is absent; otherwise as {@link #mappings}.
+     *
+     * @param key field name
+     * @return the entries' fields, in file order
+     * @throws ScenarioException if present and not a non-empty list of mappings
+     */
+    public List<YamlFields> mappingsOrEmpty(final String key) {
+        if (!has(key)) {
+            read.add(key);
+            return List.of();
+        }
+        return mappings(key);
+    }
+
+    /**
      * A required, non-empty list of mappings (e.g. the entries of a {@code flows} workload); entry
      * {@code i} reports errors as {@code <path>.<key>[i].<field>}.
      *

@@ -154,6 +154,10 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private long timeRegressions;
     private IOException writeError;
     private boolean finished;
+    private final Path outDir;
+    private java.util.List<dev.nicsim.fabric.scenario.Scenario.MailboxMessage> mailbox = java.util.List.of();
+    private int mailboxNext;
+    private final MailboxLog mailboxLog = new MailboxLog();
 
     /**
      * Creates the engine and its output files.
@@ -170,6 +174,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
 
     public ReplayEngine(final Settings settings, final Path outDir) throws IOException {
         this.settings = settings;
+        this.outDir = outDir;
         Files.createDirectories(outDir);
         final AsciiFileWriter ev = new AsciiFileWriter(outDir.resolve("events.csv"));
         AsciiFileWriter rs = null;
@@ -186,6 +191,51 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         }
         this.eventsCsv = ev;
         this.resultsCsv = rs;
+    }
+
+    /**
+     * Host mailbox messages to deliver during the replay ({@code nicsim replay --firmware ELF --mailbox FILE}):
+     * each reaches {@code doca_pcc_dev_user_mailbox_handle} of the firmware of its source (created if not seen
+     * yet) or of every source seen so far ({@code nic: all}), at its time, before any input of a later time;
+     * messages after the last input are delivered by {@link #finish()}. Replies go to {@code mailbox.csv}
+     * ({@link MailboxLog}). Call before the first input.
+     *
+     * @param messages the messages in time order
+     * @throws IllegalStateException when the algorithm is not firmware with a mailbox callback
+     */
+    public void mailbox(final java.util.List<dev.nicsim.fabric.scenario.Scenario.MailboxMessage> messages) {
+        if (!messages.isEmpty() && !(settings.provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp
+            && fp.image().hasMailboxHandler())) {
+            throw new IllegalStateException("mailbox messages need firmware with doca_pcc_dev_user_mailbox_handle");
+        }
+        this.mailbox = messages;
+    }
+
+    /** Delivers the mailbox messages due at or before t, each at its own time. */
+    private void deliverMailboxUntil(final long t) {
+        while (mailboxNext < mailbox.size() && mailbox.get(mailboxNext).atPs() <= t) {
+            final int i = mailboxNext++;
+            final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m = mailbox.get(i);
+            final long at = Math.max(m.atPs(), nowPs);
+            advanceDue(at);
+            if (m.nic() != dev.nicsim.fabric.scenario.Scenario.ALL_NICS) {
+                deliver(source(m.nic()), i, m, at);
+            } else if (sources.isEmpty()) {
+                mailboxLog.notDelivered(at, -1, i, m);
+            } else {
+                final Source[] byId = sources.toArray(new Source[0]);
+                Arrays.sort(byId, java.util.Comparator.comparingInt(s -> s.id));
+                for (final Source s : byId) {
+                    deliver(s, i, m, at);
+                }
+            }
+        }
+    }
+
+    private void deliver(final Source s, final int i, final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m, final long at) {
+        mailboxLog.delivered(at, s.id, i, m, s.firmware.hostMailbox(m.request(), m.maxResponseBytes(), (int) (at / 1000),
+            settings.lineRateBitsPerSec()));
+        s.nextPs = s.processor.advance(at);
     }
 
     // ------------------------------------------------------------------ input: trace records
@@ -243,6 +293,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             timeRegressions++;
             return nowPs;
         }
+        deliverMailboxUntil(timePs);
         nowPs = timePs;
         return timePs;
     }
@@ -385,6 +436,14 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             return;
         }
         finished = true;
+        while (mailboxNext < mailbox.size()) { // messages after the last input, each at its time
+            final long at = mailbox.get(mailboxNext).atPs();
+            deliverMailboxUntil(at); // advances every processor due by then first
+            nowPs = Math.max(nowPs, at);
+        }
+        if (!mailbox.isEmpty()) {
+            mailboxLog.write(outDir);
+        }
         for (int i = 0; i < sources.size(); i++) {
             final Source s = sources.get(i);
             long guard = 0;
@@ -458,6 +517,11 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         }
         Arrays.sort(keys);
         return keys;
+    }
+
+    /** @return the mailbox messages' replies so far ({@code mailbox.csv}) */
+    public MailboxLog mailboxLog() {
+        return mailboxLog;
     }
 
     /** @return events offered */
@@ -583,11 +647,20 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         final int id;
         final CcProcessor processor;
         long nextPs = Long.MAX_VALUE;
+        /** Firmware only: the instance of core 0, which takes mailbox messages. */
+        dev.nicsim.microcode.firmware.FirmwareAlgorithm firmware;
 
         Source(final int id) {
             this.id = id;
-            this.processor = settings.processor().create(settings.provider(), settings.values(), this,
-                settings.emulatorConfig());
+            final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
+                settings.provider().processorInstances(settings.values());
+            this.processor = settings.processor().create(() -> {
+                final dev.nicsim.pcc.PccAlgorithm a = instances.get();
+                if (firmware == null && a instanceof dev.nicsim.microcode.firmware.FirmwareAlgorithm f) {
+                    firmware = f;
+                }
+                return a;
+            }, this, settings.emulatorConfig());
         }
 
         @Override

@@ -75,6 +75,25 @@ public enum ReplayProcessor {
     }
 
     /**
+     * Makes a processor from a NIC's algorithm instances (one per emulated core, or the first for
+     * {@link #DIRECT}), so the caller can keep an instance (a firmware's core 0, which takes the host
+     * side's mailbox messages).
+     *
+     * @param instances the NIC's instances, e.g. {@code provider.processorInstances(values)}
+     * @param sink      receives the results
+     * @param config    emulator configuration, or null for the default
+     * @return a new processor in stepped mode
+     */
+    public CcProcessor create(final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances,
+                              final CcResultSink sink, final EmulatorConfig config) {
+        return switch (this) {
+            case EMULATOR -> new UnicEmulator(config != null ? config : new EmulatorConfig(), instances, 0, sink);
+            case IDEAL -> new UnicEmulator(EmulatorConfig.zeroCost(), instances, 0, sink);
+            case DIRECT -> new DirectCcProcessor(instances.get(), 0, sink);
+        };
+    }
+
+    /**
      * A processor by its command-line name.
      *
      * @param name {@code emulator}, {@code ideal} or {@code direct}

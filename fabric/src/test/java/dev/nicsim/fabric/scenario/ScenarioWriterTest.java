@@ -102,6 +102,7 @@ public class ScenarioWriterTest {
         workload: {type: hotspot, op: read, start_us: 1.5, load: 0.4, flows: 50, size_bytes: 9000, hot_fraction: 0.3,
                    hot_hosts_fraction: 0.25}
         sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true, charts: true}
+        link_events: [{at_us: 3.5, host: 1, state: down}, {at_ns: 9000, host: 1, state: up}]
         """;
     /** The same shapes with only the required fields (and other sizes, so those differ too). */
     static final String REQUIRED_ONLY = """
@@ -126,13 +127,14 @@ public class ScenarioWriterTest {
         assertEquals(a.keySet(), b.keySet());
         final Set<String> shared = Set.of("file", "topology.type", "topology.hosts", "topology.hostsPerSide", "topology.k",
             "topology.file", "algorithm.provider", "algorithm.firmware", "workload.type", "workload.senders",
-            "workload.receiver", "workload.cdf", "workload.flowList", "workload.file");
+            "workload.receiver", "workload.cdf", "workload.flowList", "workload.file",
+            "mailbox"); // messages need firmware: aMailboxSurvivesWriteAndLoad
         for (final String k : a.keySet()) {
             if (!shared.contains(k)) {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(95, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(96, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());
@@ -153,6 +155,24 @@ public class ScenarioWriterTest {
         } else {
             out.put(path, o instanceof int[] x ? Arrays.toString(x) : String.valueOf(o));
         }
+    }
+
+    @Test
+    void aMailboxSurvivesWriteAndLoad(@TempDir final Path dir) throws Exception {
+        final Path elf = TestPaths.root().resolve("firmware/bin/test/doca_rp_mailbox_budget.elf");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(elf), "no test firmware in this checkout");
+        final Path file = dir.resolve("mb.yaml");
+        Files.writeString(file, "topology: {type: star, hosts: 3}\nalgorithm: {firmware: " + elf + "}\n"
+            + "workload: {type: incast, senders: 2, size_bytes: 1000}\n"
+            + "firmware:\n  mailbox:\n    - {at_us: 2.5, words: [0x40000, 7], nic: all, max_response_bytes: 8}\n"
+            + "    - {at_ns: 100, hex: '', nic: 1}\n");
+        final Scenario original = ScenarioLoader.load(file, List.of(), null);
+        assertEquals(List.of(new Scenario.MailboxMessage(100_000, "", 1, 1024),
+            new Scenario.MailboxMessage(2_500_000, "0000040007000000", Scenario.ALL_NICS, 8)), original.mailbox());
+        final Path copy = dir.resolve("out/copy.yaml");
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, ScenarioWriter.toYaml(original, copy, null));
+        same("", original, ScenarioLoader.load(copy, List.of(), null));
     }
 
     @Test

@@ -237,12 +237,73 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      * as DOCA does once per initialised port after {@code doca_pcc_dev_user_init} (Addendum A.6).
      */
     private void portsUp(final PccAttributes attributes, final int nowNs) {
+        portsUp(attributes.lineRateBitsPerSec(), nowNs);
+    }
+
+    private void portsUp(final long lineRateBitsPerSec, final int nowNs) {
         if (nic.portsUp) {
             return;
         }
-        nic.writePorts(attributes.lineRateBitsPerSec());
+        nic.writePorts(lineRateBitsPerSec);
         if (nic.image.hasPortInfoHandler()) {
             service(FirmwareLayout.CALL_PORT_INFO, 0, 0, nowNs, FirmwareProvider.TYPE_PORT_INFO);
+        }
+    }
+
+    /**
+     * Hardware thread (of this instance's core) that runs the calls the host side makes between events:
+     * host mailbox messages and port-state changes ({@code doca_pcc_dev_thread_rank()} = core x 16 + 15).
+     */
+    public static final int SERVICE_THREAD = 15;
+
+    /**
+     * Switches to {@link #SERVICE_THREAD} for a host-side call. When that thread has an event in flight on
+     * the interleaving core, its 4 KiB slot (mailbox and stack) is saved, to be put back by
+     * {@link #endHostCall} once the call's reply is read, so the event resumes unharmed.
+     *
+     * @return the saved slot, or null when the thread was idle
+     */
+    private byte[] beginHostCall() {
+        thread = SERVICE_THREAD;
+        if (interleaves && core != null && running[SERVICE_THREAD]) {
+            return nic.memory.read(FirmwareNic.mailbox(rank()), (int) THREAD_SLOT_BYTES);
+        }
+        return null;
+    }
+
+    private void endHostCall(final byte[] saved, final int previousThread) {
+        if (saved != null) {
+            nic.memory.write(FirmwareNic.mailbox(rank()), saved);
+        }
+        thread = previousThread;
+    }
+
+    /**
+     * Port 0's link went down or came back up (a scenario's {@code link_events}): the port state the DOCA
+     * queries read changes (speed 0 Gb/s while down; the logical-port mask keeps port 0) and, when the ELF
+     * defines {@code doca_pcc_dev_user_port_info_changed}, it is called for port 0 on {@link #SERVICE_THREAD},
+     * cycle-counted, faults and budget contained and counted as for events (Addendum A.6). If the start-up
+     * port-info call has not been made yet, it is made first, with the state before the change.
+     *
+     * @param up                 the link's new state
+     * @param nowNs              simulated time, ns (what the firmware's timers read)
+     * @param lineRateBitsPerSec port speed to use when no NIC is connected and none is known yet, bits/s
+     * @return false when the callback faulted or ran out of budget; true otherwise (also when there is none)
+     */
+    public boolean portStateChanged(final boolean up, final int nowNs, final long lineRateBitsPerSec) {
+        final int previous = thread;
+        final byte[] saved = beginHostCall();
+        try {
+            portsUp(lineRateBitsPerSec, nowNs);
+            nic.linkUp = up;
+            nic.writePorts(0);
+            if (!nic.image.hasPortInfoHandler()) {
+                return true;
+            }
+            return service(FirmwareLayout.CALL_PORT_INFO, 0, 0, nowNs, FirmwareProvider.TYPE_PORT_INFO)
+                == FirmwareNic.Outcome.DONE;
+        } finally {
+            endHostCall(saved, previous);
         }
     }
 
@@ -252,6 +313,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
             hart = nic.newHart(instance);
         }
         final long m = FirmwareNic.mailbox(rank());
+        nic.select(rank());
         final var mem = nic.memory;
         mem.store(m + CT_CALL, 4, call);
         mem.store(m + CT_THREAD_RANK, 4, rank());
@@ -281,14 +343,25 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      * @param completed   false when the call faulted or ran out of budget (counted as for events)
      * @param returnValue the callback's return value (0 OK, 1 FAIL); -1 when not completed
      * @param response    the bytes it reported in {@code *response_size} (at most the maximum asked for)
+     * @param status      {@link #OK}, {@link #FAULT} or {@link #BUDGET}
+     * @param threadRank  the hardware thread it ran on ({@code doca_pcc_dev_thread_rank()})
+     * @param instructions instructions the call retired
+     * @param cycles      cycles it took on the NIC's cycle model, memory stalls included
      */
-    public record HostMailboxReply(boolean completed, int returnValue, byte[] response) {
+    public record HostMailboxReply(boolean completed, int returnValue, byte[] response, String status, int threadRank,
+                                   long instructions, long cycles) {
+        /** {@link #status()} of a call that returned. */
+        public static final String OK = "ok";
+        /** {@link #status()} of a call abandoned on a trap. */
+        public static final String FAULT = "fault";
+        /** {@link #status()} of a call abandoned at the instruction budget. */
+        public static final String BUDGET = "budget";
     }
 
     /**
      * Delivers a host-to-device mailbox message ({@code doca_pcc_mailbox_send}, Addendum A.5): runs
-     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} on this
-     * instance's hart, with {@code *response_size} preset to 0.
+     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} as
+     * {@link #hostMailbox(byte[], int, int, long)} does, with no fallback port speed.
      *
      * @param request          the message, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
      * @param maxResponseBytes the largest reply accepted, 0..{@link FirmwareLayout#HOST_MAILBOX_BYTES}
@@ -299,6 +372,27 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      *                                  messages when loading the scenario)
      */
     public HostMailboxReply hostMailbox(final byte[] request, final int maxResponseBytes, final int nowNs) {
+        return hostMailbox(request, maxResponseBytes, nowNs, 0);
+    }
+
+    /**
+     * Delivers a host-to-device mailbox message ({@code doca_pcc_mailbox_send}, Addendum A.5): runs
+     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} on
+     * {@link #SERVICE_THREAD} of this instance's core, with {@code *response_size} preset to 0, cycle-counted
+     * on the NIC's model; a fault or the instruction budget abandons it and is counted as for events. The
+     * start-up port-info call is made first if it has not been (DOCA makes it before any other call).
+     *
+     * @param request            the message, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
+     * @param maxResponseBytes   the largest reply accepted, 0..{@link FirmwareLayout#HOST_MAILBOX_BYTES}
+     * @param nowNs              simulated time, ns (what the firmware's timers read)
+     * @param lineRateBitsPerSec port speed for that start-up call when no NIC is connected and none is known, bits/s
+     * @return the reply
+     * @throws IllegalArgumentException when a size is out of range
+     * @throws IllegalStateException    when the ELF has no mailbox callback (callers reject such
+     *                                  messages when loading the scenario)
+     */
+    public HostMailboxReply hostMailbox(final byte[] request, final int maxResponseBytes, final int nowNs,
+                                       final long lineRateBitsPerSec) {
         if (request.length > HOST_MAILBOX_BYTES || maxResponseBytes < 0 || maxResponseBytes > HOST_MAILBOX_BYTES) {
             throw new IllegalArgumentException("host mailbox: request of " + request.length + " bytes, response of "
                 + maxResponseBytes + "; each at most " + HOST_MAILBOX_BYTES);
@@ -306,15 +400,25 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         if (!nic.image.hasMailboxHandler()) {
             throw new IllegalStateException(nic.image.path() + ": no " + MAILBOX_HANDLER);
         }
-        nic.memory.write(nic.image.symbol(HOST_REQUEST), request);
-        final FirmwareNic.Outcome o = service(CALL_HOST_MAILBOX, request.length, maxResponseBytes, nowNs, FirmwareProvider.TYPE_MAILBOX);
-        if (o != FirmwareNic.Outcome.DONE) {
-            return new HostMailboxReply(false, -1, new byte[0]);
+        final int previous = thread;
+        final byte[] saved = beginHostCall();
+        try {
+            portsUp(lineRateBitsPerSec, nowNs);
+            nic.memory.write(nic.image.symbol(HOST_REQUEST), request);
+            final FirmwareNic.Outcome o = service(CALL_HOST_MAILBOX, request.length, maxResponseBytes, nowNs,
+                FirmwareProvider.TYPE_MAILBOX);
+            if (o != FirmwareNic.Outcome.DONE) {
+                return new HostMailboxReply(false, -1, new byte[0], o == FirmwareNic.Outcome.FAULT ? HostMailboxReply.FAULT
+                    : HostMailboxReply.BUDGET, rank(), nic.lastInstructions, nic.lastCycles);
+            }
+            final long m = FirmwareNic.mailbox(rank());
+            final int size = (int) Math.min(nic.memory.load(m + CT_OUT_SIZE, 4) & 0xFFFF_FFFFL, maxResponseBytes);
+            final byte[] response = size == 0 ? new byte[0] : nic.memory.read(nic.image.symbol(HOST_RESPONSE), size);
+            return new HostMailboxReply(true, (int) nic.memory.load(m + CT_RETURN, 4), response, HostMailboxReply.OK, rank(),
+                nic.lastInstructions, nic.lastCycles);
+        } finally {
+            endHostCall(saved, previous);
         }
-        final long m = FirmwareNic.mailbox(rank());
-        final int size = (int) Math.min(nic.memory.load(m + CT_OUT_SIZE, 4) & 0xFFFF_FFFFL, maxResponseBytes);
-        final byte[] response = size == 0 ? new byte[0] : nic.memory.read(nic.image.symbol(HOST_RESPONSE), size);
-        return new HostMailboxReply(true, (int) nic.memory.load(m + CT_RETURN, 4), response);
     }
 
     /** @return this call's global hardware-thread index (core x 16 + thread, 0..255) */

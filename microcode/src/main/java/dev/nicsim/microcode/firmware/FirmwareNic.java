@@ -86,6 +86,10 @@ final class FirmwareNic implements Environment {
     private NicPorts ports;
     /** Whether the port state has been written and the port-info calls made. */
     boolean portsUp;
+    /** Whether port 0's link is up (a scenario's {@code link_events}); while down its speed reads 0. */
+    boolean linkUp = true;
+    /** Port 0's speed when no NIC is connected (the first flow's line rate), bits/s; 0 before one is known. */
+    private long speedBitsPerSec;
 
     // per call
     private int contextExtraCycles;
@@ -235,18 +239,23 @@ final class FirmwareNic implements Environment {
     }
 
     /**
-     * Writes the port state ({@code nicsim_pcc_ports}: mask 1, port 0's speed in Gb/s) the DOCA port
-     * queries read; marks the ports up (the caller then makes the port-info calls).
+     * Writes the port state ({@code nicsim_pcc_ports}: mask 1, port 0's speed in Gb/s, 0 while its link
+     * is down) the DOCA port queries read; marks the ports up (the caller then makes the port-info calls).
      *
-     * @param lineRateBitsPerSec speed to use when no NIC is connected (the first flow's line rate)
+     * @param lineRateBitsPerSec speed to use when no NIC is connected (the first flow's line rate); 0 or
+     *                           less keeps the one known
      */
     void writePorts(final long lineRateBitsPerSec) {
         portsUp = true;
+        if (lineRateBitsPerSec > 0) {
+            speedBitsPerSec = lineRateBitsPerSec;
+        }
         final long table = image.symbol(FirmwareLayout.PORTS);
         if (table < 0) {
             return;
         }
-        final long bps = ports != null ? ports.speedBitsPerSec(0) : lineRateBitsPerSec;
+        final long bps = !linkUp ? 0 : ports != null ? ports.speedBitsPerSec(0) : speedBitsPerSec;
+        // the mask keeps port 0 while its link is down: it stays initialised (and DOCA's fls is undefined for 0)
         memory.store(table, 4, 1);
         memory.store(table + 4, 4, Math.round(bps / 1e9));
         for (int p = 1; p < FirmwareLayout.MAX_PORTS; p++) {

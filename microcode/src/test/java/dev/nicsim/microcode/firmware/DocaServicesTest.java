@@ -117,6 +117,64 @@ class DocaServicesTest {
         assertEquals(131_072, run(a, PccEventType.ACK, 9000));
     }
 
+    /**
+     * The rates of 16 ACKs begun on the 16 threads of core 0 (bf3-dpa interleaves them) and run to their
+     * ends, optionally with a host mailbox message in between while every thread, the service thread 15
+     * included, is mid-handler. The budget program answers a 3-byte message with FAIL and changes nothing,
+     * so the events' results must not change; without saving and restoring thread 15's slot the host call
+     * would overwrite that thread's mailbox and stack under its running handler.
+     */
+    private static long[] sixteenEventsAround(final boolean messageInBetween, final FirmwareProvider fw) {
+        final FirmwareAlgorithm a = (FirmwareAlgorithm) fw.create(fw.defaults());
+        assertTrue(a.interleaves());
+        final PccAttributes at = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 8000);
+        final PccContext[] ctx = new PccContext[16];
+        final PccEvent[] evs = new PccEvent[16];
+        final PccResult r = new PccResult();
+        for (int t = 0; t < 16; t++) {
+            ctx[t] = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, 12);
+            evs[t] = new PccEvent().wrap(new UnsafeBuffer(new byte[64]), 0).reset(PccEventType.ACK, 0, 1 + t, t, 1000);
+            r.reset();
+            a.prepare(t, 0);
+            a.initFlow(ctx[t], 0, at, r);
+        }
+        // the budget: 0x30000 = 196,608, so every event sets that rate
+        assertEquals(0, a.hostMailbox(new byte[] {0, 0, 3, 0}, 16, 500).returnValue());
+        for (int t = 0; t < 16; t++) {
+            assertTrue(a.begin(t, 0, ctx[t], evs[t], at));
+        }
+        assertEquals(-1, a.runUntil(60), "every handler is still running at cycle 60");
+        if (messageInBetween) {
+            final FirmwareAlgorithm.HostMailboxReply reply = a.hostMailbox(new byte[] {1, 2, 3}, 16, 1500);
+            assertEquals(1, reply.returnValue());
+            assertEquals(FirmwareAlgorithm.SERVICE_THREAD, reply.threadRank());
+        }
+        final long[] rates = new long[16];
+        int done = 0;
+        while (done < 16) {
+            final int t = a.runUntil(Long.MAX_VALUE);
+            assertTrue(t >= 0);
+            r.reset();
+            a.finish(t, ctx[t], r);
+            rates[t] = r.rate();
+            done++;
+        }
+        return rates;
+    }
+
+    @Test
+    void aHostCallWhileTheServiceThreadRunsAnEventLeavesThatEventAlone() {
+        final FirmwareProvider fw = FirmwareProvider.load(elf("doca_rp_mailbox_budget.elf"), 100_000);
+        final long[] without = sixteenEventsAround(false, fw);
+        final long[] with = sixteenEventsAround(true, fw);
+        for (int t = 0; t < 16; t++) {
+            assertEquals(196_608, without[t], "thread " + t);
+        }
+        assertArrayEquals(without, with);
+        assertEquals(0, fw.faults(), fw.firstFault());
+        assertEquals(0, fw.budgetExceeded(), fw.firstFault());
+    }
+
     @Test
     void imagesTellWhichOptionalHandlersTheyDefine() {
         final FirmwareImage np = FirmwareImage.load(elf("doca_np_rx_bytes.elf"));

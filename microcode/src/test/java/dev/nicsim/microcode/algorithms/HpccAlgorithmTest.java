@@ -109,6 +109,52 @@ class HpccAlgorithmTest {
     }
 
     @Test
+    void multiRateKeepsARatePerHopAndAppliesTheLowest() {
+        final PccAlgorithm a = create("multi_rate", 1);
+        ack(a, 10_000, 1_000, new long[] {5_000, 1_000_000, 40_000}, new long[] {5_500, 4_000_000, 80_000});
+        // ACK 2 as in fullUpdateThenFastReactionOverTwoHops, each hop on its own (tau = T = 10 us, so each hop's
+        // EWMA is its sample): hop 0 u = 1.344, k = 1.41474 >= 1: multiplicative, R0 = 70,734,296,744 b/s, stage 0;
+        // hop 1 u = 0.928, k = 0.97685 < 1 and stage 0 < 5: additive, R1 = min(line, 100G + 50M) = line, stage 1.
+        // The lowest, R0, applies; the single-rate words (Rc, stage) are not touched.
+        PccResult r = ack(a, 12_000, 11_000, new long[] {15_000, 1_128_000, 48_000}, new long[] {15_500, 4_384_000, 80_000});
+        assertEquals(1.344, readDouble(context, W_HOP_U), 1e-12);
+        assertEquals(0.928, readDouble(context, W_HOP_U + 2), 1e-12);
+        assertEquals(70_734_296_744L, readLong(context, W_HOP_RC_BPS));
+        assertEquals(LINE, readLong(context, W_HOP_RC_BPS + 2));
+        assertEquals(0, context.get(W_HOP_STAGE));
+        assertEquals(1, context.get(W_HOP_STAGE + 1));
+        assertEquals(70_734_296_744L, readLong(context, W_RATE_BPS));
+        assertEquals(LINE, readLong(context, W_RC_BPS));
+        assertEquals(0, context.get(W_STAGE));
+        assertEquals(741_702, r.rate());
+        // ACK 3, a fast reaction, tau = 1 us: hop 0 EWMA (1.344 x 9 + 1.344 x 1) / 10 = 1.344, R0 = 70,734,296,744 / 1.41474
+        // + 50M = 50,048,040,210; hop 1 sample 409.6 / 400 + 0.16 = 1.184, EWMA (0.928 x 9 + 1.184) / 10 = 0.9536,
+        // k = 1.00379 >= 1: R1 = 100G / 1.00379 + 50M = 99,672,163,196. Lowest: R0; the per-hop Rc are not committed.
+        r = ack(a, 12_500, 11_500, new long[] {16_000, 1_140_800, 40_000}, new long[] {16_500, 4_435_200, 80_000});
+        assertEquals(0.9536, readDouble(context, W_HOP_U + 2), 1e-12);
+        assertEquals(50_048_040_210L, readLong(context, W_RATE_BPS));
+        assertEquals(70_734_296_744L, readLong(context, W_HOP_RC_BPS));
+        assertEquals(LINE, readLong(context, W_HOP_RC_BPS + 2));
+        assertEquals(1, context.get(W_HOP_STAGE + 1));
+        assertEquals(524_791, r.rate());
+    }
+
+    @Test
+    void sampleFeedbackSkipsHopsWithAnEmptyQueueInFastReactions() {
+        final PccAlgorithm a = create("multi_rate", 1, "sample_feedback", 1);
+        ack(a, 10_000, 1_000, new long[] {5_000, 1_000_000, 40_000}, new long[] {5_500, 4_000_000, 80_000});
+        ack(a, 12_000, 11_000, new long[] {15_000, 1_128_000, 48_000}, new long[] {15_500, 4_384_000, 80_000});
+        // ACK 3 as above but hop 0 reports an empty queue: hop 0 is skipped (its EWMA stays 1.344 and its stored record
+        // stays ACK 2's), so the rate is min(R0 = 70,734,296,744 committed, R1 = 99,672,163,196) = R0
+        final PccResult r = ack(a, 12_500, 11_500, new long[] {16_000, 1_140_800, 0}, new long[] {16_500, 4_435_200, 80_000});
+        assertEquals(1.344, readDouble(context, W_HOP_U), 1e-12);
+        assertEquals(PccIntHop.pack(C100, 15_000, 1_128_000, 48_000, 1), readLong(context, W_HOPS));
+        assertEquals(0.9536, readDouble(context, W_HOP_U + 2), 1e-12);
+        assertEquals(70_734_296_744L, readLong(context, W_RATE_BPS));
+        assertEquals(741_702, r.rate());
+    }
+
+    @Test
     void intHopRecordsRoundTripThroughTheEventRecord() {
         event.reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, 7, 0, 0).intHops(5);
         final long[] hops = new long[5];

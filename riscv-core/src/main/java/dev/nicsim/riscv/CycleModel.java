@@ -89,6 +89,10 @@ public final class CycleModel {
     /** Machine shape and memory (DPA-style models); defaults: one core, one thread, no hierarchy. */
     private int cores = 1;
     private int threadsPerCore = 1;
+    /** Lowest {@code clock_hz} a model may state: 1 MHz (a scenario's {@code emulator.clock_ghz} 0.001). */
+    public static final long MIN_CLOCK_HZ = 1_000_000L;
+    /** Highest {@code clock_hz} a model may state: 100 GHz (a scenario's {@code emulator.clock_ghz} 100). */
+    public static final long MAX_CLOCK_HZ = 100_000_000_000L;
     private long clockHz;
     private Core.IssuePolicy issuePolicy = Core.IssuePolicy.FINE_GRAINED;
     private MemoryHierarchy.Config memory;
@@ -150,8 +154,9 @@ public final class CycleModel {
      * @param mispredictPenaltyCycles  {@link Predictor#BHT}: cycles lost on a misprediction
      * @param takenBranchPenaltyCycles {@link Predictor#NOT_TAKEN}: cycles lost on a taken branch
      * @param jumpPenaltyCycles        {@link Predictor#NOT_TAKEN}: cycles lost on jal/jalr/mret/trap
-     * @param bhtEntries               BHT size (rounded down to a power of two), at least 1 for BHT
-     * @param btbEntries               BTB size, at least 1 for BHT
+     * @param bhtEntries               BHT size (rounded down to a power of two), 1 to 10000 for BHT,
+     *                                 0 to 10000 (unused) otherwise
+     * @param btbEntries               BTB size, 1 to 10000 for BHT, 0 to 10000 (unused) otherwise
      * @param rasEntries               return-address stack depth, 0 for none
      * @throws IllegalArgumentException when a number is out of range
      */
@@ -174,8 +179,10 @@ public final class CycleModel {
         this.mispredictPenaltyCycles = check("branch.mispredict_penalty", mispredictPenaltyCycles, 0);
         this.takenBranchPenaltyCycles = check("branch.taken_penalty", takenBranchPenaltyCycles, 0);
         this.jumpPenaltyCycles = check("branch.jump_penalty", jumpPenaltyCycles, 0);
-        this.bhtEntries = Integer.highestOneBit(Math.max(1, check("branch.bht_entries", bhtEntries, 0)));
-        this.btbEntries = Math.max(1, check("branch.btb_entries", btbEntries, 0));
+        // a BHT predictor needs a table of each; without one they are not read
+        final int minTable = predictor == Predictor.BHT ? 1 : 0;
+        this.bhtEntries = Integer.highestOneBit(Math.max(1, check("branch.bht_entries", bhtEntries, minTable)));
+        this.btbEntries = Math.max(1, check("branch.btb_entries", btbEntries, minTable));
         this.rasEntries = check("branch.ras_entries", rasEntries, 0);
         this.misaligned = Misaligned.PERFORM;
         this.misalignedExtraCycles = 0;
@@ -329,7 +336,7 @@ public final class CycleModel {
      *
      * @param cores          cores per NIC, 1 to 1024
      * @param threadsPerCore hardware threads per core, 1 to 64
-     * @param clockHz        core clock, Hz, 0 when not stated
+     * @param clockHz        core clock, Hz, {@link #MIN_CLOCK_HZ} to {@link #MAX_CLOCK_HZ}, or 0 when not stated
      * @param policy         how the threads of a core share its issue slot
      * @param memoryConfig   the cache hierarchy, or null for flat memory (every load the model's latency)
      * @return the new model
@@ -344,8 +351,9 @@ public final class CycleModel {
         if (threadsPerCore < 1 || threadsPerCore > 64) {
             throw new IllegalArgumentException("threads = " + threadsPerCore + " is out of range [1, 64]");
         }
-        if (clockHz < 0) {
-            throw new IllegalArgumentException("clock_hz = " + clockHz + " must be positive");
+        if (clockHz != 0 && (clockHz < MIN_CLOCK_HZ || clockHz > MAX_CLOCK_HZ)) {
+            throw new IllegalArgumentException("clock_hz = " + clockHz + " is out of range [" + MIN_CLOCK_HZ + ", " + MAX_CLOCK_HZ
+                + "] (1 MHz to 100 GHz, as a scenario's emulator.clock_ghz)");
         }
         if (memoryConfig != null && memoryConfig.l1d().latencyCycles() != latency.get(TimingClass.LOAD)) {
             throw new IllegalArgumentException("memory.l1d.latency = " + memoryConfig.l1d().latencyCycles()

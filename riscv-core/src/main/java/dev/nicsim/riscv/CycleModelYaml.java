@@ -189,10 +189,14 @@ final class CycleModelYaml {
         final int cores = m.get("cores") == null ? 1 : intOf(m, "cores", "");
         final int threads = m.get("threads") == null ? 1 : intOf(m, "threads", "");
         final Object hz = m.get("clock_hz");
-        if (hz != null && !(hz instanceof Number)) {
-            throw new IllegalArgumentException("clock_hz = '" + hz + "' is not a number");
+        if (hz != null && !(hz instanceof Integer || hz instanceof Long)) {
+            throw new IllegalArgumentException("clock_hz = '" + hz + "' is not a whole number of Hz (e.g. 1800000000)");
         }
-        final long clockHz = hz == null ? 0 : Math.round(((Number) hz).doubleValue());
+        final long clockHz = hz == null ? 0 : ((Number) hz).longValue();
+        if (hz != null && clockHz == 0) {
+            throw new IllegalArgumentException("clock_hz = 0 is out of range [" + CycleModel.MIN_CLOCK_HZ + ", "
+                + CycleModel.MAX_CLOCK_HZ + "] (1 MHz to 100 GHz, as a scenario's emulator.clock_ghz)");
+        }
         final String pol = m.get("issue_policy") == null ? "fine-grained" : String.valueOf(m.get("issue_policy"));
         final Core.IssuePolicy policy;
         if (pol.equals("fine-grained")) {
@@ -269,6 +273,9 @@ final class CycleModelYaml {
         if (v == null) {
             return 0;
         }
+        if (v instanceof Long || v instanceof java.math.BigInteger) {
+            throw new IllegalArgumentException(prefix + key + " = " + v + " is out of range (above 2147483647)");
+        }
         if (!(v instanceof Integer i)) {
             throw new IllegalArgumentException(prefix + key + " = '" + v + "' is not an integer");
         }
@@ -289,6 +296,9 @@ final class CycleModelYaml {
                 c = TimingClass.valueOf(String.valueOf(e.getKey()).toUpperCase(Locale.ROOT));
             } catch (final IllegalArgumentException x) {
                 throw new IllegalArgumentException("unknown class '" + what + "." + e.getKey() + "'");
+            }
+            if (e.getValue() instanceof Long || e.getValue() instanceof java.math.BigInteger) {
+                throw new IllegalArgumentException(what + "." + e.getKey() + " = " + e.getValue() + " is out of range [1, 10000]");
             }
             if (!(e.getValue() instanceof Integer i)) {
                 throw new IllegalArgumentException(what + "." + e.getKey() + " = '" + e.getValue() + "' is not an integer");

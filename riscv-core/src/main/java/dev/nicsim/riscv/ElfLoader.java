@@ -17,7 +17,9 @@ import java.util.Locale;
  * point and the symbol table (SHT_SYMTAB with its string table).
  *
  * <p>Every defect is reported as an {@link ElfFormatException} with one line naming the file and
- * the field: not an ELF, wrong class, big-endian, not RISC-V, not an executable, truncated
+ * the field: not an ELF, a bad class byte, a class byte the header disagrees with ({@code e_ehsize}
+ * not 52 for ELF32 or 64 for ELF64; when it is the other class's size the message says "wrong ELF
+ * class"), big-endian, not RISC-V, not an executable, truncated
  * headers or segment data, {@code p_filesz > p_memsz}, a segment above
  * {@link #MAX_SEGMENT_BYTES} or past the end of the address space, overlapping segments, no
  * PT_LOAD segment. No other exception escapes for any input bytes.
@@ -109,6 +111,16 @@ public final class ElfLoader {
             if (bytes.length < ehsize) {
                 throw bad("truncated: " + bytes.length + " bytes, shorter than the ELF" + (is64 ? 64 : 32)
                     + " header (" + ehsize + " bytes)");
+            }
+            final int declared = u16(is64 ? 52 : 40);
+            if (declared != ehsize) {
+                // the class byte and the header disagree: say which class the header's own size names
+                final int other = bytes.length >= (is64 ? 42 : 54) ? u16(is64 ? 40 : 52) : -1;
+                throw bad(other == (is64 ? 52 : 64)
+                    ? "wrong ELF class: EI_CLASS " + cls + " says ELF" + (is64 ? 64 : 32) + ", but the header is an ELF"
+                        + (is64 ? 32 : 64) + " header (e_ehsize " + other + " at offset " + (is64 ? 40 : 52) + ")"
+                    : "e_ehsize " + declared + " is not the ELF" + (is64 ? 64 : 32) + " header size " + ehsize
+                        + " (EI_CLASS " + cls + "): a wrong class byte or a corrupt header");
             }
             final int type = u16(16);
             final int machine = u16(18);

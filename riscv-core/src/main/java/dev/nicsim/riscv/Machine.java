@@ -34,6 +34,10 @@ import java.util.Locale;
 public final class Machine implements Environment {
     /** Declared RAM after the image, in bytes, unless told otherwise (4 MiB). */
     public static final long DEFAULT_RAM_BYTES = 4L << 20;
+    /** Least declared RAM, bytes (one 4 KiB page). */
+    public static final long MIN_RAM_BYTES = 4096;
+    /** Most declared RAM, bytes (1 GiB). */
+    public static final long MAX_RAM_BYTES = 1L << 30;
     private static final long PAGE = 4096;
     private static final long HTIF_CONSOLE_PUTCHAR = 0x0101L << 48;
 
@@ -54,7 +58,9 @@ public final class Machine implements Environment {
      * @param ramBytes declared RAM after the image, bytes, 4 KiB to 1 GiB
      * @param out      the program's standard output
      * @param err      the program's standard error
-     * @throws ElfFormatException when the image and RAM do not fit the address space
+     * @throws ElfFormatException when the RAM size is outside {@link #MIN_RAM_BYTES} ..
+     *                            {@link #MAX_RAM_BYTES}, the image and RAM do not fit the address
+     *                            space, or the entry point lies outside every loadable segment
      */
     public Machine(final ElfImage image, final CycleModel model, final long ramBytes, final PrintStream out, final PrintStream err)
         throws ElfFormatException {
@@ -80,9 +86,25 @@ public final class Machine implements Environment {
         }
         final long limit = image.xlen() == 32 ? 1L << 32 : Long.MAX_VALUE;
         final long ramBase = spans.get(spans.size() - 1)[1];
-        if (ramBytes < PAGE || ramBytes > (1L << 30) || ramBase > limit - ramBytes) {
-            throw new ElfFormatException(String.format(Locale.ROOT, "%s: no room for %d bytes of RAM after the image at 0x%x",
-                image.path(), ramBytes, ramBase));
+        if (ramBytes < MIN_RAM_BYTES || ramBytes > MAX_RAM_BYTES) {
+            throw new ElfFormatException(String.format(Locale.ROOT, "RAM of %d bytes is outside the allowed %d to %d bytes"
+                + " (4 KiB to 1 GiB)", ramBytes, MIN_RAM_BYTES, MAX_RAM_BYTES));
+        }
+        if (ramBase > limit - ramBytes) {
+            throw new ElfFormatException(String.format(Locale.ROOT, "%s: no room for %d bytes of RAM after the image at 0x%x;"
+                + " at most %d bytes fit below the end of the RV%d address space", image.path(), ramBytes, ramBase,
+                (limit - ramBase) & ~(PAGE - 1), image.xlen()));
+        }
+        boolean entryLoaded = false;
+        final StringBuilder segments = new StringBuilder();
+        for (final ElfImage.Segment s : image.segments()) {
+            entryLoaded |= Long.compareUnsigned(image.entry() - s.address(), s.memBytes()) < 0;
+            segments.append(segments.length() == 0 ? "" : ", ")
+                .append(String.format(Locale.ROOT, "[0x%x, 0x%x)", s.address(), s.address() + s.memBytes()));
+        }
+        if (!entryLoaded) {
+            throw new ElfFormatException(String.format(Locale.ROOT, "%s: entry point e_entry 0x%x lies outside every loadable"
+                + " segment (%s)", image.path(), image.entry(), segments));
         }
         hierarchy = model.memory() == null ? null : new MemoryHierarchy(model.memory(), 1, 1);
         int i = 0;

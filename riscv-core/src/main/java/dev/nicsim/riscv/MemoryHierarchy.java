@@ -88,22 +88,23 @@ public final class MemoryHierarchy implements RegionLatency {
      * @param l1i               per core
      * @param l2                shared
      * @param llc               shared last level
-     * @param dramLatencyCycles load-to-use latency from DRAM, cycles
+     * @param dramLatencyCycles load-to-use latency from DRAM, 1 to 100000 cycles
      */
     public record Config(Level l1d, Level l1i, Level l2, Level llc, int dramLatencyCycles) {
         /**
-         * Validates: latencies must not decrease going down the hierarchy.
+         * Validates: the DRAM latency is 1 to 100000 cycles and latencies must not decrease going
+         * down the hierarchy.
          *
          * @throws IllegalArgumentException naming the bad field
          */
         public Config {
+            if (dramLatencyCycles < 1 || dramLatencyCycles > 100_000) {
+                throw new IllegalArgumentException("memory.dram.latency = " + dramLatencyCycles + " is out of range [1, 100000]");
+            }
             if (l1d.latencyCycles() > l2.latencyCycles() || l2.latencyCycles() > llc.latencyCycles()
                 || llc.latencyCycles() > dramLatencyCycles) {
                 throw new IllegalArgumentException("memory latencies must not decrease from l1d to l2 to llc to dram: " + l1d.latencyCycles()
                     + ", " + l2.latencyCycles() + ", " + llc.latencyCycles() + ", " + dramLatencyCycles);
-            }
-            if (dramLatencyCycles > 100_000) {
-                throw new IllegalArgumentException("dram.latency = " + dramLatencyCycles + " is out of range [1, 100000]");
             }
         }
     }

@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
  * {@code tohost} value {@code >> 1}); {@link #EXIT_BAD_INPUT} for bad input (file, ELF, option,
  * model), one line naming the file or option and what is wrong; {@link #EXIT_FAULT} for an
  * exception the program does not handle or the instruction limit, one line with pc, symbol and
- * instruction word. Never a stack trace. {@code --help}: usage on {@code out}, status 0.
+ * instruction word (without {@code --max-instructions} the limit is
+ * {@link #DEFAULT_MAX_INSTRUCTIONS}, and the line says it was the default). Never a stack trace. {@code --help}: usage on {@code out}, status 0.
  *
  * <p>Thread-safety: {@link #run} is reentrant (no shared state); an instance runs once.
  */
@@ -48,8 +49,13 @@ public final class RiscvCommand implements Callable<Integer> {
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit status for an unhandled fault or the instruction limit. */
     public static final int EXIT_FAULT = 5;
-    /** Default {@code --max-instructions}. */
-    public static final long DEFAULT_MAX_INSTRUCTIONS = 10_000_000_000L;
+    /**
+     * Default {@code --max-instructions}: 10^9 instructions, about 8 s of one core on the
+     * reference machine (2-core AMD EPYC VM, e31, a tight loop: 1.0e9 in 8.7 s of CPU, 2026-11-27).
+     * A program that runs longer needs the option; one that never ends stops there with
+     * {@link #EXIT_FAULT} and a line saying the default limit was reached.
+     */
+    public static final long DEFAULT_MAX_INSTRUCTIONS = 1_000_000_000L;
 
     @Spec
     private CommandSpec spec;
@@ -109,14 +115,15 @@ public final class RiscvCommand implements Callable<Integer> {
             description = "cycle model: e31, ibex, or a YAML model file (default ${DEFAULT-VALUE})")
         String model;
 
-        @Option(names = "--max-instructions", paramLabel = "N", defaultValue = "10000000000",
-            description = "stop (exit 5) after N instructions (default ${DEFAULT-VALUE})")
-        long max;
+        @Option(names = "--max-instructions", paramLabel = "N",
+            description = "stop (exit 5) after N instructions (default 1000000000, about 8 s)")
+        Long max;
 
         @Option(names = "--trace", paramLabel = "FILE", description = "write one line per instruction to FILE")
         String trace;
 
-        @Option(names = "--ram-bytes", paramLabel = "N", description = "RAM above the program's image, bytes (default 4 MiB)")
+        @Option(names = "--ram-bytes", paramLabel = "N",
+            description = "RAM above the program's image, bytes, 4096 to 1073741824 (default 4 MiB)")
         long ram = Machine.DEFAULT_RAM_BYTES;
 
         private final PrintStream out;
@@ -135,20 +142,21 @@ public final class RiscvCommand implements Callable<Integer> {
         /** @return the exit status (see {@link RiscvCommand}) */
         @Override
         public Integer call() {
-            if (max <= 0) {
+            if (max != null && max <= 0) {
                 err.println("nicsim riscv: --max-instructions: not a positive number: '" + max + "'");
                 return EXIT_BAD_INPUT;
             }
-            if (ram < 0) {
-                err.println("nicsim riscv: --ram-bytes: must not be negative: '" + ram + "'");
+            if (ram < Machine.MIN_RAM_BYTES || ram > Machine.MAX_RAM_BYTES) {
+                err.println("nicsim riscv: --ram-bytes: expected " + Machine.MIN_RAM_BYTES + " to " + Machine.MAX_RAM_BYTES
+                    + " bytes (4 KiB to 1 GiB), got " + ram);
                 return EXIT_BAD_INPUT;
             }
-            return execute(elf, model, max, trace, ram, out, err);
+            return execute(elf, model, max == null ? DEFAULT_MAX_INSTRUCTIONS : max, max == null, trace, ram, out, err);
         }
     }
 
-    private static int execute(final String elf, final String model, final long max, final String trace, final long ram,
-                               final PrintStream out, final PrintStream err) {
+    private static int execute(final String elf, final String model, final long max, final boolean defaultMax,
+                               final String trace, final long ram, final PrintStream out, final PrintStream err) {
         final CycleModel cm;
         final Machine m;
         try {
@@ -186,8 +194,10 @@ public final class RiscvCommand implements Callable<Integer> {
             default: {
                 final long pc = h.pc();
                 final long w = m.instructionWord(pc);
-                err.println(String.format(Locale.ROOT, "nicsim riscv: %s: instruction limit %d reached at pc %s (%s): insn %s", elf, max,
-                    m.hex(pc), m.describe(pc), w < 0 ? "unmapped" : String.format(Locale.ROOT, "0x%08x", w)));
+                err.println(String.format(Locale.ROOT, "nicsim riscv: %s: instruction limit %d reached at pc %s (%s): insn %s%s", elf,
+                    max, m.hex(pc), m.describe(pc), w < 0 ? "unmapped" : String.format(Locale.ROOT, "0x%08x", w),
+                    defaultMax ? " (the default limit: the program did not end within it; give --max-instructions N to"
+                        + " let it run longer)" : ""));
                 return EXIT_FAULT;
             }
         }

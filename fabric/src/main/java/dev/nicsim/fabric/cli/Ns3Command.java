@@ -52,7 +52,11 @@ final class Ns3Command implements java.util.concurrent.Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            OutputPaths.nonEmpty("--to", to);
             final Ns3Import.Result r = Ns3Import.importConfig(config, topology, flows, to);
+            for (final Path in : r.inputs()) {
+                OutputPaths.notAnInput("--to", to, in);
+            }
             final Path dir = to.toAbsolutePath().getParent();
             if (dir != null) {
                 Files.createDirectories(dir);

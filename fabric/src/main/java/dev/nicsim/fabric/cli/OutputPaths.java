@@ -134,4 +134,33 @@ final class OutputPaths {
             throw new OptionException(option + " " + file + ": lies inside the trace directory " + trace);
         }
     }
+
+    /**
+     * Refuses an output file that is one of the command's input files (the same path, or the same
+     * file through a link), which writing would overwrite before or while it is read, or that
+     * lies beneath an input file (a path through a file, which cannot be created).
+     *
+     * @param option the output's option, e.g. {@code --to}
+     * @param output the output file
+     * @param input  a file the command reads
+     * @throws OptionException naming the option, the output and the input
+     */
+    static void notAnInput(final String option, final Path output, final Path input) {
+        boolean same = full(output).equals(full(input));
+        if (!same && Files.exists(output) && Files.exists(input)) {
+            try {
+                same = Files.isSameFile(output, input);
+            } catch (final IOException e) {
+                same = false; // cannot tell: the paths differ, and writing reports any error
+            }
+        }
+        if (same) {
+            throw new OptionException(option + " " + output + ": is an input of this command (" + input
+                + "); writing it would overwrite it; give another file");
+        }
+        if (full(output).startsWith(full(input)) && Files.isRegularFile(input)) {
+            throw new OptionException(option + " " + output + ": lies beneath the input file " + input
+                + ", which is not a directory; give another file");
+        }
+    }
 }

@@ -145,12 +145,29 @@ final class RunCommand implements Callable<Integer> {
             return;
         }
         System.gc(); // only when it looks tight: tell live data from garbage
-        final long used = rt.totalMemory() - rt.freeMemory();
-        if (used >= tight) {
-            System.err.println("nicsim: warning: the " + flows + " flows and the model already take " + (used >> 20)
-                + " MiB of the " + (rt.maxMemory() >> 20) + " MiB heap; the run will likely run out of memory"
-                + " (give more with NICSIM_JAVA_OPTS=-Xmx...)");
+        final String warning = heapWarning(flows, rt.totalMemory() - rt.freeMemory(), rt.maxMemory());
+        if (warning != null) {
+            System.err.println(warning);
         }
+    }
+
+    /**
+     * The warning {@link #warnIfHeapTight} prints: when the live data after building the run
+     * (its flows and the model) reach three quarters of the heap, the simulation's own state
+     * (queued packets, per-flow records, samples) will not fit.
+     *
+     * @param flows     the run's flow count, for the message
+     * @param usedBytes heap in use after a collection, bytes
+     * @param maxBytes  the heap's limit ({@link Runtime#maxMemory()}), bytes
+     * @return the one-line warning, or null when the used heap is below three quarters of the limit
+     */
+    static String heapWarning(final int flows, final long usedBytes, final long maxBytes) {
+        if (usedBytes < maxBytes / 4 * 3) {
+            return null;
+        }
+        return "nicsim: warning: the " + flows + " flows and the model already take " + (usedBytes >> 20)
+            + " MiB of the " + (maxBytes >> 20) + " MiB heap; the run will likely run out of memory"
+            + " (give more with NICSIM_JAVA_OPTS=-Xmx...)";
     }
 
     /** The header of a recorded trace: scenario, algorithm and parameters, processor, seed. */

@@ -61,8 +61,10 @@ public final class Ns3Import {
      * @param scenario the scenario (its {@code file} the scenario file to write)
      * @param yaml     its text, as {@link ScenarioWriter} writes it, with a comment per mapped key
      * @param ignored  one line per ignored key: {@code KEY value (line N): reason}
+     * @param inputs   the files the import read: the configuration, the topology file and the flow
+     *                 file, as found (a command must not write its scenario over any of them)
      */
-    public record Result(Scenario scenario, String yaml, List<String> ignored) {
+    public record Result(Scenario scenario, String yaml, List<String> ignored, List<Path> inputs) {
     }
 
     private final Ns3Config config;
@@ -412,7 +414,8 @@ public final class Ns3Import {
         }
         final Scenario scenario = new Scenario(name, scenarioFile, 1, stopPs, topology, sw, nic,
             new Scenario.Algorithm(provider, params, null), workload, sampling);
-        return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(ignored));
+        return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(ignored),
+            List.of(config.file(), topoPath, flowPath));
     }
 
     /** The value of a {@code *_MAP} entry for one link rate; every rate of the topology must be listed. */

@@ -18,7 +18,9 @@ import java.util.List;
  * Nodes are {@code 0 .. NODES-1}; the ones not listed as switches are hosts. nicsim numbers the
  * hosts {@code 0 .. hosts-1} in ascending ns-3 node id (so a file whose hosts come first keeps
  * their ids) and names switch node {@code n} {@code sw<n>}. A host has exactly one link (nicsim
- * hosts have one port), a link joins two different nodes and no pair is linked twice.
+ * hosts have one port), a link joins two different nodes, no pair is linked twice, and a delay
+ * carries its unit (ns-3 reads a bare number as seconds, so {@code 1000} is refused rather than
+ * taken as 1000 s).
  *
  * <p>Thread-safety: immutable.
  */
@@ -150,6 +152,11 @@ public final class Ns3Topology {
                 throw in.error(l.number(), "nodes " + a + " and " + b + " are linked twice; nicsim models one link per pair");
             }
             final long rate = in.rate(l, 2, "rate");
+            if (!Character.isLetter(l.tokens()[3].charAt(l.tokens()[3].length() - 1))) {
+                // ns-3 reads a bare number as seconds: "1000" meant as ns becomes 1000 s, a fabric nothing can fill
+                throw in.error(l.number(), "delay: expected a time with a unit such as 1000ns or 1us, got '"
+                    + l.tokens()[3] + "' (without a unit ns-3 reads it as seconds)");
+            }
             final long delay = in.time(l, 3, "delay");
             final double err = in.number(l, 4, "error_rate", 0, 1);
             degree[a]++;
@@ -169,14 +176,25 @@ public final class Ns3Topology {
         return new Ns3Topology(file, nodes, isSwitch, links);
     }
 
+    /** Largest link delay nicsim models, ps: 1 s, the range of a scenario's {@code delay_ns}. */
+    public static final long MAX_DELAY_PS = 1_000_000_000_000L;
+
     /**
-     * Checks that every link is one nicsim can model: error rate 0 (no link errors) and a rate of
-     * 1 Mb/s to 1.6 Tb/s.
+     * Checks that every link is one nicsim can model: error rate 0 (no link errors), a rate of
+     * 1 Mb/s to 1.6 Tb/s and a delay of at most 1 s ({@link #MAX_DELAY_PS}, as a scenario's
+     * {@code delay_ns}); and that the fabric is connected (nicsim routes every host from every
+     * switch, so every node must reach every other).
      *
-     * @throws ScenarioException {@code file:line: field: ...} for the first link that is not
+     * @throws ScenarioException {@code file:line: field: ...} for the first link that is not, or
+     *                           naming the first link line of a node the first link's node cannot reach
      */
     public void requireModelled() {
+        requireConnected();
         for (final Link l : links) {
+            if (l.delayPs() > MAX_DELAY_PS) {
+                throw new ScenarioException(file + ":" + l.line() + ": delay: expected at most 1s (1000000000ns), got "
+                    + l.delayPs() / 1000 + " ns");
+            }
             if (l.errorRate() != 0) {
                 throw new ScenarioException(file + ":" + l.line() + ": error_rate: nicsim models no link errors,"
                     + " expected 0, got " + l.errorRate());
@@ -184,6 +202,36 @@ public final class Ns3Topology {
             if (l.rateBitsPerSec() < 1_000_000 || l.rateBitsPerSec() > 1_600_000_000_000L) {
                 throw new ScenarioException(file + ":" + l.line() + ": rate: expected 0.001 to 1600 Gb/s, got "
                     + l.rateBitsPerSec() + " bit/s");
+            }
+        }
+    }
+
+    private void requireConnected() {
+        final List<List<Integer>> adjacent = new ArrayList<>();
+        for (int n = 0; n < nodes; n++) {
+            adjacent.add(new ArrayList<>());
+        }
+        for (final Link l : links) {
+            adjacent.get(l.a()).add(l.b());
+            adjacent.get(l.b()).add(l.a());
+        }
+        final boolean[] seen = new boolean[nodes];
+        final int start = links.get(0).a();
+        final java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+        seen[start] = true;
+        while (!queue.isEmpty()) {
+            for (final int next : adjacent.get(queue.poll())) {
+                if (!seen[next]) {
+                    seen[next] = true;
+                    queue.add(next);
+                }
+            }
+        }
+        for (final Link l : links) {
+            if (!seen[l.a()]) {
+                throw new ScenarioException(file + ":" + l.line() + ": link " + l.a() + "-" + l.b() + " is not connected to"
+                    + " node " + start + " (line " + links.get(0).line() + "); nicsim routes between every pair of hosts,"
+                    + " so every node must be reachable from every other");
             }
         }
     }

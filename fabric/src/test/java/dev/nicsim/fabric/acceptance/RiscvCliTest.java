@@ -19,12 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code nicsim riscv run} is a picocli subcommand of {@code nicsim}: its options, and its exit
  * status (the program's, 2 bad input, 5 unhandled fault) through the whole command line.
  */
-class RiscvCliTest {
+public class RiscvCliTest {
     /**
      * A minimal RV32 ELF executable (ELF32 header, one PT_LOAD program header, the code at
      * 0x10000; System V gABI and the RISC-V ELF psABI: EM_RISCV 243, little-endian).
      */
-    static Path elf32(final Path dir, final String name, final int... code) throws IOException {
+    public static Path elf32(final Path dir, final String name, final int... code) throws IOException {
         final int base = 0x10000;
         final ByteBuffer b = ByteBuffer.allocate(52 + 32 + 4 * code.length).order(ByteOrder.LITTLE_ENDIAN);
         b.put(new byte[] {0x7f, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0});

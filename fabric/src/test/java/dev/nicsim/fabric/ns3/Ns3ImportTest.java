@@ -34,12 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * rejections. {@code nicsim compare} is tested by {@link FctCompareTest} (hand-made files) and
  * {@link Ns3ReferenceAgreementTest} (the reference simulator's runs).
  */
-class Ns3ImportTest {
+public class Ns3ImportTest {
     /** Hosts 0, 1, 2 on switch 3, 100 Gb/s, 1 us. */
-    static final String TOPOLOGY = "4 1 3\n3\n0 3 100Gbps 1000ns 0\n1 3 100Gbps 1000ns 0\n2 3 100Gbps 1000ns 0\n";
+    public static final String TOPOLOGY = "4 1 3\n3\n0 3 100Gbps 1000ns 0\n1 3 100Gbps 1000ns 0\n2 3 100Gbps 1000ns 0\n";
     /** Flow 0: 1,542 bytes 0 -> 1 at 1 us; flow 1: 3,000 bytes 2 -> 1 at 50 us; flow 2: 0 -> 1 again at 100 us. */
-    static final String FLOWS = "3\n0 1 3 100 1542 0.000001\n2 1 3 100 3000 0.00005\n0 1 3 100 1000 0.0001\n";
-    static final String CONFIG = """
+    public static final String FLOWS = "3\n0 1 3 100 1542 0.000001\n2 1 3 100 3000 0.00005\n0 1 3 100 1000 0.0001\n";
+    public static final String CONFIG = """
         ENABLE_QCN 1
         USE_DYNAMIC_PFC_THRESHOLD 1
         PACKET_PAYLOAD_SIZE 1000

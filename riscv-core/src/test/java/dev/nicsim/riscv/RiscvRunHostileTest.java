@@ -1,0 +1,104 @@
+package dev.nicsim.riscv;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static dev.nicsim.riscv.Assembler.A0;
+import static dev.nicsim.riscv.Assembler.ZERO;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 23, defect 8: {@code riscv run} on hostile input. An entry point outside the segments is
+ * bad input (exit 2) found before anything runs, not a fault of the program (exit 5); an ELF whose
+ * class byte and header disagree gets a message saying so; {@code --ram-bytes} outside 4 KiB .. 1
+ * GiB, or more than fits, names the allowed range; a program that never ends stops at the
+ * documented default cap with exit 5 and a line saying it was the default. Model files:
+ * {@link ModelRangesTest}.
+ */
+class RiscvRunHostileTest {
+    private static RiscvCommandTest.Result run(final String... args) {
+        return RiscvCommandTest.run(args);
+    }
+
+    @Test
+    void anEntryOutsideTheSegmentsIsBadInputBeforeAnythingRuns(@TempDir final Path dir) throws Exception {
+        final byte[] code = new Assembler(RiscvCommandTest.BASE).label("_start").addi(A0, ZERO, 0).assemble();
+        final Path f = dir.resolve("entry.elf");
+        Files.write(f, new ElfBuilder(32).entry(0x7000000).segment(RiscvCommandTest.BASE, code, code.length).build());
+        final RiscvCommandTest.Result r = run("run", f.toString());
+        assertEquals(2, r.code(), r.err());
+        // one line, no summary: nothing ran
+        assertEquals("nicsim riscv: " + f + ": entry point e_entry 0x7000000 lies outside every loadable segment"
+            + " ([0x10000, 0x10004))\n", r.err());
+        // the first byte after the segment is outside too
+        Files.write(f, new ElfBuilder(64).entry(RiscvCommandTest.BASE + 4).segment(RiscvCommandTest.BASE, code, code.length).build());
+        assertEquals(2, run("run", f.toString()).code());
+    }
+
+    @Test
+    void aWrongClassElfIsNamedSo(@TempDir final Path dir) throws Exception {
+        final Path f64 = RiscvCommandTest.hello(dir, 64);
+        final byte[] b = Files.readAllBytes(f64);
+        b[4] = 1; // EI_CLASS ELF32 on an ELF64 file
+        final Path as32 = Files.write(dir.resolve("as32.elf"), b);
+        RiscvCommandTest.Result r = run("run", as32.toString());
+        assertEquals(2, r.code());
+        assertEquals("nicsim riscv: " + as32 + ": wrong ELF class: EI_CLASS 1 says ELF32, but the header is an ELF64 header"
+            + " (e_ehsize 64 at offset 52)\n", r.err());
+        final byte[] c = Files.readAllBytes(RiscvCommandTest.hello(dir, 32));
+        c[4] = 2; // EI_CLASS ELF64 on an ELF32 file
+        final Path as64 = Files.write(dir.resolve("as64.elf"), c);
+        r = run("run", as64.toString());
+        assertEquals(2, r.code());
+        assertEquals("nicsim riscv: " + as64 + ": wrong ELF class: EI_CLASS 2 says ELF64, but the header is an ELF32 header"
+            + " (e_ehsize 52 at offset 40)\n", r.err());
+        // neither class's header size: a corrupt header, said as such
+        final byte[] d = Files.readAllBytes(f64);
+        d[52] = 7;
+        final Path odd = Files.write(dir.resolve("odd.elf"), d);
+        assertEquals("nicsim riscv: " + odd + ": e_ehsize 7 is not the ELF64 header size 64 (EI_CLASS 2): a wrong class byte"
+            + " or a corrupt header\n", run("run", odd.toString()).err());
+    }
+
+    @Test
+    void ramBytesOutsideTheRangeGetTheRange(@TempDir final Path dir) throws Exception {
+        final Path f = RiscvCommandTest.hello(dir, 64);
+        for (final String v : new String[] {"0", "4095", "1073741825", "-1"}) {
+            final RiscvCommandTest.Result r = run("run", f.toString(), "--ram-bytes", v);
+            assertEquals(2, r.code(), v);
+            assertEquals("nicsim riscv: --ram-bytes: expected 4096 to 1073741824 bytes (4 KiB to 1 GiB), got " + v + "\n", r.err());
+        }
+        assertEquals(7, run("run", f.toString(), "--ram-bytes", "4096").code());
+        assertEquals(7, run("run", f.toString(), "--ram-bytes", "1073741824").code());
+        // RV32 image near the top of the address space: 0xfff00000 + one page leaves 0xff000 bytes
+        final byte[] code = new Assembler(0xfff00000L).label("_start").addi(A0, ZERO, 0).assemble();
+        final Path high = dir.resolve("high.elf");
+        Files.write(high, new ElfBuilder(32).entry(0xfff00000L).segment(0xfff00000L, code, code.length).build());
+        final RiscvCommandTest.Result r = run("run", high.toString(), "--ram-bytes", "1073741824");
+        assertEquals(2, r.code());
+        assertEquals("nicsim riscv: " + high + ": no room for 1073741824 bytes of RAM after the image at 0xfff01000; at most"
+            + " 1044480 bytes fit below the end of the RV32 address space\n", r.err());
+    }
+
+    /** Costs about 8 s: the default cap is 10^9 instructions of a one-instruction loop. */
+    @Test
+    void aProgramThatNeverEndsStopsAtTheDefaultCap(@TempDir final Path dir) throws Exception {
+        final Path g = dir.resolve("forever.elf");
+        final Assembler b = new Assembler(RiscvCommandTest.BASE).label("_start").label("loop").jal(ZERO, "loop");
+        Files.write(g, new ElfBuilder(64).entry(RiscvCommandTest.BASE).segment(RiscvCommandTest.BASE, b.assemble(), 4)
+            .symbol("_start", RiscvCommandTest.BASE).build());
+        final RiscvCommandTest.Result r = run("run", g.toString(), "--model", "ibex");
+        assertEquals(RiscvCommand.EXIT_FAULT, r.code());
+        assertEquals(1_000_000_000L, RiscvCommand.DEFAULT_MAX_INSTRUCTIONS);
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000000000 instructions retired"), r.err());
+        assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000000000 reached at pc 0x0000000000010000"
+            + " (_start): insn 0x0000006f (the default limit: the program did not end within it; give --max-instructions N"
+            + " to let it run longer)\n"), r.err());
+        // the help states the default
+        assertTrue(run("run", "--help").out().replaceAll("\\s+", " ").contains("(default 1000000000, about 8 s)"));
+    }
+}

@@ -95,6 +95,17 @@ class SweepBadInputTest {
         assertFalse(Files.exists(out));
     }
 
+    /** An axis key with a line break is quoted with the break written as \\n: the message stays one line. */
+    @org.junit.jupiter.api.Test
+    void anAxisKeyWithALineBreakStaysOneLine(@TempDir final Path tmp) throws Exception {
+        final Path file = Fixtures.sweepFile(tmp, "axes: {\"workload.size_bytes\\nx\": [1000, 2000]}\nseeds: [1]\n");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out",
+            tmp.resolve("out").toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().contains("sweep.yaml:3: workload.size_bytes\\nx: expected a scenario path"), o.err());
+    }
+
     /** --out '' (the current directory) and spark-cluster --dir '' are refused before anything is written. */
     @org.junit.jupiter.api.Test
     void emptyOutputPathsAreRefused(@TempDir final Path tmp) throws Exception {

@@ -25,7 +25,7 @@ class SweepFileJazzerTest {
     /** Points whose overrides are built per input, at most (the first ones). */
     private static final int MAX_POINTS_BUILT = 64;
 
-    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
+    @FuzzTest(maxDuration = "4m", maxExecutions = 1_000_000)
     void anySweepFileValidatesOrFailsWithOneLine(final byte[] yaml) {
         try {
             final SweepSpec spec = SweepSpec.parse(FILE, new String(yaml, StandardCharsets.UTF_8));

@@ -51,6 +51,11 @@ public final class ChronicleTraceReader implements AutoCloseable {
         } catch (final RuntimeException e) {
             queue.close();
             throw e;
+        } catch (final InternalError e) {
+            // a fault reading a mapped file past its end; the JVM may raise it after the read that caused it
+            queue.close();
+            throw new TraceException(dir + ": the trace is corrupt: a record's length runs past the queue file"
+                + " (overwritten or cut short)");
         }
     }
 

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * committed corpus; {@code -Pfuzz} fuzzes (docs/reliability.md).
  */
 class ElfJazzerTest {
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
     void anyBytesLoadOrFailWithOneLine(final byte[] elf) {
         try {
             ElfLoader.parse("fuzz.elf", elf);

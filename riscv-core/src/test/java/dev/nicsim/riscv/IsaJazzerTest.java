@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 class IsaJazzerTest {
     private static final long CODE = 0x8000_0000L;
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
     void anyWordDecodesExecutesAndDisassembles(final byte[] data) {
         int word = 0; // the first 4 bytes, little-endian (missing bytes are 0)
         for (int i = 0; i < Math.min(4, data.length); i++) {

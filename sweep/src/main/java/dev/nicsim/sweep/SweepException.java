@@ -9,9 +9,10 @@ public final class SweepException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
-     * @param message one line: where, and what was expected
+     * @param message where, and what was expected; line breaks in it (from a key or value quoted from the
+     *                file) are written as {@code \r} and {@code \n}, so the message stays one line
      */
     public SweepException(final String message) {
-        super(message);
+        super(dev.nicsim.fabric.scenario.ScenarioException.oneLine(message));
     }
 }

@@ -110,6 +110,19 @@ public final class SweepSpec {
         } catch (final IOException e) {
             throw new SweepException(file + ": cannot read: " + e.getMessage());
         }
+        return parse(file, text);
+    }
+
+    /**
+     * Checks the structure of a sweep file whose text is already in memory (what {@link #load} does
+     * after reading the file). The scenario it names is looked for relative to {@code file}.
+     *
+     * @param file the sweep file's path (names it in messages; not read)
+     * @param text the YAML text
+     * @return the sweep
+     * @throws SweepException with {@code file:line: ...} on any structural error
+     */
+    public static SweepSpec parse(final Path file, final String text) {
         final Node root;
         try {
             final LoaderOptions lo = new LoaderOptions();
@@ -198,6 +211,15 @@ public final class SweepSpec {
                     + (v < 0 ? "" : " twice"));
             }
             seeds.add(v);
+        }
+        // points and tasks are numbered with an int: refuse a product that does not fit (it could not run anyway)
+        long runs = seeds.size();
+        for (final Dimension d : dims) {
+            runs *= d.size();
+            if (runs > Integer.MAX_VALUE) {
+                throw new SweepException(file + ":" + d.lines().get(0) + ": axis " + d.name() + ": the sweep reaches more than "
+                    + Integer.MAX_VALUE + " runs (points x seeds); expected fewer axes or values");
+            }
         }
         return new SweepSpec(file, name, scenario, List.copyOf(fixed), List.copyOf(dims), List.copyOf(seeds));
     }

@@ -69,6 +69,43 @@ class SweepBadInputTest {
         assertTrue(o.err().contains("my sweep.yaml:1: (no name:, so the file name) name: expected letters"), o.err());
     }
 
+    /**
+     * Three valid axes of 1,291 values each are 1,291^3 = 2,151,685,171 points, more than an int numbers
+     * (2,147,483,647): one line naming the axis that passes it, before any scenario is loaded (was an
+     * ArithmeticException from pointCount after validating every value).
+     */
+    @org.junit.jupiter.api.Test
+    void aSweepOfMoreRunsThanAnIntNumbersGivesOneLine(@TempDir final Path tmp) throws Exception {
+        final StringBuilder body = new StringBuilder("axes:\n");
+        for (final String key : new String[] {"seed", "stop_time_us", "workload.size_bytes"}) {
+            body.append("  ").append(key).append(": [");
+            for (int i = 0; i < 1291; i++) {
+                body.append(i == 0 ? "" : ", ").append(1000 + i);
+            }
+            body.append("]\n");
+        }
+        final Path file = Fixtures.sweepFile(tmp, body + "seeds: [1]\n");
+        final Path out = tmp.resolve("out");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out",
+            out.toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().contains("sweep.yaml:6: axis workload.size_bytes: the sweep reaches more than 2147483647 runs"),
+            o.err());
+        assertFalse(Files.exists(out));
+    }
+
+    /** An axis key with a line break is quoted with the break written as \\n: the message stays one line. */
+    @org.junit.jupiter.api.Test
+    void anAxisKeyWithALineBreakStaysOneLine(@TempDir final Path tmp) throws Exception {
+        final Path file = Fixtures.sweepFile(tmp, "axes: {\"workload.size_bytes\\nx\": [1000, 2000]}\nseeds: [1]\n");
+        final dev.nicsim.testsupport.ConsoleCapture.Captured o = Fixtures.sweepMain("sweep", file.toString(), "--out",
+            tmp.resolve("out").toString(), "--no-progress");
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.err().lines().count(), o.err());
+        assertTrue(o.err().contains("sweep.yaml:3: workload.size_bytes\\nx: expected a scenario path"), o.err());
+    }
+
     /** --out '' (the current directory) and spark-cluster --dir '' are refused before anything is written. */
     @org.junit.jupiter.api.Test
     void emptyOutputPathsAreRefused(@TempDir final Path tmp) throws Exception {

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * fuzzes it (see docs/reliability.md).
  */
 class CaptureJazzerTest {
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
     void anyBytesDecodeOrFailWithOneLine(final byte[] capture) {
         for (final boolean strict : new boolean[] {true, false}) {
             try {

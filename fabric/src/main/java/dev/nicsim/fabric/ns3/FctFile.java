@@ -91,7 +91,22 @@ public final class FctFile {
      * @throws ScenarioException naming file and line for a missing file or a malformed line
      */
     public static List<Row> read(final Path file) {
-        final Ns3Lines in = Ns3Lines.read(file, "fct file");
+        return rows(Ns3Lines.read(file, "fct file"));
+    }
+
+    /**
+     * Parses a file's text already in memory (what {@link #read} does after reading the file).
+     *
+     * @param file the file name, for messages only (not opened)
+     * @param text the file's text
+     * @return its rows in file order
+     * @throws ScenarioException naming file and line for a malformed line
+     */
+    public static List<Row> parse(final Path file, final String text) {
+        return rows(Ns3Lines.parse(file.toString(), text));
+    }
+
+    private static List<Row> rows(final Ns3Lines in) {
         final List<Row> out = new ArrayList<>(in.lines().size());
         for (final Ns3Lines.Line l : in.lines()) {
             in.expectTokens(l, 8, "src_ip dst_ip src_port dst_port size_bytes start_ns fct_ns standalone_fct_ns");

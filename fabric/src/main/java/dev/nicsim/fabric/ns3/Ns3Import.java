@@ -89,8 +89,22 @@ public final class Ns3Import {
      */
     public static Result importConfig(final Path configFile, final Path topologyFile, final Path flowFile,
                                       final Path scenarioFile) {
-        final Ns3Import im = new Ns3Import(Ns3Config.read(configFile));
-        return im.run(topologyFile, flowFile, scenarioFile);
+        return importConfig(Ns3Config.read(configFile), topologyFile, flowFile, scenarioFile);
+    }
+
+    /**
+     * Imports a configuration already read (or parsed from memory with {@link Ns3Config#parse}).
+     *
+     * @param config       the ns-3 configuration
+     * @param topologyFile the topology file, or null for the config's {@code TOPOLOGY_FILE}
+     * @param flowFile     the flow file, or null for the config's {@code FLOW_FILE}
+     * @param scenarioFile the scenario to write (paths in it are made relative to its directory; not written here)
+     * @return the scenario, its text and the ignored keys
+     * @throws ScenarioException naming file and line for any key or file that cannot be imported
+     */
+    public static Result importConfig(final Ns3Config config, final Path topologyFile, final Path flowFile,
+                                      final Path scenarioFile) {
+        return new Ns3Import(config).run(topologyFile, flowFile, scenarioFile);
     }
 
     private Ns3Config.Entry need(final String key) {

@@ -11,9 +11,25 @@ public final class ScenarioException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
-     * @param message one line: {@code file:line: field.path: what was expected, what was found}
+     * @param message {@code file:line: field.path: what was expected, what was found}; line breaks in it
+     *                (from a field name or value quoted from the input) are written as {@code \r} and
+     *                {@code \n}, so the message stays one line
      */
     public ScenarioException(final String message) {
-        super(message, null, false, false);
+        super(oneLine(message), null, false, false);
+    }
+
+    /**
+     * Writes the line breaks of a message that quotes user input as the two characters {@code \r}
+     * and {@code \n} (a YAML key can hold line breaks; a message must stay one line).
+     *
+     * @param message any text, or null
+     * @return the text on one line (null stays null)
+     */
+    public static String oneLine(final String message) {
+        if (message == null || message.indexOf('\n') < 0 && message.indexOf('\r') < 0) {
+            return message;
+        }
+        return message.replace("\r", "\\r").replace("\n", "\\n");
     }
 }

@@ -68,6 +68,22 @@ public final class ScenarioLoader {
         } catch (final IOException e) {
             throw new ScenarioException(file + ": cannot read: " + e.getMessage());
         }
+        return parse(file, text, overrides, seed);
+    }
+
+    /**
+     * Loads a scenario whose text is already in memory (what {@link #load} does after reading the
+     * file). The file's path still names it in messages, gives the default name, and is where files
+     * the scenario names ({@code topology.path}, {@code algorithm.firmware}, ...) are looked for.
+     *
+     * @param file      the scenario's path (not read)
+     * @param text      the YAML text
+     * @param overrides {@code path=value} strings, applied in order
+     * @param seed      seed that replaces the file's, or null to keep it
+     * @return the validated scenario
+     * @throws ScenarioException on any bad input, with a one-line message
+     */
+    public static Scenario parse(final Path file, final String text, final List<String> overrides, final Long seed) {
         final Node root = compose(file.toString(), new StringReader(text));
         if (root == null) {
             throw new ScenarioException(file + ":1: the scenario is empty");

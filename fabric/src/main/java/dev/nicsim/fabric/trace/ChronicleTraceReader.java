@@ -51,6 +51,11 @@ public final class ChronicleTraceReader implements AutoCloseable {
         } catch (final RuntimeException e) {
             queue.close();
             throw e;
+        } catch (final InternalError e) {
+            // a fault reading a mapped file past its end; the JVM may raise it after the read that caused it
+            queue.close();
+            throw new TraceException(dir + ": the trace is corrupt: a record's length runs past the queue file"
+                + " (overwritten or cut short)");
         }
     }
 
@@ -114,6 +119,9 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
         } catch (final TraceException e) {
             throw e;
+        } catch (final InternalError e) { // the JVM's report of a fault reading a mapped file past its end
+            throw new TraceException(dir + ": the trace is corrupt: its first record's length runs past the queue file"
+                + " (overwritten or cut short); last good record: none can be read");
         } catch (final RuntimeException e) {
             throw unreadable(e);
         }
@@ -257,7 +265,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
      *
      * @param handler receives the records (reused objects: copy what is kept)
      * @return number of records read
-     * @throws TraceException if Chronicle cannot read the queue files
+     * @throws TraceException if Chronicle cannot read the queue files, or one ends inside a record
      */
     public long read(final TraceMessages handler) {
         long n = 0;
@@ -277,6 +285,8 @@ public final class ChronicleTraceReader implements AutoCloseable {
             throw e;
         } catch (final TraceException e) {
             throw e;
+        } catch (final InternalError e) { // a fault reading a mapped file past its end (a version 1-2 trace, never checked whole)
+            throw new TraceException(dir + ": the trace is cut short: a queue file ends inside record " + n);
         } catch (final RuntimeException e) {
             throw unreadable(e);
         }

@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * -pl fabric -am -Dtest=FlowSizeCdfJazzerTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes it (docs/reliability.md).
  */
 class FlowSizeCdfJazzerTest {
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
     void anyFlowSizeCdfParsesOrFailsWithOneLine(final byte[] text) {
         try {
             final FlowSizeCdf cdf = FlowSizeCdf.parse("fuzz.cdf", new String(text, StandardCharsets.UTF_8).lines().toList());

@@ -114,4 +114,22 @@ class ScenarioLoaderTest {
             () -> ScenarioLoader.load(dir.resolve("nope.yaml"), List.of(), null));
         assertEquals(dir.resolve("nope.yaml") + ": no such scenario file", e2.getMessage());
     }
+
+    /**
+     * A field name with line breaks (a quoted YAML key, or a plain key folded over several lines, as
+     * ScenarioJazzerTest found) is quoted in the message with its breaks written as \\n and \\r, so the
+     * message stays one line; the in-memory parse gives the message load gives.
+     */
+    @Test
+    void aFieldNameWithLineBreaksStaysOneLine(@TempDir final Path dir) throws IOException {
+        final String yaml = "topology:\n  type: star\n  hosts: 3\n  host_link: {\"rate\\ngbps\\r\": 1}\n";
+        final ScenarioException e = assertThrows(ScenarioException.class,
+            () -> ScenarioLoader.parse(Path.of("s.yaml"), yaml, List.of(), null));
+        assertEquals("s.yaml:4: topology.host_link.rate\\ngbps\\r: unknown field; known here: rate_gbps, delay_ns",
+            e.getMessage());
+        final Path f = dir.resolve("s.yaml");
+        Files.writeString(f, yaml);
+        assertEquals(e.getMessage().replace("s.yaml", f.toString()),
+            assertThrows(ScenarioException.class, () -> ScenarioLoader.load(f, List.of(), null)).getMessage());
+    }
 }

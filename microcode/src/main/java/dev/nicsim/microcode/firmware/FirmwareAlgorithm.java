@@ -510,45 +510,11 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         }
         // every result is unsigned (ABI.md 4.3): all ones means "unchanged", other values are
         // clamped to what the model takes, and each clamp is counted
-        final long rate = mem.load(m + RS_RATE, 4) & 0xFFFF_FFFFL;
-        if (rate != 0xFFFF_FFFFL) {
-            result.rate((int) clamp(rate, 1, 1 << 20));
+        final int clamps = FirmwareResults.decode((int) mem.load(m + RS_RATE, 4), (int) mem.load(m + RS_RTT_REQ, 4),
+            mem.load(m + RS_WINDOW, 8), (int) mem.load(m + RS_TIMER, 4), (int) mem.load(m + RS_FAST_START, 4), result);
+        if (clamps != 0) {
+            counters.add(clampedId, clamps);
         }
-        if (mem.load(m + RS_RTT_REQ, 4) != 0) {
-            result.requestRttProbe();
-        }
-        final long window = mem.load(m + RS_WINDOW, 8);
-        if (window != -1L) {
-            if (window < 0) { // 2^63 .. 2^64 - 2 bytes: the largest window a long holds
-                counters.increment(clampedId);
-            }
-            result.windowBytes(window < 0 ? Long.MAX_VALUE : window);
-        }
-        final long timer = mem.load(m + RS_TIMER, 4) & 0xFFFF_FFFFL;
-        if (timer != 0) {
-            result.armTimerNs((int) clamp(timer, 1, Integer.MAX_VALUE));
-        }
-        final long fastStart = mem.load(m + RS_FAST_START, 4) & 0xFFFF_FFFFL;
-        if (fastStart != 0xFFFF_FFFFL) {
-            result.fastStartPackets((int) clamp(fastStart, 0, Integer.MAX_VALUE));
-        }
-    }
-
-    /**
-     * Clamps an unsigned result field to the range the model takes, counting a clamp in
-     * {@code firmware_results_clamped}.
-     *
-     * @param v   the field, unsigned, 0..2^32-1
-     * @param min smallest value taken
-     * @param max largest value taken
-     * @return v within [min, max]
-     */
-    private long clamp(final long v, final long min, final long max) {
-        if (v < min || v > max) {
-            counters.increment(clampedId);
-            return v < min ? min : max;
-        }
-        return v;
     }
 
     // ---------------------------------------------------------------- interleaved mode

@@ -80,6 +80,9 @@ public final class RunOutputs {
         if (scenario.algorithm().provider() instanceof FirmwareProvider fp) {
             out.println(fp.summaryLine());
         }
+        if (scenario.npFirmware() != null) {
+            out.println(scenario.npFirmware().program().summaryLine());
+        }
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);
         classes.print(out);

@@ -20,9 +20,43 @@ import java.nio.file.Path;
  * @param algorithm  the congestion-control algorithm and its validated parameters
  * @param workload   the flows to run
  * @param sampling   sampling intervals of the time series
+ * @param npFirmware the notification-point program of every NIC ({@code firmware.np}), or null for the
+ *                   NICs' hardware RTT responders
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
-                       NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling) {
+                       NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling, NpFirmware npFirmware) {
+
+    /**
+     * A scenario without a notification-point program (the NICs' hardware RTT responders answer probes).
+     *
+     * @param name       scenario name
+     * @param file       the file it came from
+     * @param seed       seed of every random stream
+     * @param stopTimePs stop time, ps
+     * @param topology   hosts, switches and links
+     * @param switchSpec switch settings
+     * @param nic        NIC transport settings
+     * @param algorithm  the algorithm
+     * @param workload   the flows
+     * @param sampling   sampling intervals
+     */
+    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
+                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
+                    final Sampling sampling) {
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, null);
+    }
+
+    /**
+     * The notification-point program every NIC runs for the RTT probes it receives ({@code firmware.np},
+     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md).
+     *
+     * @param elf     the ELF, resolved
+     * @param program the loaded program (its machine model: {@code algorithm.firmware_model} when the
+     *                algorithm is firmware, else {@code bf3-dpa}; its budget:
+     *                {@code nic.emulator.max_instructions_per_event})
+     */
+    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
+    }
 
     /**
      * One kind of link.

@@ -182,6 +182,11 @@ public final class ScenarioWriter {
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
+        if (s.npFirmware() != null) {
+            final Fields fw = new Fields("firmware");
+            fw.str("np", relative(s.npFirmware().elf()));
+            f.map("firmware", fw);
+        }
         return f.node();
     }
 

@@ -29,7 +29,9 @@ import dev.nicsim.sim.Simulator;
  *     (one NAK).</li>
  * <li>RTT probes ({@link Packet#KIND_RTT_PROBE}) are answered with an RTT response carrying the
  *     probe's transmit timestamp and its receive time (ns, 32 bits), as a ConnectX PCC responder
- *     does; the response's send time is written when it starts serialisation.</li>
+ *     does; the response's send time is written when it starts serialisation. With a
+ *     notification-point program ({@link #setNpProgram}) the program's handler runs instead, and its
+ *     12 bytes leave in the response when its handler time has passed (DOCA PCC fact sheet A.7).</li>
  * </ul>
  *
  * <p>PSNs are 24 bits and compared with {@link FixedPoint#psnDelta}. Times are ps of simulated time.
@@ -62,6 +64,14 @@ final class Responder {
     private final Counter rxReadRequests;
     private final Counter txRttResponses;
     private final Counter rxUnknownQp;
+    /** The notification-point program answering RTT probes, or null for the hardware responder. */
+    private NpProgram npProgram;
+    private final NpProbe npProbe = new NpProbe();
+    private Counter npCalls;
+    private Counter npFailed;
+    private Counter npFaults;
+    private Counter npBudget;
+    private Counter npCycles;
 
     /**
      * Creates the responder side of a NIC.
@@ -286,10 +296,89 @@ final class Responder {
      * @param p the probe (not kept)
      */
     void onRttProbe(final Packet p) {
+        if (npProgram != null) {
+            answerByProgram(p);
+            return;
+        }
         final Packet r = tx.controlFrame(Packet.KIND_RTT_RESPONSE, RoceOpcodes.RTT_RESPONSE, p.srcHost, p.dstQpn,
             p.srcQpn, ackDscp, ackPriority, ackEcnCodepoint, RoceNic.RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
         r.txTimestampNs = p.txTimestampNs;
         r.rttRequestReceiveNs = sim.nowNs32();
+        txRttResponses.increment();
+        tx.enqueueControl(r);
+    }
+
+    /**
+     * Installs a notification-point program that answers RTT probes instead of the hardware
+     * responder, with its counters.
+     *
+     * @param program  the program
+     * @param counters the NIC's NP-program counters: calls, failed, faults, budget exceeded, cycles
+     */
+    void setNpProgram(final NpProgram program, final Counter[] counters) {
+        this.npProgram = program;
+        npCalls = counters[0];
+        npFailed = counters[1];
+        npFaults = counters[2];
+        npBudget = counters[3];
+        npCycles = counters[4];
+    }
+
+    /**
+     * A probe for the NP program: its handler runs now; an OK or FAIL answer leaves as an RTT response
+     * carrying the handler's 12 bytes when the handler's time has passed; a fault or a budget overrun
+     * sends nothing (counted).
+     */
+    private void answerByProgram(final Packet p) {
+        final NpProbe q = npProbe;
+        q.port = 0;
+        q.srcHost = p.srcHost;
+        q.dstHost = p.dstHost;
+        q.srcQpn = p.srcQpn;
+        q.dstQpn = p.dstQpn;
+        q.udpSrcPort = p.udpSrcPort;
+        q.dscp = p.dscp;
+        q.ecn = p.ecn;
+        q.requestSendNs = p.txTimestampNs;
+        q.nowPs = sim.nowPs();
+        q.word0 = 0;
+        q.word1 = 0;
+        q.word2 = 0;
+        q.handlerPs = 0;
+        q.cycles = 0;
+        npCalls.increment();
+        final int outcome = npProgram.handle(q);
+        npCycles.add(q.cycles);
+        if (outcome == NpProgram.FAULT) {
+            npFaults.increment();
+            return;
+        }
+        if (outcome == NpProgram.BUDGET) {
+            npBudget.increment();
+            return;
+        }
+        if (outcome == NpProgram.FAILED) {
+            npFailed.increment();
+        }
+        final Packet r = tx.controlFrame(Packet.KIND_RTT_RESPONSE, RoceOpcodes.RTT_RESPONSE, p.srcHost, p.dstQpn,
+            p.srcQpn, ackDscp, ackPriority, ackEcnCodepoint, RoceNic.RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
+        r.txTimestampNs = q.word0;
+        r.rttRequestReceiveNs = q.word1;
+        r.rttResponseSendNs = q.word2;
+        r.rttRawFromNp = true;
+        if (q.handlerPs <= 0) {
+            sendNpResponse(r);
+        } else {
+            sim.schedule(sim.nowPs() + q.handlerPs, handler, RoceNic.EV_NP_RESPONSE, 0, r);
+        }
+    }
+
+    /**
+     * Sends an NP program's RTT response whose handler time has passed ({@link RoceNic#EV_NP_RESPONSE}).
+     *
+     * @param r the response frame
+     */
+    void sendNpResponse(final Packet r) {
         txRttResponses.increment();
         tx.enqueueControl(r);
     }

@@ -4,6 +4,7 @@ import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
@@ -57,6 +58,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
     static final int EV_PCC_TIMER = 5;
     /** Event kind: delayed ACK ({@link Responder}). */
     static final int EV_DELAYED_ACK = 6;
+    /** Event kind: a notification-point program's RTT response is due ({@link Responder}). */
+    static final int EV_NP_RESPONSE = 7;
 
     private static final int MASK = PccEventLayout.MASK_24;
 
@@ -89,6 +92,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private final Responder responder;
 
     private NicPort port;
+    private boolean npProgramSet;
 
     /**
      * Creates a NIC. Its counters are allocated in {@code counters} under component {@code name}
@@ -162,6 +166,31 @@ public final class RoceNic implements NetDevice, CcResultSink {
                 + " flows are running");
         }
         rp.setProcessor(processor);
+    }
+
+    /**
+     * Sets a notification-point program that answers the RTT probes arriving at this NIC instead of
+     * the hardware responder (DOCA PCC {@code doca_pcc_dev_np_user_packet_handler}, fact sheet
+     * Addendum A.7): each probe runs {@link NpProgram#handle} when it has fully arrived, and the RTT
+     * response, carrying the program's 12 bytes as its three RTT words, is queued when the handler's
+     * time has passed. A handler that faults or exceeds its budget sends no response. Allocates the
+     * counters {@code np_program_calls}, {@code np_program_failed}, {@code np_program_faults},
+     * {@code np_program_budget_exceeded} and {@code np_program_cycles} under the NIC's name (so a run
+     * without NP programs keeps its counter set).
+     *
+     * @param program the program
+     * @throws IllegalStateException if one is already set
+     * @throws NullPointerException  if program is null
+     */
+    public void setNpProgram(final NpProgram program) {
+        java.util.Objects.requireNonNull(program, "program");
+        if (npProgramSet) {
+            throw new IllegalStateException(name + ": a notification-point program is already set");
+        }
+        npProgramSet = true;
+        responder.setNpProgram(program, new Counter[] {counters.counter(name, "np_program_calls"),
+            counters.counter(name, "np_program_failed"), counters.counter(name, "np_program_faults"),
+            counters.counter(name, "np_program_budget_exceeded"), counters.counter(name, "np_program_cycles")});
     }
 
     /** @return the congestion-control processor, or null */
@@ -476,6 +505,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
                         responder.onDelayedAckEvent(q);
                     }
                 }
+                case EV_NP_RESPONSE -> responder.sendNpResponse((Packet) ref);
                 default -> throw new IllegalStateException("unknown NIC event " + kind);
             }
         }

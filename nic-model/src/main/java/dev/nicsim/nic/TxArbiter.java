@@ -373,7 +373,11 @@ final class TxArbiter {
                 }
             }
             case Packet.KIND_READ_REQUEST, Packet.KIND_RTT_PROBE -> f.txTimestampNs = sim.nowNs32();
-            case Packet.KIND_RTT_RESPONSE -> f.rttResponseSendNs = sim.nowNs32();
+            case Packet.KIND_RTT_RESPONSE -> {
+                if (!f.rttRawFromNp) { // an NP program's bytes stay as it wrote them
+                    f.rttResponseSendNs = sim.nowNs32();
+                }
+            }
             default -> {
             }
         }

@@ -236,6 +236,27 @@ public final class PccEvent {
     }
 
     /**
+     * One byte of the RTT raw data of an {@code RTT_RESPONSE} event (DOCA's
+     * {@code doca_pcc_dev_get_rtt_raw_data}, DOCA PCC fact sheet Addendum A.7 step 5): the 12 bytes
+     * the probe's answerer put in the response. They are the same bytes the three RTT timestamps are
+     * read from: byte {@code k} is byte {@code k mod 4} of the big-endian encoding of word {@code k / 4}
+     * (request send, request receive, response send). With the NIC's hardware responder they hold its
+     * three timestamps; with a notification-point program ({@code firmware.np}) they hold what its
+     * handler wrote, and the timestamp getters then return those bytes read big-endian, as on the DPA.
+     *
+     * @param k byte index, 0..{@link PccEventLayout#RTT_RAW_DATA_BYTES} - 1
+     * @return the byte, 0..255
+     * @throws IndexOutOfBoundsException if k is out of range
+     */
+    public int rttRawByte(final int k) {
+        if (k < 0 || k >= PccEventLayout.RTT_RAW_DATA_BYTES) {
+            throw new IndexOutOfBoundsException("RTT raw data byte " + k + " of " + PccEventLayout.RTT_RAW_DATA_BYTES);
+        }
+        final int word = buffer.getInt(offset + RTT_REQUEST_SEND_OFFSET + 4 * (k >>> 2), ORDER);
+        return word >>> (24 - 8 * (k & 3)) & 0xFF;
+    }
+
+    /**
      * Merges a later event of the same type and flow into this one, as NIC hardware coalesces: the
      * first timestamp and first sequence number stay, the timestamp, sequence number and flags take
      * the later event's values (flags are OR-ed), the count adds up, TX bytes and packets add up, and

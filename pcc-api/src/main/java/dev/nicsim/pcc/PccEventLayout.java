@@ -35,6 +35,10 @@ package dev.nicsim.pcc;
  *  +---------------------------------------------------------------+
  * </pre>
  *
+ * <p>For an RTT_RESPONSE, the three RTT words are also the response's 12 bytes of raw data
+ * ({@link PccEvent#rttRawByte}, DOCA's {@code doca_pcc_dev_get_rtt_raw_data}): the hardware
+ * responder's timestamps, or what a notification-point program wrote, read big-endian.
+ *
  * <p>For an ACK, the RTT request-send field carries the transmit timestamp of the acknowledged
  * packet echoed by the responder (as a timestamp option would), so window algorithms can measure
  * RTT without probes; zero when unknown.
@@ -79,6 +83,11 @@ public final class PccEventLayout {
     public static final int RTT_REQUEST_RECEIVE_OFFSET = 40;
     /** Offset of the RTT response send timestamp at the responder (ns, wraps). */
     public static final int RTT_RESPONSE_SEND_OFFSET = 44;
+    /**
+     * Bytes of an RTT_RESPONSE event's raw data (DOCA's {@code doca_pcc_dev_get_rtt_raw_data_size}): the
+     * three RTT words at {@link #RTT_REQUEST_SEND_OFFSET}, each read big-endian ({@link PccEvent#rttRawByte}).
+     */
+    public static final int RTT_RAW_DATA_BYTES = 12;
     /** Length of one record in bytes; records are aligned to this length in rings. */
     public static final int RECORD_LENGTH = 64;
 

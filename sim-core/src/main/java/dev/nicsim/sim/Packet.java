@@ -108,6 +108,13 @@ public final class Packet {
     public int rttRequestReceiveNs;
     /** RTT probe: time the responder sent the response (ns, 32-bit). */
     public int rttResponseSendNs;
+    /**
+     * Model: an RTT response whose three words ({@link #txTimestampNs}, {@link #rttRequestReceiveNs},
+     * {@link #rttResponseSendNs}) are the 12 bytes a notification-point program wrote (DOCA's RTT raw
+     * data, read big-endian as the timestamp getters read it), not the hardware responder's
+     * timestamps: the transmitter then leaves the response send time as it is.
+     */
+    public boolean rttRawFromNp;
     /** PFC: priority-enable vector, bit i = priority i. */
     public int pfcClassEnable;
     /**
@@ -247,6 +254,7 @@ public final class Packet {
         txTimestampNs = 0;
         rttRequestReceiveNs = 0;
         rttResponseSendNs = 0;
+        rttRawFromNp = false;
         pfcClassEnable = 0;
         ingressPort = -1;
         enqueuePs = 0;
@@ -287,6 +295,7 @@ public final class Packet {
         txTimestampNs = o.txTimestampNs;
         rttRequestReceiveNs = o.rttRequestReceiveNs;
         rttResponseSendNs = o.rttResponseSendNs;
+        rttRawFromNp = o.rttRawFromNp;
         pfcClassEnable = o.pfcClassEnable;
         pfcQuanta01 = o.pfcQuanta01;
         pfcQuanta23 = o.pfcQuanta23;

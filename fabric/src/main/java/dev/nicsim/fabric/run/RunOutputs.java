@@ -84,6 +84,9 @@ public final class RunOutputs {
             runner.mailboxLog().write(dir);
             out.println(runner.mailboxLog().summaryLine());
         }
+        if (scenario.npFirmware() != null) {
+            out.println(scenario.npFirmware().program().summaryLine());
+        }
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);
         classes.print(out);

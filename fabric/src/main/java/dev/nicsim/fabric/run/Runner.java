@@ -11,6 +11,7 @@ import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.fabric.trace.MailboxLog;
 import dev.nicsim.microcode.firmware.FirmwareAlgorithm;
+import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.NicPorts;
 import dev.nicsim.microcode.trace.PccTraceListener;
@@ -178,6 +179,11 @@ public final class Runner implements FlowListener, EventHandler {
                 : new RecordingCcProcessor(traceListeners.apply(h), nics[h], make);
             nics[h].setCcProcessor(processors[h]);
         }
+        if (scenario.npFirmware() != null) {
+            for (int h = 0; h < hosts; h++) {
+                nics[h].setNpProgram(npProgram(scenario.npFirmware().program().forNic(nicPorts(h))));
+            }
+        }
         flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
             scenario.seed());
         fctPs = new long[flows.size()];
@@ -283,6 +289,28 @@ public final class Runner implements FlowListener, EventHandler {
             public long rxBytes(final int port) {
                 return rx.get();
             }
+        };
+    }
+
+    /**
+     * A NIC's notification-point program ({@code firmware.np}) as the NIC model calls it: the firmware's
+     * handler on the probe, its 12 bytes, cycles and time handed back.
+     */
+    private static dev.nicsim.nic.NpProgram npProgram(final FirmwareNotificationPoint.Nic fw) {
+        return probe -> {
+            final int o = fw.handle(probe.port, probe.requestSendNs, probe.srcHost, probe.dstHost, probe.udpSrcPort, probe.dscp,
+                probe.ecn, probe.nowPs / 1000);
+            probe.word0 = fw.word0();
+            probe.word1 = fw.word1();
+            probe.word2 = fw.word2();
+            probe.handlerPs = fw.lastPs();
+            probe.cycles = fw.lastCycles();
+            return switch (o) {
+                case FirmwareNotificationPoint.OK -> dev.nicsim.nic.NpProgram.OK;
+                case FirmwareNotificationPoint.FAILED -> dev.nicsim.nic.NpProgram.FAILED;
+                case FirmwareNotificationPoint.FAULT -> dev.nicsim.nic.NpProgram.FAULT;
+                default -> dev.nicsim.nic.NpProgram.BUDGET;
+            };
         };
     }
 

@@ -23,13 +23,40 @@ import java.nio.file.Path;
  * @param mailbox    host-to-device mailbox messages to the firmware ({@code firmware.mailbox}), in time order
  *                   (file order among equal times); empty when none
  * @param linkEvents host links taken down and brought up ({@code link_events}), in time order; empty when none
+ * @param npFirmware the notification-point program of every NIC ({@code firmware.np}), or null for the
+ *                   NICs' hardware RTT responders
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
                        NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling,
-                       java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents) {
+                       java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents,
+                       NpFirmware npFirmware) {
 
     /**
-     * A scenario without mailbox messages and link events.
+     * A scenario with mailbox messages and link events and without a notification-point program.
+     *
+     * @param name       scenario name
+     * @param file       the file it came from
+     * @param seed       seed
+     * @param stopTimePs stop time, ps
+     * @param topology   hosts, switches and links
+     * @param switchSpec switch settings
+     * @param nic        NIC settings
+     * @param algorithm  the algorithm
+     * @param workload   the flows
+     * @param sampling   sampling intervals
+     * @param mailbox    host mailbox messages, in time order
+     * @param linkEvents host link state changes, in time order
+     */
+    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
+                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
+                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
+                    final java.util.List<LinkEvent> linkEvents) {
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
+            null);
+    }
+
+    /**
+     * A scenario without mailbox messages and link events, without a notification-point program.
      *
      * @param name       scenario name
      * @param file       the file it came from
@@ -46,7 +73,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                     final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
                     final Sampling sampling) {
         this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, java.util.List.of(),
-            java.util.List.of());
+            java.util.List.of(), null);
     }
 
     /** Where a mailbox message goes: {@link MailboxMessage#nic()} of a message to every NIC. */
@@ -79,6 +106,18 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param up   the state from then on
      */
     public record LinkEvent(long atPs, int host, boolean up) {
+    }
+
+    /**
+     * The notification-point program every NIC runs for the RTT probes it receives ({@code firmware.np},
+     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md).
+     *
+     * @param elf     the ELF, resolved
+     * @param program the loaded program (its machine model: {@code algorithm.firmware_model} when the
+     *                algorithm is firmware, else {@code bf3-dpa}; its budget:
+     *                {@code nic.emulator.max_instructions_per_event})
+     */
+    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
     }
 
     /**

@@ -223,9 +223,11 @@ public final class ScenarioLoader {
         final List<Scenario.MailboxMessage> mailbox = mailbox(fw.mappingsOrEmpty("mailbox"), hostCount(topology) - 1,
             stopPs);
         requireMailboxHandler(fw, mailbox, algorithm);
-        fw.finish();
+        // the notification-point program (issue 22 item 5); reads firmware.np and finishes the firmware block
+        final Scenario.NpFirmware np = npFirmware(fw, file, algorithm, nic.emulator());
         final List<Scenario.LinkEvent> linkEvents = linkEvents(f.mappingsOrEmpty("link_events"), hostCount(topology), stopPs);
-        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling, mailbox, linkEvents);
+        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling, mailbox, linkEvents,
+            np);
     }
 
     /**
@@ -790,6 +792,37 @@ public final class ScenarioLoader {
         }
         a.finish();
         return new Scenario.Algorithm(provider, values, firmwarePath);
+    }
+
+    /**
+     * {@code firmware.np}: the notification-point program of the receiving NICs, resolved as
+     * {@code algorithm.firmware} is (next to the scenario, then the current directory), on the
+     * algorithm's firmware model ({@code bf3-dpa} for a Java algorithm), with the emulator's budget.
+     */
+    private static Scenario.NpFirmware npFirmware(final YamlFields fw, final Path scenarioFile, final Scenario.Algorithm algorithm,
+                                                  final Scenario.Emulator emulator) {
+        if (!fw.has("np")) {
+            fw.finish();
+            return null;
+        }
+        final String elf = fw.string("np");
+        Path p = scenarioFile.toAbsolutePath().getParent().resolve(elf);
+        if (!Files.exists(p)) {
+            p = Path.of(elf);
+        }
+        if (!Files.exists(p)) {
+            throw fw.fieldError("np", "no such file '" + elf + "' (looked next to the scenario and in the current directory)");
+        }
+        final dev.nicsim.riscv.CycleModel model = algorithm.provider() instanceof FirmwareProvider rp ? rp.model()
+            : dev.nicsim.riscv.CycleModel.bf3Dpa();
+        final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program;
+        try {
+            program = dev.nicsim.microcode.firmware.FirmwareNotificationPoint.load(p, emulator.maxInstructionsPerEvent(), model);
+        } catch (final FirmwareException e) {
+            throw fw.fieldError("np", e.getMessage());
+        }
+        fw.finish();
+        return new Scenario.NpFirmware(p, program);
     }
 
     private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo,

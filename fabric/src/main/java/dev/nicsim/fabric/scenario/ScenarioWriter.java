@@ -182,8 +182,11 @@ public final class ScenarioWriter {
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
-        if (!s.mailbox().isEmpty()) {
+        if (!s.mailbox().isEmpty() || s.npFirmware() != null) {
             final Fields fw = new Fields("firmware");
+            if (s.npFirmware() != null) {
+                fw.str("np", relative(s.npFirmware().elf()));
+            }
             final List<Node> items = new ArrayList<>();
             for (final Scenario.MailboxMessage m : s.mailbox()) {
                 final Fields e = new Fields("firmware.mailbox[]");
@@ -197,7 +200,9 @@ public final class ScenarioWriter {
                 e.integer("max_response_bytes", m.maxResponseBytes());
                 items.add(e.flowNode());
             }
-            fw.put("mailbox", new SequenceNode(Tag.SEQ, items, DumperOptions.FlowStyle.BLOCK));
+            if (!items.isEmpty()) {
+                fw.put("mailbox", new SequenceNode(Tag.SEQ, items, DumperOptions.FlowStyle.BLOCK));
+            }
             f.map("firmware", fw);
         }
         if (!s.linkEvents().isEmpty()) {

@@ -1,0 +1,401 @@
+package dev.nicsim.microcode.firmware;
+
+import dev.nicsim.riscv.CycleModel;
+import dev.nicsim.riscv.Hart;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
+
+/**
+ * A DOCA PCC notification-point (NP) program ({@code firmware.np: NP.elf}): an ELF that defines
+ * {@code doca_pcc_dev_np_user_packet_handler} (DOCA PCC fact sheet, Addendum A.7), run on the
+ * receiving NIC's DPA model for every RTT probe request that arrives there, in place of the NIC's
+ * hardware responder. Its 12 response bytes become the requester's RTT raw data.
+ *
+ * <p>Each NIC gets its own firmware memory ({@link #forNic}, a separate DPA process, as
+ * {@code doca_pcc_np_create} makes one), built and initialised on the NIC's first probe. Before that
+ * first probe the port state is written and, when the ELF defines it,
+ * {@code doca_pcc_dev_user_port_info_changed(0)} runs (Addendum A.6: after init, before the first NP
+ * packet). Each probe is written into thread 0's row of {@code nicsim_pcc_np_packets} as
+ * firmware/ABI.md section 9 lays it out (Ethernet, IPv4, UDP, a 24-byte MAD header of zeros, then the
+ * 4-byte payload holding the requester's send timestamp, big-endian: 70 bytes), and
+ * {@code nicsim_pcc_event_entry} runs with control {@code call} = 5 on a solo hart of the machine
+ * model, to completion or until abandoned, exactly like a reaction-point handler: cycle-counted
+ * (memory stalls included), with the same instruction budget, and faults and budget overruns
+ * contained and counted ({@link #faults()}, {@link #budgetExceeded()}, the first one kept).
+ *
+ * <p>Model choices (docs/doca-pcc.md): every probe runs on hardware thread 0 of the NP process, one
+ * at a time, and its handler starts the moment the probe has arrived; NP calls do not share a
+ * pipeline with the NIC's reaction-point handlers (on a DPA the NP and RP processes may share cores).
+ *
+ * <p>Thread-safety: not thread-safe; one simulation thread drives every NIC of a run.
+ */
+public final class FirmwareNotificationPoint {
+    /** {@link Nic#handle} outcome: the handler returned {@code DOCA_PCC_DEV_STATUS_OK}. */
+    public static final int OK = 0;
+    /** Outcome: the handler returned another value ({@code DOCA_PCC_DEV_STATUS_FAIL}). */
+    public static final int FAILED = 1;
+    /** Outcome: the call trapped and was abandoned. */
+    public static final int FAULT = 2;
+    /** Outcome: the call exceeded the instruction budget and was abandoned. */
+    public static final int BUDGET = 3;
+
+    /** Bytes of the request nicsim builds: Ethernet 14 + IPv4 20 + UDP 8 + MAD header 24 + payload 4. */
+    public static final int REQUEST_BYTES = 70;
+    /** Bytes of the response data ({@code out->size}). */
+    public static final int RESPONSE_BYTES = 12;
+    /** Offset of the UDP header in the request (ABI.md section 9, {@code NICSIM_NP_L4_OFFSET}). */
+    static final int L4_OFFSET = 34;
+    /** Offset of the payload in the request ({@code NICSIM_NP_PAYLOAD_OFFSET}). */
+    static final int PAYLOAD_OFFSET = 66;
+    /** Row bytes of {@code nicsim_pcc_np_packets}. */
+    static final int PACKET_ROW_BYTES = 128;
+    /** The runtime's packet buffer symbol. */
+    static final String NP_PACKETS = "nicsim_pcc_np_packets";
+    /** RoCEv2's UDP destination port (IBTA Annex A17). */
+    static final int ROCE_V2_UDP_PORT = 4791;
+    /** The hardware thread every NP call runs on. */
+    private static final int RANK = 0;
+
+    private final FirmwareImage image;
+    private final CycleModel model;
+    private final long maxInstructions;
+    private Consumer<String> log = line -> System.err.println("firmware np: " + line);
+    private long calls;
+    private long failed;
+    private long faults;
+    private long budgetExceeded;
+    private String firstFault;
+
+    private FirmwareNotificationPoint(final FirmwareImage image, final CycleModel model, final long maxInstructions) {
+        this.image = image;
+        this.model = model;
+        this.maxInstructions = maxInstructions;
+        // a trial load: the image fits, its init runs, its packet buffer is where the runtime puts it
+        final FirmwareNic trial = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> { });
+        if (image.symbol(NP_PACKETS) < 0) {
+            throw new FirmwareException(image.path() + ": no " + NP_PACKETS + " (not linked with the nicsim firmware runtime,"
+                + " firmware/ABI.md section 9)");
+        }
+        trial.memory.load(image.symbol(NP_PACKETS), 8);
+    }
+
+    /**
+     * Loads an NP program and runs its init once (a trial).
+     *
+     * @param elf             the file
+     * @param maxInstructions instruction budget of one handler call, at least 1
+     * @param model           the DPA's machine model ({@code bf3-dpa}, {@code e31}, {@code ibex} or a model file's)
+     * @return the program
+     * @throws FirmwareException        one line: not a RISC-V ELF of the runtime's ABI, no
+     *                                  {@code doca_pcc_dev_np_user_packet_handler}, or its init faults
+     * @throws IllegalArgumentException if the budget is below 1
+     */
+    public static FirmwareNotificationPoint load(final Path elf, final long maxInstructions, final CycleModel model) {
+        if (maxInstructions < 1) {
+            throw new IllegalArgumentException("maxInstructions must be >= 1, got " + maxInstructions);
+        }
+        final FirmwareImage image = FirmwareImage.load(elf);
+        if (!image.hasNpHandler()) {
+            throw new FirmwareException(elf + ": no " + NP_HANDLER + ": not a notification-point program"
+                + (image.hasUserAlgo() ? " (it defines " + USER_ALGO + ": a reaction-point algorithm, for algorithm.firmware)" : ""));
+        }
+        return new FirmwareNotificationPoint(image, model, maxInstructions);
+    }
+
+    /**
+     * Sets where the program's output lines go (default: standard error, prefixed {@code firmware np: }).
+     *
+     * @param sink receives one line at a time
+     */
+    public void log(final Consumer<String> sink) {
+        this.log = sink;
+    }
+
+    /** @return the image */
+    public FirmwareImage image() {
+        return image;
+    }
+
+    /** @return the DPA's machine model */
+    public CycleModel model() {
+        return model;
+    }
+
+    /** @return instruction budget of one call */
+    public long maxInstructions() {
+        return maxInstructions;
+    }
+
+    /** @return handler calls so far, over every NIC (port-info calls not included) */
+    public long calls() {
+        return calls;
+    }
+
+    /** @return handler calls that returned FAIL */
+    public long failed() {
+        return failed;
+    }
+
+    /** @return calls (handler or port-info) abandoned on a trap */
+    public long faults() {
+        return faults;
+    }
+
+    /** @return calls abandoned at the instruction budget */
+    public long budgetExceeded() {
+        return budgetExceeded;
+    }
+
+    /** @return the first abandoned call: cause, pc, symbol; null when none */
+    public String firstFault() {
+        return firstFault;
+    }
+
+    /**
+     * One line for summaries: the program, the calls and the faults so far.
+     *
+     * @return the line
+     */
+    public String summaryLine() {
+        final StringBuilder b = new StringBuilder("np firmware        ").append(image.path());
+        b.append(String.format(Locale.ROOT, "; %s model; %d probes handled, %d FAIL, %d faults, %d over the budget of %d"
+            + " instructions", model.name(), calls, failed, faults, budgetExceeded, maxInstructions));
+        if (firstFault != null) {
+            b.append("; first: ").append(firstFault);
+        }
+        return b.toString();
+    }
+
+    /**
+     * The program on one NIC; its firmware memory is built on the first probe.
+     *
+     * @param ports the NIC whose port speed and byte counters the program reads, or null (counters read 0)
+     * @return the NIC's instance
+     */
+    public Nic forNic(final NicPorts ports) {
+        return new Nic(ports);
+    }
+
+    /**
+     * The NP program of one NIC: its own firmware memory and hart. After {@link #handle} the response
+     * words, cycles, instructions and time are in {@link #word0()} .. {@link #lastPs()}.
+     *
+     * <p>Allocation-free per probe after the first. Thread-safety: not thread-safe.
+     */
+    public final class Nic {
+        private final NicPorts ports;
+        private final byte[] request = new byte[REQUEST_BYTES];
+        private FirmwareNic nic;
+        private Hart hart;
+        private int word0;
+        private int word1;
+        private int word2;
+        private long lastCycles;
+        private long lastInstructions;
+        private long lastPs;
+
+        private Nic(final NicPorts ports) {
+            this.ports = ports;
+        }
+
+        /**
+         * Runs {@code doca_pcc_dev_np_user_packet_handler} on one probe request.
+         *
+         * @param port          NIC port of arrival, 0..3
+         * @param requestSendNs the requester's send timestamp the probe carries, ns (32 bits)
+         * @param srcHost       requester host id (its IPv4 address is 10.x.y.z of it)
+         * @param dstHost       this NIC's host id
+         * @param udpSrcPort    the probe's UDP source port
+         * @param dscp          its DSCP, 0..63
+         * @param ecn           its ECN codepoint, 0..3
+         * @param nowNs         simulated time, ns (what the program's timers read)
+         * @return {@link #OK}, {@link #FAILED}, {@link #FAULT} or {@link #BUDGET}
+         */
+        public int handle(final int port, final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
+                          final int dscp, final int ecn, final long nowNs) {
+            if (nic == null) {
+                nic = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
+                nic.ports(ports);
+                hart = nic.newHart(0);
+            }
+            if (!nic.portsUp) {
+                nic.writePorts(ports != null ? ports.speedBitsPerSec(0) : 0);
+                if (image.hasPortInfoHandler()) {
+                    final FirmwareNic.Outcome o = call(CALL_PORT_INFO, 0, 0, nowNs);
+                    record(o, "doca_pcc_dev_user_port_info_changed call");
+                }
+            }
+            buildRequest(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn);
+            nic.memory.write(image.symbol(NP_PACKETS) + (long) RANK * PACKET_ROW_BYTES, request);
+            final long m = FirmwareNic.mailbox(RANK);
+            nic.memory.store(m + CT_NP_DATA, 8, 0);
+            nic.memory.store(m + CT_NP_DATA + 8, 4, 0);
+            calls++;
+            final FirmwareNic.Outcome o = call(CALL_NP_PACKET, REQUEST_BYTES, port, nowNs);
+            lastCycles = nic.lastCycles;
+            lastInstructions = nic.lastInstructions;
+            lastPs = psOf(lastCycles, model.clockHz());
+            // the response bytes as the requester's getters read them: each word big-endian
+            word0 = Integer.reverseBytes((int) nic.memory.load(m + CT_NP_DATA, 4));
+            word1 = Integer.reverseBytes((int) nic.memory.load(m + CT_NP_DATA + 4, 4));
+            word2 = Integer.reverseBytes((int) nic.memory.load(m + CT_NP_DATA + 8, 4));
+            if (o != FirmwareNic.Outcome.DONE) {
+                record(o, "doca_pcc_dev_np_user_packet_handler call");
+                return o == FirmwareNic.Outcome.FAULT ? FAULT : BUDGET;
+            }
+            if (nic.memory.load(m + CT_RETURN, 4) != 0) {
+                failed++;
+                return FAILED;
+            }
+            return OK;
+        }
+
+        private FirmwareNic.Outcome call(final int call, final int arg, final int arg2, final long nowNs) {
+            final long m = FirmwareNic.mailbox(RANK);
+            final var mem = nic.memory;
+            mem.store(m + CT_CALL, 4, call);
+            mem.store(m + CT_THREAD_RANK, 4, RANK);
+            mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
+            mem.store(m + CT_NOW_US, 8, nowNs / 1000);
+            mem.store(m + CT_STATUS, 4, 0);
+            mem.store(m + CT_ARG, 4, arg);
+            mem.store(m + CT_ARG2, 4, arg2);
+            mem.store(m + CT_OUT_SIZE, 4, 0);
+            mem.store(m + CT_RETURN, 4, 0);
+            nic.contextExtraCycles(0);
+            nic.select(RANK);
+            return nic.call(hart, image.entryEvent, m, 0, maxInstructions);
+        }
+
+        private void record(final FirmwareNic.Outcome o, final String what) {
+            if (o == FirmwareNic.Outcome.FAULT) {
+                faults++;
+                if (firstFault == null) {
+                    firstFault = nic.faultLine(hart.fault()) + " (" + what + ")";
+                }
+            } else if (o == FirmwareNic.Outcome.BUDGET) {
+                budgetExceeded++;
+                if (firstFault == null) {
+                    firstFault = String.format(Locale.ROOT, "instruction budget of %d exceeded at pc 0x%x (%s) (%s)",
+                        maxInstructions, hart.pc(), image.describe(hart.pc()), what);
+                }
+            }
+        }
+
+        /** The probe as ABI.md section 9 lays it out: Ethernet, IPv4, UDP, MAD header (zeros), send timestamp. */
+        private void buildRequest(final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
+                                  final int dscp, final int ecn) {
+            final byte[] b = request;
+            java.util.Arrays.fill(b, (byte) 0);
+            // Ethernet: locally administered MACs 02:00:00:hh:hh:hh of the host ids, EtherType IPv4
+            mac(b, 0, dstHost);
+            mac(b, 6, srcHost);
+            be16(b, 12, 0x0800);
+            // IPv4: version 4, IHL 5, DSCP/ECN, total length, DF, TTL 64, UDP, checksum, 10.x.y.z addresses
+            b[14] = 0x45;
+            b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
+            be16(b, 16, REQUEST_BYTES - 14);
+            be16(b, 20, 0x4000);
+            b[22] = 64;
+            b[23] = 17;
+            be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
+            be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
+            int sum = 0;
+            for (int i = 14; i < 34; i += 2) {
+                sum += (b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF);
+            }
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            sum = (sum & 0xFFFF) + (sum >>> 16);
+            be16(b, 24, ~sum & 0xFFFF);
+            // UDP: source port (flow entropy), RoCEv2 port, length, no checksum
+            be16(b, L4_OFFSET, udpSrcPort);
+            be16(b, L4_OFFSET + 2, ROCE_V2_UDP_PORT);
+            be16(b, L4_OFFSET + 4, REQUEST_BYTES - L4_OFFSET);
+            // MAD header (24 bytes at 42): zeros, the CCMAD layout is not established (fact sheet A.12)
+            be32(b, PAYLOAD_OFFSET, requestSendNs);
+        }
+
+        /** @return response bytes 0..3 of the last call, read big-endian */
+        public int word0() {
+            return word0;
+        }
+
+        /** @return response bytes 4..7, read big-endian */
+        public int word1() {
+            return word1;
+        }
+
+        /** @return response bytes 8..11, read big-endian */
+        public int word2() {
+            return word2;
+        }
+
+        /** @return cycles the last handler call took */
+        public long lastCycles() {
+            return lastCycles;
+        }
+
+        /** @return instructions the last handler call retired */
+        public long lastInstructions() {
+            return lastInstructions;
+        }
+
+        /** @return simulated time the last handler call took at the model's clock, ps, rounded up */
+        public long lastPs() {
+            return lastPs;
+        }
+
+        /**
+         * A little-endian value of this NIC's NP firmware memory at a symbol (tests and tools).
+         *
+         * @param symbol      a global of the ELF
+         * @param offsetBytes offset from it
+         * @param sizeBytes   1, 2, 4 or 8
+         * @return the value, zero-extended
+         * @throws FirmwareException when the ELF has no such symbol
+         * @throws IllegalStateException before the first probe
+         */
+        public long symbolLoad(final String symbol, final long offsetBytes, final int sizeBytes) {
+            if (nic == null) {
+                throw new IllegalStateException("no probe handled yet");
+            }
+            final long a = image.symbol(symbol);
+            if (a < 0) {
+                throw new FirmwareException(image.path() + ": no symbol " + symbol);
+            }
+            final long v = nic.memory.load(a + offsetBytes, sizeBytes);
+            return sizeBytes == 8 ? v : v & ((1L << (8 * sizeBytes)) - 1);
+        }
+    }
+
+    /** Cycles to ps at a clock, rounded up (as the emulator converts handler cycles). */
+    static long psOf(final long cycles, final long clockHz) {
+        if (cycles <= Long.MAX_VALUE / 1_000_000_000_000L) {
+            return (cycles * 1_000_000_000_000L + clockHz - 1) / clockHz;
+        }
+        return (long) Math.ceil(cycles * 1e12 / clockHz);
+    }
+
+    private static void mac(final byte[] b, final int at, final int host) {
+        b[at] = 0x02;
+        b[at + 3] = (byte) (host >>> 16);
+        b[at + 4] = (byte) (host >>> 8);
+        b[at + 5] = (byte) host;
+    }
+
+    private static void be16(final byte[] b, final int at, final int v) {
+        b[at] = (byte) (v >>> 8);
+        b[at + 1] = (byte) v;
+    }
+
+    private static void be32(final byte[] b, final int at, final int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+}

@@ -1,6 +1,7 @@
 package dev.nicsim.pcc;
 
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteOrder;
 
@@ -14,8 +15,18 @@ import static dev.nicsim.pcc.PccEventLayout.*;
  */
 public final class PccEvent {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
     private MutableDirectBuffer buffer;
     private int offset;
+    /**
+     * The heap buffer's array, or null for an off-heap buffer: the getters read a heap record at
+     * {@link #address} directly (wrap checked that the record lies inside the buffer), without the
+     * buffer's per-access bounds check; an off-heap record is read through the buffer.
+     */
+    private byte[] array;
+    /** Address of the record inside {@link #array} (Unsafe offset). */
+    private long address;
 
     /** Creates an unwrapped flyweight; call {@link #wrap} before use. */
     public PccEvent() {
@@ -27,11 +38,28 @@ public final class PccEvent {
      * @param buffer buffer holding the record; at least {@code offset + RECORD_LENGTH} bytes
      * @param offset byte offset of the record in the buffer
      * @return this
+     * @throws IndexOutOfBoundsException if the record does not lie inside the buffer
      */
     public PccEvent wrap(final MutableDirectBuffer buffer, final int offset) {
+        if (offset < 0 || (long) offset + RECORD_LENGTH > buffer.capacity()) {
+            throw new IndexOutOfBoundsException("event record at byte " + offset + " does not fit a buffer of "
+                + buffer.capacity() + " bytes");
+        }
         this.buffer = buffer;
         this.offset = offset;
+        this.array = NATIVE_LITTLE_ENDIAN ? buffer.byteArray() : null;
+        this.address = buffer.addressOffset() + offset;
         return this;
+    }
+
+    private int int32(final int fieldOffset) {
+        final byte[] a = array;
+        return a != null ? UnsafeApi.getInt(a, address + fieldOffset) : buffer.getInt(offset + fieldOffset, ORDER);
+    }
+
+    private int uint8(final int fieldOffset) {
+        final byte[] a = array;
+        return (a != null ? UnsafeApi.getByte(a, address + fieldOffset) : buffer.getByte(offset + fieldOffset)) & 0xFF;
     }
 
     /** @return the wrapped buffer */
@@ -70,17 +98,17 @@ public final class PccEvent {
 
     /** @return event type, {@code 0 .. PccEventType.COUNT-1} */
     public int type() {
-        return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;
+        return uint8(TYPE_OFFSET);
     }
 
     /** @return subtype ({@link PccEventType#SUBTYPE_NONE} when none) */
     public int subtype() {
-        return buffer.getByte(offset + SUBTYPE_OFFSET) & 0xFF;
+        return uint8(SUBTYPE_OFFSET);
     }
 
     /** @return NIC port number, 0..255 */
     public int port() {
-        return buffer.getByte(offset + PORT_OFFSET) & 0xFF;
+        return uint8(PORT_OFFSET);
     }
 
     /**
@@ -94,7 +122,7 @@ public final class PccEvent {
 
     /** @return flag bits ({@link PccEventLayout#FLAG_ECE} etc.) */
     public int flags() {
-        return buffer.getByte(offset + FLAGS_OFFSET) & 0xFF;
+        return uint8(FLAGS_OFFSET);
     }
 
     /**
@@ -116,12 +144,12 @@ public final class PccEvent {
 
     /** @return flow id: the requester QPN, 24 bits */
     public int flowId() {
-        return buffer.getInt(offset + FLOW_ID_OFFSET, ORDER);
+        return int32(FLOW_ID_OFFSET);
     }
 
     /** @return sequence number (PSN, 24 bits) */
     public int sn() {
-        return buffer.getInt(offset + SN_OFFSET, ORDER);
+        return int32(SN_OFFSET);
     }
 
     /**
@@ -135,7 +163,7 @@ public final class PccEvent {
 
     /** @return timestamp of the (last merged) event, ns, 32-bit wrapping */
     public int timestampNs() {
-        return buffer.getInt(offset + TIMESTAMP_OFFSET, ORDER);
+        return int32(TIMESTAMP_OFFSET);
     }
 
     /**
@@ -149,12 +177,12 @@ public final class PccEvent {
 
     /** @return timestamp of the first merged event, ns, 32-bit wrapping */
     public int firstTimestampNs() {
-        return buffer.getInt(offset + FIRST_TIMESTAMP_OFFSET, ORDER);
+        return int32(FIRST_TIMESTAMP_OFFSET);
     }
 
     /** @return sequence number of the first merged event */
     public int firstSn() {
-        return buffer.getInt(offset + FIRST_SN_OFFSET, ORDER);
+        return int32(FIRST_SN_OFFSET);
     }
 
     /**
@@ -170,7 +198,7 @@ public final class PccEvent {
 
     /** @return number of events merged into this one, at least 1 */
     public int numCoalesced() {
-        return buffer.getInt(offset + NUM_COALESCED_OFFSET, ORDER);
+        return int32(NUM_COALESCED_OFFSET);
     }
 
     /**
@@ -184,12 +212,12 @@ public final class PccEvent {
 
     /** @return bytes sent in the TX burst */
     public int txBytes() {
-        return buffer.getInt(offset + TX_BYTES_OFFSET, ORDER);
+        return int32(TX_BYTES_OFFSET);
     }
 
     /** @return packets sent in the TX burst */
     public int txPackets() {
-        return buffer.getInt(offset + TX_PACKETS_OFFSET, ORDER);
+        return int32(TX_PACKETS_OFFSET);
     }
 
     /**
@@ -207,17 +235,17 @@ public final class PccEvent {
 
     /** @return RTT request send timestamp (ns, wraps); for ACK the echoed transmit timestamp */
     public int rttRequestSendNs() {
-        return buffer.getInt(offset + RTT_REQUEST_SEND_OFFSET, ORDER);
+        return int32(RTT_REQUEST_SEND_OFFSET);
     }
 
     /** @return RTT request receive timestamp at the responder (ns, wraps) */
     public int rttRequestReceiveNs() {
-        return buffer.getInt(offset + RTT_REQUEST_RECEIVE_OFFSET, ORDER);
+        return int32(RTT_REQUEST_RECEIVE_OFFSET);
     }
 
     /** @return RTT response send timestamp at the responder (ns, wraps) */
     public int rttResponseSendNs() {
-        return buffer.getInt(offset + RTT_RESPONSE_SEND_OFFSET, ORDER);
+        return int32(RTT_RESPONSE_SEND_OFFSET);
     }
 
     /**

@@ -129,4 +129,31 @@ final class CcMath {
         }
         return (int) kbps;
     }
+
+    /**
+     * {@code n / d} for {@code n >= 0} and {@code d > 0}, exactly as the integer division gives it,
+     * without a divide instruction: the quotient estimated with {@code inverse} (= {@code 1.0 / d},
+     * computed once by the caller for a divisor that repeats) is off by at most
+     * {@code n / d x 2^-51 + 1} (one or two units for the rate quotients, which stay below 2^51),
+     * and is corrected step by step by the remainder until {@code 0 <= n - q d < d}, so the result
+     * is exact for every input; only the number of correction steps grows for huge quotients.
+     *
+     * @param n       dividend, non-negative
+     * @param d       divisor, positive
+     * @param inverse {@code 1.0 / d}
+     * @return {@code n / d}
+     */
+    static long floorDivide(final long n, final long d, final double inverse) {
+        long q = (long) (n * inverse);
+        long r = n - q * d;
+        while (r < 0) {
+            q--;
+            r += d;
+        }
+        while (r >= d) {
+            q++;
+            r -= d;
+        }
+        return q;
+    }
 }

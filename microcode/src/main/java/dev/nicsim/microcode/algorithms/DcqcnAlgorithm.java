@@ -152,7 +152,29 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             return; // ACK, NACK, RTT_RESPONSE do not drive the RP
         }
         armTimer(context, event.timestampNs(), result);
-        result.rate(toRate(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
+        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
+    }
+
+    /** Line rate whose reciprocal {@link #inverseLineRate} holds; 0 before the first event. */
+    private long cachedLineRateBitsPerSec;
+    private double inverseLineRate;
+
+    /**
+     * {@link #toRate} without a 64-bit divide per event: the quotient is estimated with the line
+     * rate's reciprocal (cached while the line rate stays the same) and corrected to the exact
+     * floor by comparing the remainder, so the result is bit for bit the division's.
+     */
+    private int rateOf(final int rcKbps, final long lineRateBitsPerSec) {
+        final long n = ((long) rcKbps * 1000L) << 20;
+        if (n < 0 || lineRateBitsPerSec <= 0) {
+            return toRate(rcKbps, lineRateBitsPerSec);
+        }
+        if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
+            cachedLineRateBitsPerSec = lineRateBitsPerSec;
+            inverseLineRate = 1.0 / lineRateBitsPerSec;
+        }
+        final long r = CcMath.floorDivide(n, lineRateBitsPerSec, inverseLineRate);
+        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
     }
 
     private void onCnp(final PccContext context, final int now, final PccAttributes attributes) {
@@ -178,7 +200,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             int next = context.get(W_NEXT_DECREASE_NS);
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
-                next += (int) (((long) late / decreasePeriodNs + 1) * decreasePeriodNs);
+                next += late < decreasePeriodNs ? decreasePeriodNs
+                    : (int) (((long) late / decreasePeriodNs + 1) * decreasePeriodNs);
             }
             context.set(W_NEXT_DECREASE_NS, next);
             flags |= FLAG_DECREASE_PENDING;
@@ -275,7 +298,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             counters.increment(C_BYTE_INCREASE_EVENTS);
             increase(context, false, attributes);
         }
-        context.set(W_BYTE_COUNTER, (int) (bytes % byteResetBytes));
+        context.set(W_BYTE_COUNTER, (int) (bytes < byteResetBytes ? bytes : bytes % byteResetBytes)); // bytes >= 0
     }
 
     /** Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1. */
@@ -285,7 +308,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (late < 0) {
             return;
         }
-        final long ticks = (long) late / alphaPeriodNs + 1;
+        final long ticks = late < alphaPeriodNs ? 1 : (long) late / alphaPeriodNs + 1; // late >= 0: no divide in the common case
         final int flags = context.get(W_FLAGS);
         final long oneMinusG = FixedPoint.ONE - g;
         long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;

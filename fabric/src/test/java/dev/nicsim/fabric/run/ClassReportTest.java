@@ -164,8 +164,13 @@ class ClassReportTest {
             assertEquals(500, s.deliveredBytes(0));
             assertEquals(125, s.deliveredBytes(1));
             assertEquals(1_000, s.deliveredBytes(2));
-            assertThrows(IllegalArgumentException.class, () -> new ThroughputSampler(sim, w, 1, 0, List.of()));
-            assertThrows(IllegalArgumentException.class, () -> new ThroughputSampler(sim, w, -1, 1, List.of()));
+            // on a fresh simulator (time 0), so only the sampler's own checks can refuse
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ThroughputSampler(new Simulator(), w, 1, 0, List.of()));
+            assertEquals("intervalPs must be > 0, got 0", e.getMessage());
+            assertEquals("flows must be >= 0, got -1", assertThrows(IllegalArgumentException.class,
+                () -> new ThroughputSampler(new Simulator(), w, -1, 1, List.of())).getMessage());
+            assertEquals(0, new ThroughputSampler(new Simulator(), w, 0, 1, List.of()).intervalPs() - 1); // no flows: allowed
         }
         // 500 B in 1 us = 4 Gb/s; 1000 B = 8 Gb/s; 125 B = 1 Gb/s; flows in id order within an interval
         assertEquals(List.of("time_ns,flow_id,bits_per_sec", "1000,0,4000000000", "1000,2,8000000000", "2000,1,1000000000"),

@@ -63,6 +63,7 @@ class RunnerTinyScenarioTest {
         assertTrue(out.stream().anyMatch(l -> l.startsWith("data packets        1 (")), o.out());
         // run.json: the same figures
         assertEquals("incast-dcqcn", json(d, "scenario"));
+        assertEquals(TestPaths.root().resolve("scenarios/incast-dcqcn.yaml").toString(), json(d, "scenario_file"));
         assertEquals("1", json(d, "seed"));
         assertEquals(Reports.VERSION, json(d, "version"));
         assertEquals("dcqcn", json(d, "algorithm"));

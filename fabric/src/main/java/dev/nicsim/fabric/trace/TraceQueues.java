@@ -105,6 +105,7 @@ public final class TraceQueues {
             for (final Path p : (Iterable<Path>) s::iterator) {
                 if (p.getFileName().toString().endsWith(CYCLE_SUFFIX)) {
                     checkQueueFile(dir, p, CYCLE_HEADER, BLOCK_BYTES);
+                    checkRecordLengths(dir, p);
                 }
             }
         } catch (final IOException e) {
@@ -153,6 +154,100 @@ public final class TraceQueues {
         } catch (final IOException e) {
             throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + e.getMessage());
         }
+    }
+
+    /** Chronicle wire header flag: the document is still being written (set until the write completes). */
+    static final int HEADER_NOT_COMPLETE = 0x8000_0000;
+    /** Chronicle wire header flag: the document is queue metadata (index, padding), not a record. */
+    static final int HEADER_META_DATA = 0x4000_0000;
+    /** Low 30 bits of a Chronicle wire header: the document's length in bytes, after the 4-byte header. */
+    static final int HEADER_LENGTH_MASK = 0x3FFF_FFFF;
+    /** Chronicle's end-of-data marker, written when a cycle file is closed for good. */
+    static final int HEADER_END_OF_DATA = HEADER_NOT_COMPLETE | HEADER_META_DATA;
+    /** Bytes read at a time while walking a cycle file's headers. */
+    private static final int WALK_CHUNK_BYTES = 1 << 16;
+
+    /**
+     * Walks a cycle file's document headers (4-byte little-endian words: length in the low 30 bits,
+     * {@link #HEADER_META_DATA} and {@link #HEADER_NOT_COMPLETE} flags; each document starts at the
+     * next 4-byte boundary after the previous one, as Chronicle Queue 5 writes them) from byte 0 to the
+     * first zero word (end of written data) or end-of-data marker, and checks that every byte after
+     * that end is zero. Chronicle reads mapped files with unchecked (Unsafe) access: a length that runs
+     * past the file makes it read past the mapping, which can kill the JVM, so this runs before it maps
+     * the file. Reads the file sequentially, {@value #WALK_CHUNK_BYTES} bytes at a time.
+     *
+     * @param dir  the trace directory (named in the message)
+     * @param file the cycle file
+     * @throws TraceException one line naming the trace, the file and the byte offset of the first
+     *                        impossible header: a length past the file's end, a zero length, a
+     *                        not-complete document, or data after the end of the written data
+     */
+    static void checkRecordLengths(final Path dir, final Path file) {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ)) {
+            final long size = ch.size();
+            final java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(WALK_CHUNK_BYTES)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            long bufStart = 0;
+            long bufEnd = 0; // file offsets [bufStart, bufEnd) are in buf
+            long pos = 0;
+            while (pos + 4 <= size) {
+                if (pos + 4 > bufEnd || pos < bufStart) {
+                    bufStart = pos;
+                    bufEnd = fill(ch, buf, pos, size);
+                }
+                final int h = buf.getInt((int) (pos - bufStart));
+                if (h == 0 || h == HEADER_END_OF_DATA) {
+                    break;
+                }
+                final String at = dir + ": the trace is corrupt: " + file.getFileName() + " at byte offset " + pos
+                    + ": ";
+                if ((h & HEADER_NOT_COMPLETE) != 0) {
+                    throw new TraceException(at + "a record marked not complete (header 0x" + Integer.toHexString(h)
+                        + "), a write cut off or an overwritten length");
+                }
+                final long length = h & HEADER_LENGTH_MASK;
+                if (length == 0) {
+                    throw new TraceException(at + "a record of length 0 (header 0x" + Integer.toHexString(h)
+                        + "), an overwritten length");
+                }
+                final long end = pos + 4 + length;
+                if (end > size) {
+                    throw new TraceException(at + "a record length of " + length + " bytes runs past the file's end ("
+                        + size + " bytes), an overwritten length");
+                }
+                pos = (end + 3) & ~3L;
+            }
+            // after the written data Chronicle leaves zeros: anything else is data a zeroed length cut off
+            final long dataEnd = pos;
+            while (pos < size) {
+                bufStart = pos;
+                bufEnd = fill(ch, buf, pos, size);
+                for (int i = (pos == dataEnd && pos + 4 <= size) ? 4 : 0; i < bufEnd - bufStart; i++) {
+                    if (buf.get(i) != 0) {
+                        throw new TraceException(dir + ": the trace is corrupt: " + file.getFileName() + " at byte offset "
+                            + dataEnd + ": the written data ends there (a zero length or end marker), but byte "
+                            + (bufStart + i) + " holds data: an overwritten length");
+                    }
+                }
+                pos = bufEnd;
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + e.getMessage());
+        }
+    }
+
+    /** Reads {@code [pos, min(pos + capacity, size))} into buf (from index 0); @return the file offset read to */
+    private static long fill(final java.nio.channels.FileChannel ch, final java.nio.ByteBuffer buf, final long pos,
+            final long size) throws IOException {
+        buf.clear();
+        buf.limit((int) Math.min(buf.capacity(), size - pos));
+        while (buf.hasRemaining()) {
+            if (ch.read(buf, pos + buf.position()) < 0) {
+                break;
+            }
+        }
+        return pos + buf.position();
     }
 
     /**

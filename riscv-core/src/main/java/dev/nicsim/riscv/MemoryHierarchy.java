@@ -307,16 +307,7 @@ public final class MemoryHierarchy implements RegionLatency {
         prevL1dWay[c] = lastL1dWay[c];
         lastL1dLine[c] = line;
         lastL1dWay[c] = t.way;
-        final int level;
-        if (hit) {
-            level = L1;
-        } else if (l2.access(address)) {
-            level = L2;
-        } else if (llc.access(address)) {
-            level = LLC;
-        } else {
-            level = DRAM;
-        }
+        final int level = hit ? L1 : servedBelowL1(address);
         servedLoads[c * LEVELS + level]++;
         return extra[level];
     }
@@ -331,29 +322,23 @@ public final class MemoryHierarchy implements RegionLatency {
      *         minus the L1I hit latency, which pipelined fetch hides)
      */
     public int fetch(final int core, final long address) {
-        final int level;
-        if (l1i[core].access(address)) {
-            level = L1;
-        } else if (l2.access(address)) {
-            level = L2;
-        } else if (llc.access(address)) {
-            level = LLC;
-        } else {
-            level = DRAM;
-        }
+        final int level = l1i[core].access(address) ? L1 : servedBelowL1(address);
         servedFetches[core * LEVELS + level]++;
         return fetchExtra[level];
     }
 
     /**
-     * An instruction fetch of a line by the selected thread's core ({@link #select}); what the
-     * hart calls when its pc enters a line other than its last fetch's.
+     * The level that serves a line an L1 (data or instruction) missed: the shared L2, then the LLC, then
+     * DRAM, filling every cache above on the way back.
      *
-     * @param address fetch address
-     * @return as {@link #fetch(int, long)}
+     * @param address the line's address
+     * @return {@link #L2}, {@link #LLC} or {@link #DRAM}
      */
-    int fetchSelected(final long address) {
-        return fetch(currentCore, address);
+    private int servedBelowL1(final long address) {
+        if (l2.access(address)) {
+            return L2;
+        }
+        return llc.access(address) ? LLC : DRAM;
     }
 
     /**

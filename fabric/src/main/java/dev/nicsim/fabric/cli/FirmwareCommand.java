@@ -145,6 +145,13 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                 }
             }
             o.println("disabled events: " + (disabled.isEmpty() ? "none" : String.join(", ", disabled)));
+            // issue 23 defect 7: a set-up call that failed declared nothing, even if the program ignored its return
+            final List<String> failed = d.failedSetupCalls();
+            o.println("failed set-up calls: " + (failed.isEmpty() ? "none"
+                : failed.size() + " (returned DOCA_PCC_DEV_STATUS_FAIL in doca_pcc_dev_user_init; nothing of them is declared)"));
+            for (final String f : failed) {
+                o.println("  " + f);
+            }
             return 0;
         }
 

@@ -52,8 +52,11 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  *
  * <p>Counters ({@link #counters()}): the firmware's declared counters (read from its memory; the
  * NIC's instance 0 reports them, the others 0, so a processor's sum is the NIC's value), then
- * {@code firmware_faults}, {@code firmware_budget_exceeded}, {@code firmware_instructions},
- * {@code firmware_cycles} of this core.
+ * {@code firmware_faults}, {@code firmware_budget_exceeded}, {@code firmware_results_clamped},
+ * {@code firmware_instructions}, {@code firmware_cycles} of this core, then
+ * {@code firmware_setup_calls_failed}: the DOCA set-up calls of {@code doca_pcc_dev_user_init} that
+ * returned {@code DOCA_PCC_DEV_STATUS_FAIL} ({@link FirmwareDeclarations#failedSetupCalls()}; instance 0
+ * reports the NIC's, the others 0).
  *
  * <p>Allocation-free per call (the hart is created on the first). Thread-safety: not
  * thread-safe; one thread drives the NIC.
@@ -113,6 +116,11 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         clampedId = counters.allocate("firmware_results_clamped");
         instructionsId = counters.allocate("firmware_instructions");
         cyclesId = counters.allocate("firmware_cycles");
+        // the NIC's failed set-up calls, once per NIC (its instance 0), like its declared counters
+        final int setupFailedId = counters.allocate("firmware_setup_calls_failed");
+        if (instance == 0) {
+            counters.add(setupFailedId, nic.declarations.failedSetupCalls().size());
+        }
         interleaves = nic.model.threadsPerCore() > 1;
     }
 

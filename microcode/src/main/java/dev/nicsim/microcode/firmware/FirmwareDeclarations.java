@@ -23,9 +23,16 @@ import java.util.List;
  * @param counterNames its counters' names, in counter id order
  * @param counterIds   per counter, its firmware counter id
  * @param disableMask  bit {@code 1 << DOCA type}: events of that type are not delivered
+ * @param failedSetupCalls one line per DOCA set-up call ({@code doca_pcc_dev_algo_init_metadata},
+ *                     {@code _init_param}, {@code _init_counter}, {@code doca_pcc_dev_init_algo_slot},
+ *                     {@code nicsim_pcc_algo_param_info}) that returned {@code DOCA_PCC_DEV_STATUS_FAIL}
+ *                     during init, in call order, with its arguments; whatever such a call tried to
+ *                     declare is not in the lists above (the runtime validates before it marks). Empty
+ *                     when every call succeeded. The firmware may have ignored the return value: this
+ *                     is how the user learns of it (issue 23 defect 7)
  */
 public record FirmwareDeclarations(List<Algorithm> algorithms, int algoIndex, List<PccParameter> parameters, int[] paramIds,
-                                   List<String> counterNames, int[] counterIds, int disableMask) {
+                                   List<String> counterNames, int[] counterIds, int disableMask, List<String> failedSetupCalls) {
 
     /**
      * One declared algorithm.

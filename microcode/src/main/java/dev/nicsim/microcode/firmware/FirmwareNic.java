@@ -167,7 +167,8 @@ final class FirmwareNic implements Environment {
         slotTable = image.symbol(FirmwareLayout.SLOT_TABLE);
 
         final Hart h = newHart(0);
-        final Outcome o = call(h, image.entryInit, FirmwareLayout.THREAD_AREA, 0, maxInstructions);
+        final List<String> failedSetupCalls = new ArrayList<>();
+        final Outcome o = callInit(h, maxInstructions, failedSetupCalls);
         if (o != Outcome.DONE) {
             throw new FirmwareException(image.path() + ": doca_pcc_dev_user_init "
                 + (o == Outcome.BUDGET ? "did not return within " + maxInstructions + " instructions" : "faulted: " + faultLine(h.fault())));
@@ -181,7 +182,7 @@ final class FirmwareNic implements Environment {
             }
         }
         slot = first;
-        declarations = readDeclarations();
+        declarations = readDeclarations(failedSetupCalls);
         if (rawValues != null && declarations.algoIndex() >= 0 && paramValues >= 0) {
             for (int port = 0; port < FirmwareLayout.MAX_PORTS; port++) {
                 for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS; sl++) {
@@ -375,6 +376,92 @@ final class FirmwareNic implements Environment {
     }
 
     /**
+     * The DOCA set-up calls whose failures {@link #callInit} reports: the symbol and its argument
+     * names (a0, a1, ...; the pointer arguments are shown as addresses). Their signatures are
+     * firmware/include/doca_pcc_dev_algo_access.h and nicsim_pcc.h.
+     */
+    private static final String[][] SETUP_CALLS = {
+        {"doca_pcc_dev_algo_init_metadata", "algo", "meta_data", "param_num", "counter_num"},
+        {"doca_pcc_dev_algo_init_param", "algo", "param", "default", "max", "min", "permissions"},
+        {"doca_pcc_dev_algo_init_counter", "algo", "counter", "max", "permissions"},
+        {"doca_pcc_dev_init_algo_slot", "port", "slot", "algo", "enable"},
+        {"nicsim_pcc_algo_param_info", "algo", "param", "kind", "unit"},
+    };
+
+    /**
+     * Runs {@code doca_pcc_dev_user_init} and notes every DOCA set-up call that returned
+     * {@code DOCA_PCC_DEV_STATUS_FAIL} (issue 23 defect 7: a program that ignores the return value
+     * must still learn that a parameter, counter, algorithm or slot was not declared). When the image
+     * defines any of {@link #SETUP_CALLS}, init runs one instruction at a time (as {@link #callStepping}
+     * does, so its cycles are the same): at a set-up function's first instruction the arguments,
+     * return address and stack pointer are taken; when the pc reaches that return address with the
+     * same stack pointer, a non-zero low word of a0 is a failure. Without those symbols init runs as
+     * {@link #call}. Only init is watched; handler calls are never stepped for this.
+     *
+     * @param h               the hart
+     * @param maxInstructions budget
+     * @param failed          receives one line per failed call, in call order:
+     *                        {@code doca_pcc_dev_algo_init_param(algo 0, param 1, default 500, max 100, min 1,
+     *                        permissions 1) returned DOCA_PCC_DEV_STATUS_FAIL}
+     * @return how init ended
+     */
+    private Outcome callInit(final Hart h, final long maxInstructions, final List<String> failed) {
+        final long[] entries = new long[SETUP_CALLS.length];
+        boolean any = false;
+        for (int k = 0; k < SETUP_CALLS.length; k++) {
+            entries[k] = image.symbol(SETUP_CALLS[k][0]);
+            any |= entries[k] >= 0;
+        }
+        if (!any) {
+            return call(h, image.entryInit, FirmwareLayout.THREAD_AREA, 0, maxInstructions);
+        }
+        prepareCall(h, image.entryInit, FirmwareLayout.THREAD_AREA, 0);
+        final long n0 = h.instret();
+        final long limit = n0 + maxInstructions;
+        final long[] args = new long[6];
+        int pending = -1;
+        long returnPc = 0;
+        long sp = 0;
+        while (!h.halted() && h.instret() < limit) {
+            final long pc = h.pc();
+            if (pending < 0) {
+                for (int k = 0; k < entries.length; k++) {
+                    if (entries[k] == pc) {
+                        pending = k;
+                        returnPc = h.reg(1);
+                        sp = h.reg(2);
+                        for (int i = 0; i < args.length; i++) {
+                            args[i] = h.reg(10 + i);
+                        }
+                        break;
+                    }
+                }
+            } else if (pc == returnPc && h.reg(2) == sp) {
+                if ((h.reg(10) & 0xFFFF_FFFFL) != 0) {
+                    failed.add(setupCallLine(SETUP_CALLS[pending], args, h.reg(10) & 0xFFFF_FFFFL));
+                }
+                pending = -1;
+            }
+            h.run(h.instret() + 1);
+        }
+        return finishCall(h, n0);
+    }
+
+    private static String setupCallLine(final String[] call, final long[] args, final long status) {
+        final StringBuilder b = new StringBuilder(call[0]).append('(');
+        for (int i = 1; i < call.length; i++) {
+            final long v = args[i - 1];
+            b.append(i > 1 ? ", " : "").append(call[i]).append(' ');
+            if ("meta_data".equals(call[i]) || "unit".equals(call[i])) {
+                b.append("0x").append(Long.toHexString(v));
+            } else {
+                b.append(v & 0xFFFF_FFFFL);
+            }
+        }
+        return b.append(") returned ").append(status == 1 ? "DOCA_PCC_DEV_STATUS_FAIL" : "status " + status).toString();
+    }
+
+    /**
      * Runs an entry one instruction at a time, telling the profile each instruction's pc and cycles.
      *
      * @param h               the hart
@@ -527,7 +614,7 @@ final class FirmwareNic implements Environment {
         return new String(b, 0, len, StandardCharsets.UTF_8);
     }
 
-    private FirmwareDeclarations readDeclarations() {
+    private FirmwareDeclarations readDeclarations(final List<String> failedSetupCalls) {
         final long algos = image.symbol(FirmwareLayout.ALGO_TABLE);
         final long params = image.symbol(FirmwareLayout.PARAM_TABLE);
         final long counters = image.symbol(FirmwareLayout.COUNTER_TABLE);
@@ -585,7 +672,8 @@ final class FirmwareNic implements Environment {
             }
         }
         return new FirmwareDeclarations(List.copyOf(list), algo, List.copyOf(ps), pids.stream().mapToInt(Integer::intValue).toArray(),
-            List.copyOf(cs), cids.stream().mapToInt(Integer::intValue).toArray(), mask >= 0 ? (int) u32(mask) : 0);
+            List.copyOf(cs), cids.stream().mapToInt(Integer::intValue).toArray(), mask >= 0 ? (int) u32(mask) : 0,
+            List.copyOf(failedSetupCalls));
     }
 
     /**

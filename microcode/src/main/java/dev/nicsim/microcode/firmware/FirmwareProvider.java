@@ -267,7 +267,8 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     }
 
     /**
-     * One line for summaries: the firmware, its algorithm and the faults so far.
+     * One line for summaries: the firmware, its algorithm and the faults so far; when set-up calls of
+     * its init failed, their number and the first ({@link FirmwareDeclarations#failedSetupCalls()}).
      *
      * @return the line
      */
@@ -284,6 +285,11 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
             budgetExceeded, maxInstructionsPerEvent));
         if (firstFault != null) {
             b.append("; first: ").append(firstFault);
+        }
+        final List<String> failed = declarations.failedSetupCalls();
+        if (!failed.isEmpty()) {
+            b.append(String.format(Locale.ROOT, "; %d set-up call%s of doca_pcc_dev_user_init failed (not declared), first: %s",
+                failed.size(), failed.size() == 1 ? "" : "s", failed.get(0)));
         }
         return b.toString();
     }

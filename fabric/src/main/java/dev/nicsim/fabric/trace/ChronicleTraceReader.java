@@ -111,7 +111,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
         };
         try (ExcerptTailer tailer = queue.createTailer()) {
-            final MethodReader reader = tailer.methodReader(first);
+            final BoundedReader reader = new BoundedReader(tailer, first);
             final boolean any = reader.readOne();
             if (!any) {
                 throw new TraceException(dir + ": not a nicsim trace, or one cut or zeroed before its header (no readable"
@@ -188,7 +188,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
         };
         try (ExcerptTailer tailer = queue.createTailer()) {
-            final MethodReader reader = tailer.methodReader(counter);
+            final BoundedReader reader = new BoundedReader(tailer, counter);
             reader.readOne(); // the header, read and checked before
             while (reader.readOne()) {
                 // counting
@@ -250,7 +250,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
         };
         try (ExcerptTailer tailer = queue.createTailer()) {
-            final MethodReader reader = tailer.methodReader(describe);
+            final BoundedReader reader = new BoundedReader(tailer, describe);
             for (long i = 0; i <= n && reader.readOne(); i++) {
                 // up to record n
             }
@@ -270,7 +270,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
     public long read(final TraceMessages handler) {
         long n = 0;
         try (ExcerptTailer tailer = queue.createTailer()) {
-            final MethodReader reader = tailer.methodReader(handler);
+            final BoundedReader reader = new BoundedReader(tailer, handler);
             while (reader.readOne()) {
                 n++;
             }
@@ -296,6 +296,65 @@ public final class ChronicleTraceReader implements AutoCloseable {
     private TraceException unreadable(final RuntimeException e) {
         return new TraceException(dir + ": cannot read the trace: " + e.getClass().getSimpleName()
             + (e.getMessage() != null ? " " + e.getMessage() : ""));
+    }
+
+    /**
+     * A method reader that decodes each record from a bounded on-heap copy instead of the mapped
+     * queue file (issue 23, a Chronicle Jazzer finding that killed the JVM): a record may hold nested
+     * lengths (a marshallable argument's 8/16/32-bit length) that Chronicle trusts; on the mapped file,
+     * whose capacity is Chronicle's virtual maximum, a length of e.g. 0xFFF60045 made it read zeros
+     * past the file's end and the JVM died of the fault. On a copy whose capacity is the record's own
+     * length, the same length is refused by Chronicle's limit check, as an exception the callers turn
+     * into one line. The document headers themselves were checked before the queue was opened
+     * ({@link TraceQueues#checkRecordLengths}), so copying a record reads only bytes of the file.
+     *
+     * <p>Allocation: the copy buffer grows to the longest record once; steady state allocates nothing.
+     * Not thread-safe (one per tailer).
+     */
+    private static final class BoundedReader {
+        private final ExcerptTailer tailer;
+        private final Object handler;
+        private byte[] copy = new byte[0];
+        private net.openhft.chronicle.bytes.Bytes<byte[]> bytes;
+        private MethodReader reader;
+
+        BoundedReader(final ExcerptTailer tailer, final Object handler) {
+            this.tailer = tailer;
+            this.handler = handler;
+            grow(1024);
+        }
+
+        private void grow(final int capacity) {
+            copy = new byte[capacity];
+            bytes = net.openhft.chronicle.bytes.Bytes.wrapForRead(copy);
+            reader = net.openhft.chronicle.wire.WireType.BINARY_LIGHT.apply(bytes).methodReader(handler);
+        }
+
+        /**
+         * Decodes the next data record, calling the handler.
+         *
+         * @return false when the trace has no further record
+         */
+        boolean readOne() {
+            try (net.openhft.chronicle.wire.DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return false;
+                }
+                final net.openhft.chronicle.bytes.Bytes<?> in = dc.wire().bytes();
+                final int length = (int) in.readRemaining(); // below 2^30: the header's length field
+                if (length + 4 > copy.length) {
+                    grow(Math.max(length + 4, 2 * copy.length));
+                }
+                copy[0] = (byte) length;
+                copy[1] = (byte) (length >>> 8);
+                copy[2] = (byte) (length >>> 16);
+                copy[3] = (byte) (length >>> 24); // a data document: the flag bits stay clear
+                in.read(copy, 4, length);
+                bytes.readPositionRemaining(0, length + 4);
+                reader.readOne();
+                return true;
+            }
+        }
     }
 
     /** Closes the queue (idempotent). */

@@ -115,7 +115,7 @@ class ChronicleTraceJazzerTest {
         return java.util.Arrays.copyOfRange(all, (int) RECORDS_START, end);
     }
 
-    @FuzzTest(maxDuration = "4m", maxExecutions = 1_000_000)
+    @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)
     void anyRecordsReadOrFailWithOneLine(final byte[] records) throws IOException {
         final int n = Math.min(records.length, MAX_RECORD_BYTES);
         final ByteBuffer b = ByteBuffer.allocate(Math.max(n, lastLength));

@@ -167,4 +167,28 @@ class TraceRecordLengthTest {
         final int word = b.getInt((int) (long) at.get(2));
         refused(at.get(2), word | TraceQueues.HEADER_NOT_COMPLETE, "a record marked not complete");
     }
+
+    /**
+     * The Jazzer finding of 2026-11-27 (the input is in the corpus as {@code crash-c6f91520c3bc...}): a header
+     * record of 82 bytes whose argument is a marshallable with the 32-bit length 0xFFF60045. Its document
+     * header is fine, so the walk accepts it; reading it on the mapped file made Chronicle read zeros past
+     * the file's end and the JVM died ("Exception in thread main", the forked VM gone). Now the record is
+     * decoded from a copy bounded by its own length: one line naming the trace.
+     */
+    @Test
+    void aNestedLengthPastTheRecordIsOneLineNotAJvmDeath() throws IOException {
+        final List<Long> at = record();
+        final byte[] input = {0x52, 0, 0, 0, (byte) 0xB9, 6, 'h', 'e', 'a', 'd', 'e', 'r', (byte) 0x82, 0x45, 0, (byte) 0xF6,
+            (byte) 0xFF, (byte) 0xEF, (byte) 0x8F, 'i', 'c', 's', 't', 'r', 'a', 0};
+        try (FileChannel ch = FileChannel.open(cycle(), StandardOpenOption.WRITE)) {
+            final ByteBuffer b = ByteBuffer.allocate((int) (at.get(5) + 64 - at.get(0)));
+            b.put(input).rewind();
+            ch.write(b, at.get(0));
+        }
+        TraceQueues.checkRecordLengths(dir, cycle());
+        final TraceException e = assertThrows(TraceException.class, () -> dump(dir));
+        final String m = e.getMessage();
+        assertFalse(m.contains("\n"), m);
+        assertTrue(m.startsWith(dir + ": "), m);
+    }
 }

@@ -119,11 +119,31 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
             System.err.println("usage: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
             return EXIT_BAD_INPUT;
         });
+        final int code;
         try {
-            return cl.execute(args);
+            code = cl.execute(args);
         } catch (final OutOfMemoryError e) {
             return outOfMemory();
         }
+        return checkStandardOutput(code);
+    }
+
+    /**
+     * Turns a lost standard output into an error (issue 23 defect 9): {@code System.out} is a
+     * {@link java.io.PrintStream}, which swallows write errors, so {@code trace dump > /dev/full} or a
+     * dump into a full disk used to exit 0 with the text lost. Flushes standard output and checks its
+     * error flag; the stream does not keep the cause, so the line names the usual ones.
+     *
+     * @param code the command's exit code
+     * @return code, or {@link #EXIT_BAD_INPUT} when the command succeeded but its standard output was lost
+     */
+    static int checkStandardOutput(final int code) {
+        if (System.out.checkError()) { // checkError flushes first
+            System.err.println("nicsim: I/O error: standard output: a write failed (no space left on the device, or the"
+                + " reader closed it): the output is incomplete");
+            return code == 0 ? EXIT_BAD_INPUT : code;
+        }
+        return code;
     }
 
     /**

@@ -51,7 +51,7 @@ public final class ElfLoader {
         } catch (final NoSuchFileException e) {
             throw new ElfFormatException(file + ": no such file");
         } catch (final IOException | OutOfMemoryError e) {
-            throw new ElfFormatException(file + ": cannot read: " + e.getMessage());
+            throw new ElfFormatException(file + ": cannot read: " + (e instanceof IOException io ? IoReasons.why(io) : "too large for memory"));
         }
         return parse(file.toString(), bytes);
     }

@@ -171,7 +171,7 @@ public final class RiscvCommand implements Callable<Integer> {
             try (Writer w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(Path.of(trace)), StandardCharsets.UTF_8), 1 << 16)) {
                 runTraced(m, max, w);
             } catch (final IOException | UncheckedIOException e) {
-                err.println("nicsim riscv: " + trace + ": cannot write trace: " + e.getMessage());
+                err.println("nicsim riscv: " + trace + ": cannot write trace: " + IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
                 return EXIT_BAD_INPUT;
             }
         } else {

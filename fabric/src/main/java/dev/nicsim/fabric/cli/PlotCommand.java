@@ -26,7 +26,8 @@ final class PlotCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         OutputPaths.nonEmpty("RUN_DIR", dir); // '' would be the current directory
         if (!Files.isDirectory(dir)) {
-            throw new ScenarioException(dir + ": no such run directory");
+            throw new ScenarioException(dir + (Files.exists(dir) ? ": not a directory (a run directory was expected)"
+                : ": no such run directory"));
         }
         final List<Path> files;
         try {

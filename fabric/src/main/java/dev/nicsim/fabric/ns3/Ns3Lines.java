@@ -52,7 +52,7 @@ final class Ns3Lines {
         } catch (final NoSuchFileException e) {
             throw new ScenarioException(file + ": no such " + what);
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read " + what + ": " + e.getMessage());
+            throw new ScenarioException(file + ": cannot read " + what + ": " + dev.nicsim.riscv.IoReasons.why(e));
         }
         return parse(file.toString(), text);
     }

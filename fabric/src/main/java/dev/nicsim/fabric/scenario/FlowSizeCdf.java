@@ -44,7 +44,7 @@ public final class FlowSizeCdf {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read flow-size CDF: " + e.getMessage());
+            throw new ScenarioException(file + ": cannot read flow-size CDF: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         return parse(file.toString(), lines);
     }

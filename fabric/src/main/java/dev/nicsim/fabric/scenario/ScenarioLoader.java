@@ -66,7 +66,7 @@ public final class ScenarioLoader {
         } catch (final NoSuchFileException e) {
             throw new ScenarioException(file + ": no such scenario file");
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
+            throw new ScenarioException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         return parse(file, text, overrides, seed);
     }
@@ -246,7 +246,7 @@ public final class ScenarioLoader {
         } catch (final NoSuchFileException e) {
             throw new ScenarioException(file + ": no such mailbox file");
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getMessage());
+            throw new ScenarioException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         final Node root = compose(file.toString(), new StringReader(text));
         if (root == null) {

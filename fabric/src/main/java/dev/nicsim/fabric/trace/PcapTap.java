@@ -182,7 +182,8 @@ public final class PcapTap implements AutoCloseable {
             }
             writer = PcapWriter.create(file);
         } catch (final IOException | UncheckedIOException e) {
-            throw new TraceException(file + ": cannot write the pcap file: " + e.getMessage());
+            throw new TraceException(file + ": cannot write the pcap file: "
+                + dev.nicsim.riscv.IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
         }
         final PcapTap tap = new PcapTap(writer, runner.flows(), point.text() + " (" + nearName + " <-> " + farName
             + ", both directions)", new EgressPort[] {near, far});

@@ -37,7 +37,7 @@ public enum ReplayInput {
         try (InputStream in = Files.newInputStream(path)) {
             n = in.readNBytes(magic, 0, 4);
         } catch (final IOException e) {
-            throw new TraceException(path + ": cannot read: " + e.getClass().getSimpleName() + " " + e.getMessage());
+            throw new TraceException(path + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         if (n == 4 && isCaptureMagic(magic)) {
             return CAPTURE;

@@ -92,7 +92,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot list the trace directory: " + e.getMessage());
+            throw new TraceException(dir + ": cannot list the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         if (!cycle || !Files.isRegularFile(dir.resolve(METADATA_FILE))) {
             throw new TraceException(dir + ": not a nicsim trace directory (no Chronicle Queue files: "
@@ -109,7 +109,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot list the trace directory: " + e.getMessage());
+            throw new TraceException(dir + ": cannot list the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
         }
     }
 
@@ -152,7 +152,7 @@ public final class TraceQueues {
                     + " Chronicle Queue's header (overwritten or not a queue file)");
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + e.getMessage());
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + dev.nicsim.riscv.IoReasons.why(e));
         }
     }
 
@@ -240,7 +240,7 @@ public final class TraceQueues {
                 pos = bufEnd;
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + e.getMessage());
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + dev.nicsim.riscv.IoReasons.why(e));
         }
     }
 
@@ -303,8 +303,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot write the trace directory: " + e.getClass().getSimpleName()
-                + " " + e.getMessage());
+            throw new TraceException(dir + ": cannot write the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
         }
     }
 }

@@ -64,7 +64,7 @@ public final class FirmwareImage {
         try {
             header = java.nio.file.Files.readAllBytes(path);
         } catch (final java.io.IOException e) {
-            throw new FirmwareException(path + ": cannot read: " + e.getMessage());
+            throw new FirmwareException(path + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         if (header.length < E_FLAGS_OFFSET_64 + 4) {
             throw new FirmwareException(path + ": the ELF header is cut short");

@@ -31,6 +31,7 @@ final class CompareCommand implements Callable<Integer> {
         OutputPaths.nonEmpty("--out", out);
         final FctCompare.Result r = FctCompare.compare(runDir.resolve("fct.txt"), reference);
         final Path dir = out != null ? out : runDir;
+        OutputPaths.setWriting(dir);
         r.write(dir);
         r.print(System.out);
         System.out.println("wrote " + dir.resolve("compare.csv") + " and " + dir.resolve("compare.png"));

@@ -21,7 +21,9 @@ final class IoErrors {
 
     /**
      * @param e an I/O error
-     * @return e.g. {@code "I/O error: /x/o: exists and is not a directory"}
+     * @return e.g. {@code "I/O error: /x/o: exists and is not a directory"}; for an error the JDK gives no
+     *         path (a full disk), what the command writes ({@link OutputPaths#writing()}): {@code "I/O error
+     *         while writing out/m: no space left on device"}
      */
     static String describe(final IOException e) {
         final String why;
@@ -38,7 +40,10 @@ final class IoErrors {
         } else if (e instanceof FileSystemException f) {
             why = f.getReason() != null ? f.getReason() : e.getClass().getSimpleName();
         } else {
-            return "I/O error: " + e.getMessage();
+            // a plain IOException ("No space left on device") names no file: name what the command writes
+            final java.util.List<java.nio.file.Path> w = OutputPaths.writing();
+            return "I/O error" + (w.isEmpty() ? "" : " while writing " + w.stream().map(Object::toString)
+                .collect(java.util.stream.Collectors.joining(", "))) + ": " + dev.nicsim.riscv.IoReasons.why(e);
         }
         final FileSystemException f = (FileSystemException) e;
         return "I/O error: " + f.getFile() + (f.getOtherFile() != null ? " -> " + f.getOtherFile() : "") + ": " + why;

@@ -120,10 +120,17 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
             return EXIT_BAD_INPUT;
         });
         final int code;
+        OutputPaths.setWriting();
         try {
             code = cl.execute(args);
         } catch (final OutOfMemoryError e) {
             return outOfMemory();
+        } catch (final InternalError e) { // the JVM's report of a fault on a mapped file (Chronicle's trace files)
+            final java.util.List<java.nio.file.Path> w = OutputPaths.writing();
+            System.err.println("nicsim: I/O error" + (w.isEmpty() ? "" : " while writing " + w.stream().map(Object::toString)
+                .collect(java.util.stream.Collectors.joining(", "))) + ": a read or write through a mapped file faulted"
+                + " (no space left on the device, or a file cut while in use)");
+            return EXIT_BAD_INPUT;
         }
         return checkStandardOutput(code);
     }

@@ -61,6 +61,7 @@ final class Ns3Command implements java.util.concurrent.Callable<Integer> {
             if (dir != null) {
                 Files.createDirectories(dir);
             }
+            OutputPaths.setWriting(to);
             Files.writeString(to, r.yaml(), StandardCharsets.UTF_8);
             System.out.println("wrote " + to);
             for (final String s : r.ignored()) {

@@ -163,4 +163,29 @@ final class OutputPaths {
                 + ", which is not a directory; give another file");
         }
     }
+
+    /** What the running command writes, for messages about write errors that name no file. */
+    private static volatile java.util.List<Path> writing = java.util.List.of();
+
+    /**
+     * Records what the running command writes (its output directory, trace, capture), so that a
+     * write error the JDK reports without a path ("No space left on device") can name them
+     * ({@link IoErrors#describe}). {@link NicsimCommand#execute} clears it before each command.
+     *
+     * @param targets the outputs; nulls are left out
+     */
+    static void setWriting(final Path... targets) {
+        final java.util.List<Path> l = new java.util.ArrayList<>();
+        for (final Path t : targets) {
+            if (t != null) {
+                l.add(t);
+            }
+        }
+        writing = java.util.List.copyOf(l);
+    }
+
+    /** @return what the running command writes, in the order given; empty before it writes */
+    static java.util.List<Path> writing() {
+        return writing;
+    }
 }

@@ -167,6 +167,7 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
                     recorded != null || firmware == null ? recorded : firmwareConfig());
+                OutputPaths.setWriting(dir);
                 OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input); // the trace was checked whole
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
                     engine.mailbox(messages);
@@ -187,6 +188,7 @@ final class ReplayCommand implements Callable<Integer> {
         // firmware runs on the DPA-like cores: 1.8 GHz unless a trace recorded its own configuration
         final ReplayEngine.Settings st = firmware == null ? base : new ReplayEngine.Settings(base.provider(), base.values(),
             base.processor(), base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(), firmwareConfig());
+        OutputPaths.setWriting(dir);
         OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input);
         try (ReplayEngine engine = new ReplayEngine(st, dir)) {
             engine.mailbox(messages);

@@ -81,6 +81,7 @@ final class RunCommand implements Callable<Integer> {
         if (pcap != null && OutputPaths.full(pcap).equals(OutputPaths.full(scenarioFile))) {
             throw new OptionException("--pcap " + pcap + ": is the scenario file");
         }
+        OutputPaths.setWriting(dir, record, pcap);
         OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
         final Runner runner;
         final RunResult result;

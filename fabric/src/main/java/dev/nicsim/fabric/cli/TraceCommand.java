@@ -87,6 +87,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
             final CaptureStats stats;
             final long written;
             boolean complete = false;
+            OutputPaths.setWriting(to);
             final ChronicleTraceWriter created = ChronicleTraceWriter.create(to, header);
             try (ChronicleTraceWriter trace = created) {
                 final PccEventSink sink = trace.eventSink();

@@ -302,8 +302,33 @@ public final class TraceQueues {
                     Files.delete(p);
                 }
             }
+            checkSpace(dir, Files.getFileStore(dir).getUsableSpace());
         } catch (final IOException e) {
             throw new TraceException(dir + ": cannot write the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+        }
+    }
+
+    /**
+     * Bytes a new trace takes on disk before its first records: the metadata file (64 KiB, as
+     * Chronicle 5 makes it) and a cycle file of at least one block and its index (1.25 MB), both
+     * written through memory mappings.
+     */
+    static final long MIN_TRACE_BYTES = BLOCK_BYTES + (BLOCK_BYTES >> 1) + (64 << 10);
+
+    /**
+     * Refuses to start a trace on a file system without room for it (issue 23 defect 9, found in
+     * the recheck: on a full disk Chronicle's first write through the mapping of {@code metadata.cq4t}
+     * faulted and the JVM printed an {@code InternalError} stack trace, exit 1). A trace that fills the
+     * disk later is reported by {@code NicsimCommand} (the same fault, as one line).
+     *
+     * @param dir         the trace directory (named in the message)
+     * @param usableBytes bytes free for this process on its file system
+     * @throws TraceException one line naming the directory, the free bytes and the bytes needed
+     */
+    static void checkSpace(final Path dir, final long usableBytes) {
+        if (usableBytes < MIN_TRACE_BYTES) {
+            throw new TraceException(dir + ": cannot write the trace directory: no space left on device (" + usableBytes
+                + " bytes free; a trace needs at least " + MIN_TRACE_BYTES + " bytes to start)");
         }
     }
 }

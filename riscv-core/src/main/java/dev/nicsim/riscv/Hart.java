@@ -31,7 +31,12 @@ import static dev.nicsim.riscv.Isa.*;
  * <p><b>Speed</b>: each instruction is decoded once into a {@code long} in the
  * {@link DecodedPage} of its 4 KiB page (per-page arrays, rvemu/rv8 style) and re-decoded only
  * after a store to its bytes or {@code fence.i}. The interpreter loop keeps pc, cycle and
- * instruction counters in locals and allocates nothing.
+ * instruction counters in locals and allocates nothing. What the JIT (C2) needs to keep it fast:
+ * few arrays and settings live across the loop (register values and ready tags share one array,
+ * the per-op timing and load/store bits one {@code long} each, the branch predictor one array), and
+ * work that only some instructions need stays in one {@code case} (jumps and branches share one),
+ * since C2 places an expression that several cases share above the switch, where every
+ * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27).
  *
  * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
  * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:
@@ -111,7 +116,14 @@ public final class Hart {
     private static final int ACCESS_ALIGN_SHIFT = 8;
 
     // ---- architectural state ----
-    final long[] x = new long[33];
+    /**
+     * Index of register 0's ready tag in {@link #x}: the register values are {@code x[0..32]}
+     * (32 is the write sink of x0) and their ready tags {@code x[READY..READY + 32]}, one array so
+     * the interpreter loop keeps one array (and one length) in registers instead of two.
+     */
+    private static final int READY = 33;
+    /** Register values, then their ready tags (see {@link #READY}). */
+    final long[] x = new long[2 * READY];
     private long pc;
     private final int xlen;
     private final int sextShift;
@@ -132,13 +144,18 @@ public final class Hart {
     private long tdata2;
 
     // ---- timing ----
-    /**
-     * Per register: {@code (cycle its value is ready) << 4 | timing class of its producer}; the
-     * tags order like the cycles, so one max finds the later operand and its cause.
+    /*
+     * Ready tags (in x from READY on), per register: (cycle its value is ready) << 4 | timing
+     * class of its producer; the tags order like the cycles, so one max finds the later operand
+     * and its cause.
      */
-    private final long[] ready = new long[33];
-    /** Per op: {@code latency | occupancy << 14 | class << 28} (latency and occupancy at most 10000). */
-    private final int[] timing = new int[OP_COUNT];
+    /**
+     * Per op: {@code (latency << 4 | class) + (occupancy << 32) + (access << 48)}: the low word added
+     * to {@code issue << 4} is the result's ready tag, bits 32-47 are the issue occupancy (latency
+     * and occupancy at most 10000), bits 48-63 are the load or store op's {@link #access} bits (so
+     * the interpreter loop needs no second per-op table).
+     */
+    private final long[] timing = new long[OP_COUNT];
     /**
      * Per load and store op: {@code shift | unsigned | subword | alignMask << 8} (see the
      * {@code ACCESS_} constants); the align mask is size - 1 when the model does not perform
@@ -184,18 +201,40 @@ public final class Hart {
     private final boolean countIssues;
     private final boolean divDataDependent;
     private final boolean bhtPredictor;
-    private final int takenPenalty;
-    private final int jumpPenalty;
-    private final int mispredictPenalty;
     private final int redirectPenalty;
-    private final byte[] bht;
-    private final int bhtMask;
-    private final long[] btbTag;
-    private final long[] btbTarget;
-    private final long[] ras;
-    private int rasTop;
-    private final int rasEntries;
-    private int rasCount;
+    /*
+     * The branch predictor in one long[] (see the BP_ indexes): its settings, then the BHT's 2-bit
+     * counters, the BTB's tags and targets and the return-address stack. One array, read by index,
+     * keeps the interpreter loop from holding a register (or a spill slot) for each of five arrays
+     * and four settings; the values and the update rules are those of separate arrays.
+     */
+    private final long[] bp;
+    /** {@link #bp}: 1 for a BHT/BTB/RAS predictor, 0 for the static taken/jump penalties. */
+    private static final int BP_ON = 0;
+    /** {@link #bp}: cycles lost on a taken branch without a predictor. */
+    private static final int BP_TAKEN = 1;
+    /** {@link #bp}: cycles lost on a jump without a predictor. */
+    private static final int BP_JUMP = 2;
+    /** {@link #bp}: cycles lost on a mispredicted branch or jump. */
+    private static final int BP_MISPREDICT = 3;
+    /** {@link #bp}: BHT entries - 1 (a power of two minus one). */
+    private static final int BP_BHT_MASK = 4;
+    /** {@link #bp}: BTB entries. */
+    private static final int BP_BTB_ENTRIES = 5;
+    /** {@link #bp}: index of the first BTB tag (-1: empty); the targets follow the tags. */
+    private static final int BP_BTB = 6;
+    /** {@link #bp}: index of the return-address stack's first entry. */
+    private static final int BP_RAS = 7;
+    /** {@link #bp}: the model's RAS entries (0: none). */
+    private static final int BP_RAS_ENTRIES = 8;
+    /** {@link #bp}: the RAS's length, max(1, RAS entries). */
+    private static final int BP_RAS_LENGTH = 9;
+    /** {@link #bp}: the RAS's top index, 0 .. length - 1. */
+    private static final int BP_RAS_TOP = 10;
+    /** {@link #bp}: entries on the RAS, 0 .. length. */
+    private static final int BP_RAS_COUNT = 11;
+    /** {@link #bp}: index of the first BHT counter. */
+    private static final int BP_BHT = 12;
     private long cycles;
     private long instret;
     private boolean yieldOnStall;
@@ -260,7 +299,7 @@ public final class Hart {
         this.hartId = hartId;
         for (int op = 0; op < OP_COUNT; op++) {
             final TimingClass c = Isa.timingOf(op);
-            timing[op] = model.latencyCycles(c) | model.occupancyCycles(c) << 14 | c.ordinal() << 28;
+            timing[op] = (model.latencyCycles(c) << 4 | c.ordinal()) + ((long) model.occupancyCycles(c) << 32);
         }
         boolean multiCycle = false;
         for (final TimingClass c : TimingClass.values()) {
@@ -283,21 +322,30 @@ public final class Hart {
                 | (Isa.timingOf(op) == TimingClass.LOAD_SUBWORD ? ACCESS_SUBWORD : 0)
                 | (misalignedPolicy == CycleModel.Misaligned.PERFORM ? 0 : sizes[i] - 1) << ACCESS_ALIGN_SHIFT;
         }
+        for (int op = 0; op < OP_COUNT; op++) {
+            timing[op] |= (long) access[op] << 48;
+        }
         fetchLineShift = model.memory() == null ? 12 : Math.min(12, Integer.numberOfTrailingZeros(model.memory().l1i().lineBytes()));
         divDataDependent = model.divDataDependent();
         bhtPredictor = model.predictor() == CycleModel.Predictor.BHT;
-        takenPenalty = model.takenBranchPenaltyCycles();
-        jumpPenalty = model.jumpPenaltyCycles();
-        mispredictPenalty = model.mispredictPenaltyCycles();
-        redirectPenalty = bhtPredictor ? mispredictPenalty : jumpPenalty;
-        bht = new byte[bhtPredictor ? model.bhtEntries() : 1];
-        bhtMask = bht.length - 1;
-        btbTag = new long[bhtPredictor ? model.btbEntries() : 1];
-        btbTarget = new long[btbTag.length];
-        java.util.Arrays.fill(btbTag, -1L);
-        ras = new long[Math.max(1, model.rasEntries())];
-        rasEntries = model.rasEntries();
-        rasCount = 0;
+        redirectPenalty = bhtPredictor ? model.mispredictPenaltyCycles() : model.jumpPenaltyCycles();
+        final int bhtEntries = bhtPredictor ? model.bhtEntries() : 1;
+        final int btbEntries = bhtPredictor ? model.btbEntries() : 1;
+        final int rasLength = Math.max(1, model.rasEntries());
+        final int btb = BP_BHT + bhtEntries;
+        final int ras = btb + 2 * btbEntries;
+        bp = new long[ras + rasLength];
+        bp[BP_ON] = bhtPredictor ? 1 : 0;
+        bp[BP_TAKEN] = model.takenBranchPenaltyCycles();
+        bp[BP_JUMP] = model.jumpPenaltyCycles();
+        bp[BP_MISPREDICT] = model.mispredictPenaltyCycles();
+        bp[BP_BHT_MASK] = bhtEntries - 1;
+        bp[BP_BTB_ENTRIES] = btbEntries;
+        bp[BP_BTB] = btb;
+        bp[BP_RAS] = ras;
+        bp[BP_RAS_ENTRIES] = model.rasEntries();
+        bp[BP_RAS_LENGTH] = rasLength;
+        java.util.Arrays.fill(bp, btb, btb + btbEntries, -1L);
         environment = null;
     }
 
@@ -523,7 +571,7 @@ public final class Hart {
      */
     long issueCycle(final long decoded) {
         final int ctl = (int) decoded;
-        return Math.max(cycles, Math.max(ready[(ctl >>> 14) & 31], ready[(ctl >>> 19) & 31]) >> 4);
+        return Math.max(cycles, Math.max(x[READY + ((ctl >>> 14) & 31)], x[READY + ((ctl >>> 19) & 31)]) >> 4);
     }
 
     void setYieldOnStall(final boolean on) {
@@ -555,8 +603,7 @@ public final class Hart {
             return;
         }
         final long[] x = this.x;
-        final long[] ready = this.ready;
-        final int[] timing = this.timing;
+        final long[] timing = this.timing;
         final long[] stalls = this.stalls;
         final boolean count = this.countIssues;
         final long amask = this.addrMask;
@@ -567,12 +614,14 @@ public final class Hart {
         long n = this.instret;
         DecodedPage page = this.fetchPage;
         long pageBase = page == null ? Long.MIN_VALUE : page.base;
+        long[] decoded = page == null ? null : page.decoded;
         long fetchBase = this.fetchBase;
-        long fetchBytes = this.fetchBytes;
+        // the window's size biased by Long.MIN_VALUE, so one signed compare is an unsigned one
+        long fetchLimit = this.fetchBytes + Long.MIN_VALUE;
         MemoryRegion dreg = this.dataRegion;
         while (n < maxInstret) {
             // pc left the fetch window: its page (flat models) or its L1I line (hierarchy models)
-            if (pc - fetchBase + Long.MIN_VALUE >= fetchBytes + Long.MIN_VALUE) {
+            if (pc - fetchBase + Long.MIN_VALUE >= fetchLimit) {
                 if (((pc - pageBase) >>> 12) != 0) {
                     page = pageFor(pc);
                     if (page == null) {
@@ -588,10 +637,11 @@ public final class Hart {
                         continue;
                     }
                     pageBase = page.base;
+                    decoded = page.decoded;
                 }
                 final int miss = fetchWindow(page, pc);
                 fetchBase = this.fetchBase;
-                fetchBytes = this.fetchBytes;
+                fetchLimit = this.fetchBytes + Long.MIN_VALUE;
                 if (miss > 0) {
                     fetchStallCycles += miss;
                     if (yieldOnStall) {
@@ -602,7 +652,7 @@ public final class Hart {
                 }
             }
             final int slot = (int) (pc - pageBase) >>> 1;
-            long d = page.decoded[slot];
+            long d = decoded[slot];
             if (d == 0) {
                 d = page.decode(slot, xlen);
                 if (d == DecodedPage.FETCH_FAULT) {
@@ -626,7 +676,7 @@ public final class Hart {
             final int rs2 = (ctl >>> 19) & 31;
             final long imm = d >> 32;
             long t = now;
-            final long r = Math.max(ready[rs1], ready[rs2]);
+            final long r = Math.max(x[READY + rs1], x[READY + rs2]);
             if (r >> 4 > t) {
                 final long rc = r >> 4;
                 stalls[(int) r & 15] += rc - t;
@@ -637,10 +687,9 @@ public final class Hart {
                 t = rc;
             }
             long npc = pc + ((ctl >>> 24) & 7);
-            final int tm = timing[op];
-            ready[rd] = (t + (tm & 0x3fff)) << 4 | tm >>> 28;
-            final int o1 = (tm >>> 14) & 0x3fff;
-            long next = t + o1;
+            final long tm = timing[op];
+            x[READY + rd] = (t << 4) + (int) tm;
+            long next = t + ((tm >>> 32) & 0xffff);
             int exc = -1;
             long tval = 0;
             switch (op) {
@@ -650,94 +699,41 @@ public final class Hart {
                 case AUIPC:
                     x[rd] = ((pc + imm) << xs) >> xs;
                     break;
-                case JAL: {
-                    if (count) {
-                        issuedJal++;
+                // Jumps and branches share one case: C2 hoists an expression that several cases
+                // share (here the predictor's hash of pc and its fields) above the switch, where
+                // every instruction would pay for it; in one case it stays there.
+                case JAL: case JALR: case BEQ: case BNE: case BLT: case BGE: case BLTU: case BGEU: {
+                    if (op >= BEQ) {
+                        if (count) {
+                            issuedBranch++;
+                        }
+                        // pairs (beq, bne), (blt, bge), (bltu, bgeu): the second of each pair negates
+                        final int k = op - BEQ;
+                        final long bias = k >= 4 ? Long.MIN_VALUE : 0; // unsigned compare
+                        final long a = x[rs1];
+                        final long b = x[rs2];
+                        final boolean taken = (k < 2 ? a == b : a + bias < b + bias) ^ (k & 1) != 0;
+                        if (taken) {
+                            npc = (pc + imm) & amask;
+                        }
+                        next += branch(pc, taken, npc);
+                        break;
                     }
+                    if (count) {
+                        if (op == JAL) {
+                            issuedJal++;
+                        } else {
+                            issuedJalr++;
+                        }
+                    }
+                    final long target = op == JAL ? (pc + imm) & amask : (x[rs1] + imm) & ~1L & amask;
                     x[rd] = (npc << xs) >> xs;
-                    final long target = (pc + imm) & amask;
-                    next += jump(pc, target, rd == 1 || rd == 5, false, npc);
+                    next += jump(pc, target, rd == 1 || rd == 5, op == JALR && rd == SINK && (rs1 == 1 || rs1 == 5), npc);
                     npc = target;
                     break;
                 }
-                case JALR: {
-                    if (count) {
-                        issuedJalr++;
-                    }
-                    final long target = (x[rs1] + imm) & ~1L & amask;
-                    x[rd] = (npc << xs) >> xs;
-                    next += jump(pc, target, rd == 1 || rd == 5, rd == SINK && (rs1 == 1 || rs1 == 5), npc);
-                    npc = target;
-                    break;
-                }
-                case BEQ:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] == x[rs2]) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
-                case BNE:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] != x[rs2]) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
-                case BLT:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] < x[rs2]) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
-                case BGE:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] >= x[rs2]) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
-                case BLTU:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
-                case BGEU:
-                    if (count) {
-                        issuedBranch++;
-                    }
-                    if (x[rs1] + Long.MIN_VALUE >= x[rs2] + Long.MIN_VALUE) {
-                        npc = (pc + imm) & amask;
-                        next += branch(pc, true, npc);
-                    } else {
-                        next += branch(pc, false, npc);
-                    }
-                    break;
                 case LB: case LH: case LW: case LD: case LBU: case LHU: case LWU: {
-                    final int acc = access[op];
+                    final int acc = (int) (tm >>> 48);
                     if (count) {
                         if ((acc & ACCESS_SUBWORD) != 0) {
                             issuedLoadSubword++;
@@ -764,7 +760,7 @@ public final class Hart {
                         if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
                             mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
                         } else {
-                            ready[rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
+                            x[READY + rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
                         }
                     } else {
                         exc = slowLoad(a, op, rd, t);
@@ -777,7 +773,7 @@ public final class Hart {
                     if (count) {
                         issuedStore++;
                     }
-                    final int acc = access[op];
+                    final int acc = (int) (tm >>> 48);
                     final int size = 1 << (op - SB);
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
@@ -941,7 +937,7 @@ public final class Hart {
                     final long b = x[rs2];
                     x[rd] = divide(op, a, b);
                     if (divDataDependent) {
-                        ready[rd] = (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal();
+                        x[READY + rd] = (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal();
                     }
                     break;
                 }
@@ -959,7 +955,7 @@ public final class Hart {
                         pendingCause = -1;
                     } else {
                         x[rd] = v;
-                        ready[rd] += (long) slowExtra << 4;
+                        x[READY + rd] += (long) slowExtra << 4;
                         dreg = dataRegion;
                         if (haltReason != HaltReason.NONE) {
                             exc = STOP;
@@ -1069,7 +1065,7 @@ public final class Hart {
         this.instret = n;
         this.fetchPage = page;
         this.fetchBase = fetchBase;
-        this.fetchBytes = fetchBytes;
+        this.fetchBytes = fetchLimit - Long.MIN_VALUE;
         this.dataRegion = dreg;
     }
 
@@ -1139,7 +1135,7 @@ public final class Hart {
             return CAUSE_LOAD_ACCESS;
         }
         final int extra = slowExtra + (r.fastLast1 >= 0 ? 0 : r.extraCycles(a, size, false, t));
-        ready[rd] += (long) extra << 4;
+        x[READY + rd] += (long) extra << 4;
         final long v = r.get((int) (a - r.base), size);
         x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : v;
         return -1;
@@ -1253,65 +1249,86 @@ public final class Hart {
         return mtvec & ~3L & addrMask;
     }
 
+    /**
+     * A conditional branch's lost cycles: without a predictor, the taken penalty when taken; with one,
+     * the BHT's 2-bit counter and the BTB's tag predict taken, and a wrong prediction costs the
+     * mispredict penalty. Updates the counter (and the BTB on a taken branch).
+     */
     private int branch(final long pc, final boolean taken, final long target) {
-        if (!bhtPredictor) {
+        final long[] p = bp;
+        if (p[BP_ON] == 0) {
             if (taken) {
-                controlStallCycles += takenPenalty;
-                return takenPenalty;
+                final int c = (int) p[BP_TAKEN];
+                controlStallCycles += c;
+                return c;
             }
             return 0;
         }
-        final int i = (int) (pc >>> 1) & bhtMask;
-        final int c = bht[i];
-        final int b = btbIndex(pc);
-        final boolean predictedTaken = c >= 2 && btbTag[b] == pc;
+        final int i = BP_BHT + ((int) (pc >>> 1) & (int) p[BP_BHT_MASK]);
+        final long c = p[i];
+        final int b = (int) p[BP_BTB] + btbIndex(pc, (int) p[BP_BTB_ENTRIES]);
+        final boolean predictedTaken = c >= 2 && p[b] == pc;
         if (taken) {
-            bht[i] = (byte) (c == 3 ? 3 : c + 1);
-            btbTag[b] = pc;
-            btbTarget[b] = target;
+            p[i] = c == 3 ? 3 : c + 1;
+            p[b] = pc;
+            p[b + (int) p[BP_BTB_ENTRIES]] = target;
         } else {
-            bht[i] = (byte) (c == 0 ? 0 : c - 1);
+            p[i] = c == 0 ? 0 : c - 1;
         }
         if (predictedTaken != taken) {
-            controlStallCycles += mispredictPenalty;
-            return mispredictPenalty;
+            final int m = (int) p[BP_MISPREDICT];
+            controlStallCycles += m;
+            return m;
         }
         return 0;
     }
 
+    /**
+     * A jump's lost cycles: without a predictor, the jump penalty; with one, a return pops the RAS
+     * (when not empty) and other jumps look the BTB up (and update it); a call pushes its link; a
+     * wrong target costs the mispredict penalty.
+     */
     private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
-        if (!bhtPredictor) {
-            controlStallCycles += jumpPenalty;
-            return jumpPenalty;
+        final long[] p = bp;
+        if (p[BP_ON] == 0) {
+            final int c = (int) p[BP_JUMP];
+            controlStallCycles += c;
+            return c;
         }
+        final int rasBase = (int) p[BP_RAS];
+        final int rasLength = (int) p[BP_RAS_LENGTH];
         boolean hit;
-        if (ret && rasCount > 0) {
-            hit = ras[rasTop] == target;
-            rasTop = rasTop == 0 ? ras.length - 1 : rasTop - 1;
-            rasCount--;
+        if (ret && p[BP_RAS_COUNT] > 0) {
+            final int top = (int) p[BP_RAS_TOP];
+            hit = p[rasBase + top] == target;
+            p[BP_RAS_TOP] = top == 0 ? rasLength - 1 : top - 1;
+            p[BP_RAS_COUNT]--;
         } else {
-            final int b = btbIndex(pc);
-            hit = btbTag[b] == pc && btbTarget[b] == target;
-            btbTag[b] = pc;
-            btbTarget[b] = target;
+            final int entries = (int) p[BP_BTB_ENTRIES];
+            final int b = (int) p[BP_BTB] + btbIndex(pc, entries);
+            hit = p[b] == pc && p[b + entries] == target;
+            p[b] = pc;
+            p[b + entries] = target;
         }
-        if (call && rasEntries > 0) {
-            rasTop = rasTop == ras.length - 1 ? 0 : rasTop + 1;
-            ras[rasTop] = link;
-            if (rasCount < ras.length) {
-                rasCount++;
+        if (call && p[BP_RAS_ENTRIES] > 0) {
+            final int top = (int) p[BP_RAS_TOP] == rasLength - 1 ? 0 : (int) p[BP_RAS_TOP] + 1;
+            p[BP_RAS_TOP] = top;
+            p[rasBase + top] = link;
+            if (p[BP_RAS_COUNT] < rasLength) {
+                p[BP_RAS_COUNT]++;
             }
         }
         if (!hit) {
-            controlStallCycles += mispredictPenalty;
-            return mispredictPenalty;
+            final int m = (int) p[BP_MISPREDICT];
+            controlStallCycles += m;
+            return m;
         }
         return 0;
     }
 
-    private int btbIndex(final long pc) {
+    private static int btbIndex(final long pc, final int entries) {
         final long h = ((pc >>> 1) * 0x9E3779B97F4A7C15L) >>> 32;
-        return (int) ((h * btbTag.length) >>> 32);
+        return (int) ((h * entries) >>> 32);
     }
 
     private static long divide(final int op, final long a, final long b) {

@@ -14,6 +14,7 @@ import dev.nicsim.riscv.TimingClass;
 import org.agrona.DirectBuffer;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
 
@@ -156,8 +157,26 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         return 0;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Runs on this instance's solo hart with the mailbox, stack and context line of the thread the
+     * last {@link #prepare}, {@link #begin} or {@link #finish} named. When that thread has an event in
+     * flight on the interleaving core (interleaved dispatch: begun, not yet finished), its slot and
+     * context line are saved first and put back afterwards, so the event resumes on its own mailbox,
+     * stack and context (the flow start's loads still go through that thread's L1D tags).
+     */
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
+        final byte[] saved = saveSlotIfBusy();
+        try {
+            flowInit(context, nowNs, attributes, result);
+        } finally {
+            restoreSlot(saved);
+        }
+    }
+
+    private void flowInit(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
         portsUp(attributes, nowNs);
         final long m = FirmwareNic.mailbox(rank());
         final var mem = nic.memory;
@@ -266,24 +285,52 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
 
     /**
      * Switches to {@link #SERVICE_THREAD} for a host-side call. When that thread has an event in flight on
-     * the interleaving core, its 4 KiB slot (mailbox and stack) is saved, to be put back by
+     * the interleaving core, its slot is saved ({@link #saveSlotIfBusy}), to be put back by
      * {@link #endHostCall} once the call's reply is read, so the event resumes unharmed.
      *
      * @return the saved slot, or null when the thread was idle
      */
     private byte[] beginHostCall() {
         thread = SERVICE_THREAD;
-        if (interleaves && core != null && running[SERVICE_THREAD]) {
-            return nic.memory.read(FirmwareNic.mailbox(rank()), (int) THREAD_SLOT_BYTES);
-        }
-        return null;
+        return saveSlotIfBusy();
     }
 
     private void endHostCall(final byte[] saved, final int previousThread) {
-        if (saved != null) {
-            nic.memory.write(FirmwareNic.mailbox(rank()), saved);
-        }
+        restoreSlot(saved);
         thread = previousThread;
+    }
+
+    /** Bytes of a thread's context line ({@code nic.contextBase + 64 x rank}). */
+    private static final int CONTEXT_LINE_BYTES = 64;
+
+    /**
+     * Before a solo call (flow start, host mailbox, port state) on the current {@link #thread}: when that
+     * thread has an event in flight on the interleaving core, copies its 4 KiB slot (mailbox and stack)
+     * and its 64-byte context line, both of which the solo call overwrites. Allocates, but only when the
+     * thread is busy, which is off the per-event path.
+     *
+     * @return the slot's bytes followed by the context line's, or null when the thread is idle
+     */
+    private byte[] saveSlotIfBusy() {
+        if (!interleaves || core == null || !running[thread]) {
+            return null;
+        }
+        final int rank = rank();
+        final byte[] saved = new byte[(int) THREAD_SLOT_BYTES + CONTEXT_LINE_BYTES];
+        System.arraycopy(nic.memory.read(FirmwareNic.mailbox(rank), (int) THREAD_SLOT_BYTES), 0, saved, 0, (int) THREAD_SLOT_BYTES);
+        System.arraycopy(nic.memory.read(nic.contextBase + 64L * rank, CONTEXT_LINE_BYTES), 0, saved, (int) THREAD_SLOT_BYTES,
+            CONTEXT_LINE_BYTES);
+        return saved;
+    }
+
+    /** Puts back what {@link #saveSlotIfBusy} saved for the current {@link #thread} (nothing when null). */
+    private void restoreSlot(final byte[] saved) {
+        if (saved == null) {
+            return;
+        }
+        final int rank = rank();
+        nic.memory.write(FirmwareNic.mailbox(rank), Arrays.copyOf(saved, (int) THREAD_SLOT_BYTES));
+        nic.memory.write(nic.contextBase + 64L * rank, Arrays.copyOfRange(saved, (int) THREAD_SLOT_BYTES, saved.length));
     }
 
     /**

@@ -175,6 +175,72 @@ class DocaServicesTest {
         assertEquals(0, fw.budgetExceeded(), fw.firstFault());
     }
 
+    /**
+     * Two rounds of 16 DCQCN CNPs, one flow per thread of core 0 (bf3-dpa interleaves them), each round
+     * begun on all 16 threads and run to its end: the first CNP starts each flow's rate limiter (rate
+     * 1.0, alpha 1023/1024 in the context), the second, 10 us later, cuts the rate by that context.
+     * Optionally a new flow starts while every thread is mid-way through its second CNP: the flow start
+     * runs on the thread the last {@code begin} named (15), whose mailbox, stack and context line hold a
+     * running event, and must leave that event alone. Returns the second round's 16 rates, then the 16
+     * contexts (12 words each), then the flow start's rate (0 without one).
+     */
+    private static long[] secondCnpsAround(final boolean flowStartInBetween, final FirmwareProvider fw) {
+        final FirmwareAlgorithm a = (FirmwareAlgorithm) fw.create(fw.defaults());
+        assertTrue(a.interleaves());
+        final PccAttributes at = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 8000);
+        final PccContext[] ctx = new PccContext[16];
+        final PccResult r = new PccResult();
+        for (int t = 0; t < 16; t++) {
+            ctx[t] = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, 12);
+            r.reset();
+            a.prepare(t, 0);
+            a.initFlow(ctx[t], 0, at, r);
+            assertEquals(1 << 20, r.rate(), "nicsim_pcc_user_flow_init starts every flow at line rate");
+        }
+        final long[] out = new long[16 + 16 * 12 + 1];
+        for (int round = 0; round < 2; round++) {
+            for (int t = 0; t < 16; t++) {
+                final PccEvent ev = new PccEvent().wrap(new UnsafeBuffer(new byte[64]), 0)
+                    .reset(PccEventType.CNP, 0, 1 + t, t, 1000 + 10_000 * round);
+                assertTrue(a.begin(t, 0, ctx[t], ev, at));
+            }
+            assertEquals(-1, a.runUntil(a.coreCycles() + 60), "every handler is still running 60 cycles in");
+            if (flowStartInBetween && round == 1) {
+                final PccContext fresh = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, 12);
+                r.reset();
+                a.initFlow(fresh, 11_500, at, r);
+                out[out.length - 1] = r.rate();
+            }
+            for (int done = 0; done < 16; done++) {
+                final int t = a.runUntil(Long.MAX_VALUE);
+                assertTrue(t >= 0);
+                r.reset();
+                a.finish(t, ctx[t], r);
+                out[t] = r.rate();
+                for (int w = 0; w < 12; w++) {
+                    out[16 + 12 * t + w] = ctx[t].get(w);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aFlowStartWhileItsThreadRunsAnEventLeavesThatEventAlone() {
+        final FirmwareProvider fw = FirmwareProvider.load(FirmwareDifferentialTest.elf("dcqcn.elf"), 100_000);
+        final long[] without = secondCnpsAround(false, fw);
+        final long[] with = secondCnpsAround(true, fw);
+        for (int t = 0; t < 16; t++) {
+            // the second CNP cuts the rate by about alpha / 2 (at most to half: rpg_min_dec_fac 50 %)
+            assertTrue(without[t] >= 1 << 19 && without[t] < 1 << 20, "thread " + t + ": " + without[t]);
+        }
+        assertEquals(1 << 20, with[with.length - 1], "the flow started in between still gets its initial rate");
+        with[with.length - 1] = 0;
+        assertArrayEquals(without, with, "events in flight keep their results and contexts");
+        assertEquals(0, fw.faults(), fw.firstFault());
+        assertEquals(0, fw.budgetExceeded(), fw.firstFault());
+    }
+
     @Test
     void imagesTellWhichOptionalHandlersTheyDefine() {
         final FirmwareImage np = FirmwareImage.load(elf("doca_np_rx_bytes.elf"));

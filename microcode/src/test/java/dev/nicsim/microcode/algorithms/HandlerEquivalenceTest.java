@@ -33,6 +33,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class HandlerEquivalenceTest {
     private static final int EVENTS = 200_000;
+    /** The flow's MTU and line rate in {@link #check}; a test may change them for its later checks. */
+    private int mtuBytes = 1000;
+    private long lineRateBitsPerSec = 100_000_000_000L;
 
     @Test
     void dcqcnMatchesItsReference() {
@@ -45,6 +48,17 @@ class HandlerEquivalenceTest {
         check(p, DcqcnReference::new, 5, "alpha_update_period_ns", 55_000, "rate_reduce_monitor_period_ns", 50_000,
             "rpg_time_reset_ns", 5_000, "rpg_threshold", 5, "rate_on_first_cnp", 0.25, "rpg_min_dec_fac", 0,
             "rpg_gd", 0, "g", Math.scalb(1.0, -16));
+    }
+
+    @Test
+    void ldcpPccMatchesItsReference() {
+        final PccAlgorithmProvider p = new LdcpPccProvider();
+        check(p, LdcpPccReference::new, 11);
+        check(p, LdcpPccReference::new, 12, "rtt_gain", 0.125, "alpha", 16, "probe_timeout_ns", 0);
+        check(p, LdcpPccReference::new, 13, "min_window", 1024, "beta", 16, "init_window_bytes", 1 << 30);
+        mtuBytes = 4096;
+        lineRateBitsPerSec = 400_000_000_000L;
+        check(p, LdcpPccReference::new, 14, "min_window", 1.0 / 1024, "alpha", Math.scalb(1.0, -16));
     }
 
     @Test
@@ -70,7 +84,7 @@ class HandlerEquivalenceTest {
      * @param seed       stream seed
      * @param parameters name/value pairs set over the defaults
      */
-    private static void check(final PccAlgorithmProvider provider,
+    private void check(final PccAlgorithmProvider provider,
                               final Function<PccParameterValues, PccAlgorithm> reference, final long seed,
                               final Object... parameters) {
         final PccParameterValues values = provider.defaults();
@@ -82,7 +96,7 @@ class HandlerEquivalenceTest {
         final PccContext c1 = context();
         final PccContext c2 = context();
         final PccEvent e = new PccEvent().wrap(new UnsafeBuffer(new byte[PccEventLayout.RECORD_LENGTH]), 0);
-        final PccAttributes attributes = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 10_000);
+        final PccAttributes attributes = new PccAttributes().set(lineRateBitsPerSec, 0, false, mtuBytes, 10_000);
         final PccResult r1 = new PccResult();
         final PccResult r2 = new PccResult();
         long lcg = seed * 0x9E3779B97F4A7C15L + 1;

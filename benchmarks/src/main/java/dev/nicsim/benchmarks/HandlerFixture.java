@@ -15,16 +15,40 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Representative (context, event) pairs for measuring one algorithm's handler per event type.
  *
- * <p>The scripted flow ({@link ScriptedFlow}: a 100 Gb/s port, MTU 1,000 B, base RTT 10 us; TX
+ * <h2>The recorded states</h2>
+ * The scripted flow ({@link ScriptedFlow}: a 100 Gb/s port, MTU 1,000 B, base RTT 10 us; TX
  * bursts of 4 packets (30 %), ACKs of up to 4 packets with one in four ECN-echoed and an echoed
  * transmit time (40 %), CNPs (8 %), RTT responses (7 %), timers (10 %) and out-of-sequence or RNR
- * NAKs (5 %), 300-1,300 ns apart) runs through the algorithm. After a warm-up of 4,000 events, the flow's 48-byte context and
- * the next event are copied into the pool of that event's type, until each pool holds
- * {@link #POOL} pairs. A measured call restores the next pair's context (a 48-byte copy, see
- * {@code PccEventCodecBenchmark.contextRestore48}) and runs the handler on its event, so every call
- * starts from a state the flow really was in, in a repeating mix of paths.
+ * NAKs (5 %), 300-1,300 ns apart) runs through the algorithm. After a warm-up of 4,000 events, the
+ * flow's 48-byte context and the next event are copied into the pool of that event's type, until
+ * each pool holds {@link #POOL} pairs. Every pair is a state the flow really was in, with the event
+ * that came next, so the calls go through the handler's paths in the mix a run gives them (a
+ * repeating sequence of 256 different states, so branches are not all predicted).
  *
- * <p>Allocation-free after construction. Thread-safety: one benchmark thread.
+ * <h2>What one op includes</h2>
+ * {@link #runRound} runs the handler once on each of the lane's {@link #POOL} pairs in turn, and a
+ * benchmark declares it as {@link #POOL} operations ({@code @OperationsPerInvocation}), so the
+ * score is the time of one round divided by {@link #POOL}. One op is one handler invocation:
+ * <ol>
+ *   <li>{@link PccResult#reset()}, as the processor does before every handler call;</li>
+ *   <li>the handler call itself, {@code algorithm.onEvent(context, event, attributes, result)}, on
+ *       slot {@code i}'s working context (a flyweight wrapped over it when the fixture was built)
+ *       and its recorded event: every read and write the handler makes, on the state the flow was
+ *       in when that event came;</li>
+ *   <li>adding the result's rate, window and timer to the round's digest (returned, so JMH
+ *       consumes it and nothing is dead code);</li>
+ *   <li>1/256 of the round's set-up: the restore of all 256 working contexts from their recorded
+ *       copies (one 12,288-byte {@code System.arraycopy} at the start of the round, 48 bytes per
+ *       op), and 1/256 of JMH's own call of the benchmark method.</li>
+ * </ol>
+ * So each call starts from exactly its recorded state (slot {@code i} was restored at the start of
+ * the round and no other call touches it), and the handler's whole work is in the op. What the
+ * fixture no longer pays per op is a 48-byte copy of its own, two flyweight wraps and JMH's call
+ * (the earlier fixture's 8.5-12 ns of harness per op, docs/performance.md "Handler benchmarks").
+ * {@code HandlerFixtureBenchmark} measures what is left of the fixture with a stand-in handler.
+ *
+ * <p>Memory per lane: 2 x 12 KiB of contexts, 16 KiB of events and the 512 flyweights, read in
+ * order. Allocation-free after construction. Thread-safety: one benchmark thread.
  */
 public final class HandlerFixture {
     /** Pairs per event type. */
@@ -34,29 +58,57 @@ public final class HandlerFixture {
     private static final int R = PccEventLayout.RECORD_LENGTH;
 
     private final PccAlgorithm algorithm;
-    /** The context the handler runs on; restored per call by an array copy (a 48-byte block copy). */
-    private final byte[] contextBytes = new byte[CONTEXT_BYTES];
-    private final UnsafeBuffer contextBuffer = new UnsafeBuffer(contextBytes);
-    private final PccContext context = new PccContext().wrap(contextBuffer, 0, WORDS);
+    /** The algorithm {@link #runRound} calls: {@link #algorithm}, or a stand-in measuring the fixture alone. */
+    private final PccAlgorithm measured;
     private final PccAttributes attributes = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 10_000);
     private final PccResult result = new PccResult();
-    private final UnsafeBuffer[] contexts = new UnsafeBuffer[PccEventType.COUNT];
-    private final UnsafeBuffer[] events = new UnsafeBuffer[PccEventType.COUNT];
-    private final PccEvent[] views = new PccEvent[PccEventType.COUNT];
-    private final int[] next = new int[PccEventType.COUNT];
+    private final Lane[] lanes = new Lane[PccEventType.COUNT];
+
+    /** One event type's pool: recorded contexts, working contexts, events, pre-wrapped flyweights. */
+    private static final class Lane {
+        /** The recorded contexts, {@link #POOL} x 48 bytes; never written after construction. */
+        final byte[] recorded = new byte[POOL * CONTEXT_BYTES];
+        /** The contexts the handler runs on, restored from {@link #recorded} once per round. */
+        final byte[] working = new byte[POOL * CONTEXT_BYTES];
+        final UnsafeBuffer events = new UnsafeBuffer(new byte[POOL * R]);
+        final PccContext[] contexts = new PccContext[POOL];
+        final PccEvent[] views = new PccEvent[POOL];
+
+        Lane() {
+            final UnsafeBuffer w = new UnsafeBuffer(working);
+            for (int i = 0; i < POOL; i++) {
+                contexts[i] = new PccContext().wrap(w, i * CONTEXT_BYTES, WORDS);
+                views[i] = new PccEvent().wrap(events, i * R);
+            }
+        }
+    }
 
     /**
      * Builds the pools.
      *
      * @param algorithmName built-in algorithm name ({@code ldcp}, {@code ldcp-pcc}, {@code dctcp}, {@code dcqcn})
+     * @throws IllegalStateException if the scripted flow does not give {@link #POOL} events of every type
+     *                               within 4 M events
      */
     public HandlerFixture(final String algorithmName) {
+        this(algorithmName, null);
+    }
+
+    /**
+     * Builds the pools with one algorithm and measures another on them (for
+     * {@code HandlerFixtureBenchmark}, which measures the fixture's own share with a handler that
+     * does almost nothing).
+     *
+     * @param algorithmName built-in algorithm whose flow records the states
+     * @param measured      the algorithm {@link #runRound} calls, or null for the recording one
+     * @throws IllegalStateException if the scripted flow does not give {@link #POOL} events of every type
+     *                               within 4 M events
+     */
+    HandlerFixture(final String algorithmName, final PccAlgorithm measured) {
         algorithm = PccAlgorithms.byName(algorithmName).create(PccAlgorithms.byName(algorithmName).defaults());
         final int[] filled = new int[PccEventType.COUNT];
         for (int t = 0; t < PccEventType.COUNT; t++) {
-            contexts[t] = new UnsafeBuffer(new byte[POOL * CONTEXT_BYTES]);
-            events[t] = new UnsafeBuffer(new byte[POOL * R]);
-            views[t] = new PccEvent();
+            lanes[t] = new Lane();
         }
         final ScriptedFlow flow = new ScriptedFlow(algorithm);
         final PccContext slot = new PccContext();
@@ -64,11 +116,12 @@ public final class HandlerFixture {
             final PccEvent e = flow.next();
             final int type = e.type();
             if (i >= 4_000 && filled[type] < POOL) {
-                slot.wrap(contexts[type], filled[type] * CONTEXT_BYTES, WORDS);
+                final Lane lane = lanes[type];
+                slot.wrap(new UnsafeBuffer(lane.recorded), filled[type] * CONTEXT_BYTES, WORDS);
                 for (int w = 0; w < WORDS; w++) {
                     slot.set(w, flow.context.get(w));
                 }
-                events[type].putBytes(filled[type] * R, e.buffer(), e.offset(), R);
+                lane.events.putBytes(filled[type] * R, e.buffer(), e.offset(), R);
                 filled[type]++;
             }
             flow.run(e);
@@ -76,6 +129,7 @@ public final class HandlerFixture {
         if (!full(filled)) {
             throw new IllegalStateException("could not fill the event pools: " + java.util.Arrays.toString(filled));
         }
+        this.measured = measured != null ? measured : algorithm;
     }
 
     private static boolean full(final int[] filled) {
@@ -93,18 +147,28 @@ public final class HandlerFixture {
     }
 
     /**
-     * Restores the next pooled context of the type and runs the handler on its event.
+     * One round: the lane's {@link #POOL} working contexts restored from their recorded copies,
+     * then the handler on each (context, event) pair of the type in turn (class comment: what one op
+     * of the {@link #POOL} includes).
      *
      * @param type event type
-     * @return the result's rate plus its window (consumed by JMH so nothing is dead code)
+     * @return the sum over the round of each result's rate plus window plus timer (consumed by JMH
+     *         so nothing is dead code)
      */
-    public long run(final int type) {
-        final int i = next[type];
-        next[type] = (i + 1) & (POOL - 1);
-        System.arraycopy(contexts[type].byteArray(), i * CONTEXT_BYTES, contextBytes, 0, CONTEXT_BYTES);
-        final PccEvent e = views[type].wrap(events[type], i * R);
-        result.reset();
-        algorithm.onEvent(context, e, attributes, result);
-        return result.rate() + result.windowBytes() + result.timerNs();
+    public long runRound(final int type) {
+        final Lane lane = lanes[type];
+        System.arraycopy(lane.recorded, 0, lane.working, 0, POOL * CONTEXT_BYTES);
+        final PccContext[] contexts = lane.contexts;
+        final PccEvent[] views = lane.views;
+        final PccAlgorithm a = measured;
+        final PccAttributes at = attributes;
+        final PccResult r = result;
+        long digest = 0;
+        for (int i = 0; i < POOL; i++) {
+            r.reset();
+            a.onEvent(contexts[i], views[i], at, r);
+            digest += r.rate() + r.windowBytes() + r.timerNs();
+        }
+        return digest;
     }
 }

@@ -43,7 +43,19 @@ final class CcMath {
      */
     static int rateForWindow(final int windowFixed, final int mtuBytes, final int rttNs,
                              final long lineRateBitsPerSec) {
-        final long lineBits = lineBitsPerRtt(lineRateBitsPerSec, rttNs);
+        return rateForWindowBits(windowFixed, mtuBytes, lineBitsPerRtt(lineRateBitsPerSec, rttNs));
+    }
+
+    /**
+     * {@link #rateForWindow} for a caller that already has the line's bits per RTT
+     * ({@link #lineBitsPerRtt}), so that one RTT's conversion serves a window cap and a rate.
+     *
+     * @param windowFixed window in packets, 16.16, non-negative
+     * @param mtuBytes    payload bytes per packet, positive
+     * @param lineBits    {@link #lineBitsPerRtt} of the line rate and the RTT, non-negative
+     * @return rate in {@code [1, RATE_ONE]}; {@code RATE_ONE} if lineBits is 0
+     */
+    static int rateForWindowBits(final int windowFixed, final int mtuBytes, final long lineBits) {
         if (lineBits <= 0) {
             return FixedPoint.RATE_ONE;
         }
@@ -63,6 +75,20 @@ final class CcMath {
      */
     static int lineWindowFixed(final int mtuBytes, final int rttNs, final long lineRateBitsPerSec) {
         final long w = (lineBitsPerRtt(lineRateBitsPerSec, rttNs) << 16) / (mtuBytes * 8L);
+        return (int) Math.min(MAX_WINDOW_PACKETS_FIXED, w);
+    }
+
+    /**
+     * {@link #lineWindowFixed} for a caller that already has the line's bits per RTT and the
+     * reciprocal of the MTU in bits: the same floor of the quotient, by {@link #floorDivide}.
+     *
+     * @param lineBits       {@link #lineBitsPerRtt} of the line rate and the RTT, below 2^47
+     * @param mtuBits        MTU x 8, positive
+     * @param inverseMtuBits {@code 1.0 / mtuBits}
+     * @return window in packets, 16.16, at most {@link #MAX_WINDOW_PACKETS_FIXED}
+     */
+    static int lineWindowFixedBits(final long lineBits, final long mtuBits, final double inverseMtuBits) {
+        final long w = floorDivide(lineBits << 16, mtuBits, inverseMtuBits);
         return (int) Math.min(MAX_WINDOW_PACKETS_FIXED, w);
     }
 

@@ -110,6 +110,15 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     private final boolean clampTgtRate = flag("clamp_tgt_rate");
     private final boolean clampAfterTimeInc = flag("clamp_tgt_rate_after_time_inc");
     private final boolean haiScaling = flag("hai_scaling");
+    /** {@code 1.0 / alpha_update_period_ns} and {@code 1.0 / rate_reduce_monitor_period_ns}, for exact divides by them. */
+    private final double inverseAlphaPeriod = 1.0 / alphaPeriodNs;
+    private final double inverseDecreasePeriod = 1.0 / decreasePeriodNs;
+    /**
+     * {@code (1 - g)^(2^k)} in 0.32 for k = 0..63, each the square of the previous floored to 0.32:
+     * the successive bases {@link #powFraction32}'s loop squares its way through for base
+     * {@code (1 - g) << 16}, computed once instead of per alpha catch-up.
+     */
+    private final long[] oneMinusGSquares = squares((FixedPoint.ONE - (long) g) << 16);
 
     /**
      * Creates an instance from validated parameter values (see {@link DcqcnProvider}).
@@ -201,7 +210,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
-                    : (int) (((long) late / decreasePeriodNs + 1) * decreasePeriodNs);
+                    : (int) ((CcMath.floorDivide(late, decreasePeriodNs, inverseDecreasePeriod) + 1) * decreasePeriodNs);
             }
             context.set(W_NEXT_DECREASE_NS, next);
             flags |= FLAG_DECREASE_PENDING;
@@ -308,16 +317,49 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (late < 0) {
             return;
         }
-        final long ticks = late < alphaPeriodNs ? 1 : (long) late / alphaPeriodNs + 1; // late >= 0: no divide in the common case
+        // late >= 0: no divide in the common case, an exact reciprocal division (no divide instruction) otherwise
+        final long ticks = late < alphaPeriodNs ? 1 : CcMath.floorDivide(late, alphaPeriodNs, inverseAlphaPeriod) + 1;
         final int flags = context.get(W_FLAGS);
         final long oneMinusG = FixedPoint.ONE - g;
         long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
         if (ticks > 1 && alpha > 0) {
-            alpha = (alpha * powFraction32(oneMinusG << 16, ticks - 1)) >>> 32;
+            alpha = (alpha * powOneMinusG32(ticks - 1)) >>> 32;
         }
         context.set(W_ALPHA, (int) alpha);
         context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
         context.set(W_FLAGS, flags & ~FLAG_ALPHA_CNP);
+    }
+
+    /**
+     * {@link #powFraction32}{@code ((1 - g) << 16, m)} from the squares table: the loop there
+     * multiplies the result by its k-th square for each set bit k of m, lowest first, and so does
+     * this, with the same products in the same order, so the value is the same; only the squaring
+     * chain (one multiply per bit of m, each waiting for the last) is gone.
+     */
+    long powOneMinusG32(final long m) {
+        long result = 1L << 32;
+        long e = m;
+        while (e != 0 && result != 0) {
+            result = (result * oneMinusGSquares[Long.numberOfTrailingZeros(e)]) >>> 32;
+            e &= e - 1;
+        }
+        return result;
+    }
+
+    /**
+     * The bases {@link #powFraction32}'s loop squares its way through.
+     *
+     * @param base base in 0.32, below 2^32
+     * @return 64 entries: base, then each the square of the previous, floored to 0.32
+     */
+    static long[] squares(final long base) {
+        final long[] t = new long[64];
+        long b = base;
+        for (int k = 0; k < t.length; k++) {
+            t[k] = b;
+            b = (b * b) >>> 32;
+        }
+        return t;
     }
 
     /**

@@ -128,22 +128,40 @@ public final class LdcpPccAlgorithm extends TableAlgorithm {
         counters.increment(C_RTT_RESPONSES);
         final int sample = (event.timestampNs() - event.rttRequestSendNs())
             - (event.rttResponseSendNs() - event.rttRequestReceiveNs());
+        int srtt = context.get(W_SRTT_NS);
         if (sample > 0) {
             final int flags = context.get(W_FLAGS);
             if ((flags & FLAG_RTT_SAMPLED) == 0) {
                 context.set(W_FLAGS, flags | FLAG_RTT_SAMPLED);
-                context.set(W_SRTT_NS, sample);
+                srtt = sample;
             } else {
-                context.set(W_SRTT_NS, CcMath.ewmaNs(context.get(W_SRTT_NS), sample, rttGain));
+                srtt = CcMath.ewmaNs(srtt, sample, rttGain);
             }
+            context.set(W_SRTT_NS, srtt);
         }
-        final int cap = Math.max(minWindow,
-            CcMath.lineWindowFixed(attributes.mtuBytes(), context.get(W_SRTT_NS), attributes.lineRateBitsPerSec()));
+        // one conversion of the RTT to line bits serves the cap and the rate
+        final int mtu = attributes.mtuBytes();
+        final long lineBits = CcMath.lineBitsPerRtt(attributes.lineRateBitsPerSec(), srtt);
+        final int lineWindow;
+        if (mtu > 0 && lineBits >= 0) {
+            if (mtu != cachedMtuBytes) {
+                cachedMtuBytes = mtu;
+                inverseMtuBits = 1.0 / (mtu * 8L);
+            }
+            lineWindow = CcMath.lineWindowFixedBits(lineBits, mtu * 8L, inverseMtuBits);
+        } else {
+            lineWindow = CcMath.lineWindowFixed(mtu, srtt, attributes.lineRateBitsPerSec()); // as before: divides
+        }
+        final int cap = Math.max(minWindow, lineWindow);
         final int w = (int) Math.min(cap, (long) context.get(W_WINDOW) + alpha);
         context.set(W_WINDOW, w);
         probe(context, event.timestampNs(), result);
-        publishRate(context, w, attributes, result);
+        result.rate(CcMath.rateForWindowBits(w, mtu, lineBits));
     }
+
+    /** MTU whose bits' reciprocal {@link #inverseMtuBits} holds; 0 before the first RTT response. */
+    private int cachedMtuBytes;
+    private double inverseMtuBits;
 
     private void probe(final PccContext context, final int nowNs, final PccResult result) {
         context.set(W_PROBE_REQUEST_NS, nowNs);

@@ -1,0 +1,377 @@
+package dev.nicsim.microcode.algorithms;
+
+import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccAttributes;
+import dev.nicsim.pcc.PccContext;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.pcc.PccResult;
+
+/**
+ * The DCQCN handler as it was before its divides by the alpha and monitor periods became exact
+ * reciprocal multiplies and its alpha power a table of squares (main 5e2005c, verbatim but for the
+ * name): the oracle {@code HandlerEquivalenceTest} compares
+ * {@link DcqcnAlgorithm} with, event by event. Not used outside the tests.
+ *
+ * <p>Original class comment follows.
+ *
+ * DCQCN reaction point (the RoCE ECN/DCQCN article §7; Mellanox knobs in the DOCA PCC device model in docs/architecture.md; event timing as the
+ * HPCC ns-3 {@code RdmaHw} Mellanox model): current rate Rc, target rate Rt and alpha per QP.
+ * Rates are kept in kb/s so that the Mb/s-granular knobs are exact; the result is Rc as a 20-bit
+ * fraction of line rate. Line rates up to 2^31 - 1 kb/s (2.1 Tb/s).
+ *
+ * <h2>Reaction point</h2>
+ * <ul>
+ *   <li><b>Before the first CNP</b> the flow runs at line rate with no timers (no rate limiter is
+ *       allocated; window unlimited).</li>
+ *   <li><b>First CNP</b> at t0: Rc = Rt = rate_on_first_cnp x line rate, alpha = initial_alpha, the
+ *       alpha periods start at t0 (ticks at t0 + k x alpha period) and a rate decrease is due at
+ *       t0 + monitor period (the first CNP counts for it, as in ns-3).</li>
+ *   <li><b>Alpha</b> (§7.1): at the end of each period, alpha = (1 - g) alpha + g if a CNP arrived in
+ *       the period, else (1 - g) alpha. Alpha is read only by a rate decrease, so ticks are applied
+ *       lazily when a CNP arrives or a decrease runs, giving the same values as ticking every
+ *       period without a TIMER event per period (1 us by default): the first pending tick takes the
+ *       CNP flag, the following m ticks multiply by (1 - g)^m computed by square-and-multiply in
+ *       0.32 fixed point (for m &gt; 1 within a few 2^-16 of m separately floored steps).</li>
+ *   <li><b>Rate decrease</b> (§7.2), at most once per rate_reduce_monitor_period, at the first
+ *       period boundary after a CNP (boundaries every period from t0, Mellanox "at the beginning
+ *       of the next rate_reduce_monitor_period interval"): Rt = Rc if clamping applies (see
+ *       {@link DcqcnProvider}), then {@code Rc = max(Rc - Rc x alpha_1024 / 2^gd,
+ *       Rc x min_dec_fac / 100, min rate)} (Rc (1 - alpha/2) with gd = 11), and the increase state
+ *       resets: timer and byte stages T = BC = 0, byte counter 0, the increase timer restarts.</li>
+ *   <li><b>Rate increase</b> (§7.3), on each increase-timer expiry (every rpg_time_reset_ns after
+ *       the last decrease) and each rpg_byte_reset_bytes sent (TX_BURST bytes; 0 disables). With
+ *       stage s = max(T, BC) before the event (Mellanox: the machine advances when "rpByteStage or
+ *       rpTimeStage" reaches F): s &lt; F fast recovery Rc = (Rt + Rc) / 2; s = F additive increase
+ *       Rt += AI then Rc = (Rt + Rc) / 2; s &gt; F hyper increase Rt += HAI (or i x HAI with i = s - F
+ *       when hai_scaling = 1) then Rc = (Rt + Rc) / 2; then T (timer) or BC (bytes) += 1. Rt is capped
+ *       at line rate; averages round up so Rc reaches Rt. When Rc = Rt = line rate the increase
+ *       timer stops (further increases would not change the rate).</li>
+ * </ul>
+ * All periodic work uses the flow's single TIMER: the absolute deadlines (decrease check, increase
+ * timer) are kept in the context, handled in time order when any CNP, TX_BURST or TIMER event
+ * finds them due (so a late TIMER still acts at the deadline's time), and the timer is re-armed
+ * for the earliest. ACK, NACK and RTT_RESPONSE are ignored. Timestamps are 32-bit ns: events of
+ * a rate-limited flow must be less than 2^31 ns (2.1 s) apart.
+ *
+ * <table>
+ *   <caption>dcqcn context layout (9 of 12 words)</caption>
+ *   <tr><th>word</th><th>content</th></tr>
+ *   <tr><td>0 {@link #W_FLAGS}</td><td>bit 0 {@link #FLAG_ACTIVE} (a CNP was seen), bit 1
+ *       {@link #FLAG_ALPHA_CNP} (CNP in the current alpha period), bit 2 {@link #FLAG_DECREASE_PENDING},
+ *       bit 3 {@link #FLAG_INCREASING} (increase timer and byte counter running)</td></tr>
+ *   <tr><td>1 {@link #W_RC_KBPS}</td><td>current rate Rc, kb/s</td></tr>
+ *   <tr><td>2 {@link #W_RT_KBPS}</td><td>target rate Rt, kb/s</td></tr>
+ *   <tr><td>3 {@link #W_ALPHA}</td><td>alpha, 16.16</td></tr>
+ *   <tr><td>4 {@link #W_NEXT_ALPHA_NS}</td><td>time of the next alpha tick, ns</td></tr>
+ *   <tr><td>5 {@link #W_NEXT_DECREASE_NS}</td><td>next rate-decrease boundary, ns</td></tr>
+ *   <tr><td>6 {@link #W_NEXT_INCREASE_NS}</td><td>increase-timer deadline, ns</td></tr>
+ *   <tr><td>7 {@link #W_STAGES}</td><td>timer stage T (bits 0-15), byte stage BC (bits 16-31)</td></tr>
+ *   <tr><td>8 {@link #W_BYTE_COUNTER}</td><td>bytes sent since the last byte-counter event</td></tr>
+ * </table>
+ *
+ * <p>Counters: {@code dcqcn_cnp_handled}, {@code dcqcn_first_cnp}, {@code dcqcn_rate_decreases},
+ * {@code dcqcn_timer_increase_events}, {@code dcqcn_byte_increase_events},
+ * {@code dcqcn_fast_recovery}, {@code dcqcn_additive_increase}, {@code dcqcn_hyper_increase}.
+ *
+ * <p>Allocation-free in {@link #initFlow} and {@link #onEvent}. Thread-safety: not thread-safe;
+ * one driving thread.
+ */
+final class DcqcnReference extends TableAlgorithm {
+    /** Context words, as in the layout table above; CONTEXT_WORDS is the number used. */
+    public static final int W_FLAGS = 0, W_RC_KBPS = 1, W_RT_KBPS = 2, W_ALPHA = 3, W_NEXT_ALPHA_NS = 4,
+        W_NEXT_DECREASE_NS = 5, W_NEXT_INCREASE_NS = 6, W_STAGES = 7, W_BYTE_COUNTER = 8, CONTEXT_WORDS = 9;
+    /** Bits of the flags word, as in the layout table above. */
+    public static final int FLAG_ACTIVE = 1, FLAG_ALPHA_CNP = 2, FLAG_DECREASE_PENDING = 4, FLAG_INCREASING = 8;
+
+    private static final int MAX_DEADLINES_PER_EVENT = 32;
+    private static final int MAX_BYTE_EVENTS_PER_BURST = 16;
+    private static final int STAGE_MAX = 0xFFFF;
+    /**
+     * Handler cycles per event type (cost model on {@code LdcpAlgorithm}). TX_BURST: due check,
+     * byte-counter add and compare, rate write, 30 (plus an increase step when one fires, counted
+     * in the estimate's slack). ACK, NACK, RTT_RESPONSE: 4. CNP: due check, alpha catch-up (one
+     * multiply-add plus a short square-and-multiply), boundary with one divide, timer arm, rate
+     * with one divide: 110. TIMER: a decrease (alpha catch-up, clamp, three multiplies) or an
+     * increase (stage compare, add, average), timer arm, rate divide: 120.
+     */
+    private static final int[] CYCLES = {30, 4, 4, 110, 4, 120};
+    /** Counter ids: index {@code i} is {@code DcqcnProvider.TABLE.counters().get(i)}. */
+    private static final int C_CNP_HANDLED = 0, C_FIRST_CNP = 1, C_RATE_DECREASES = 2, C_TIMER_INCREASE_EVENTS = 3,
+        C_BYTE_INCREASE_EVENTS = 4, C_FAST_RECOVERY = 5, C_ADDITIVE_INCREASE = 6, C_HYPER_INCREASE = 7;
+
+    private final int g = rawInt("g");
+    private final int initialAlpha = rawInt("initial_alpha");
+    private final int alphaPeriodNs = rawInt("alpha_update_period_ns");
+    private final int decreasePeriodNs = rawInt("rate_reduce_monitor_period_ns");
+    private final int rateOnFirstCnp = rawInt("rate_on_first_cnp");
+    private final int gdShift = rawInt("rpg_gd") + 6; // alpha_1024 / 2^gd = alpha_16.16 / 2^(gd + 6)
+    private final int minDecFacPercent = rawInt("rpg_min_dec_fac");
+    private final long minRateKbps = raw("rpg_min_rate_mbps") * 1000L;
+    private final int timeResetNs = rawInt("rpg_time_reset_ns");
+    private final int byteResetBytes = rawInt("rpg_byte_reset_bytes");
+    private final int threshold = rawInt("rpg_threshold");
+    private final long aiKbps = raw("rpg_ai_rate_mbps") * 1000L;
+    private final long haiKbps = raw("rpg_hai_rate_mbps") * 1000L;
+    private final boolean clampTgtRate = flag("clamp_tgt_rate");
+    private final boolean clampAfterTimeInc = flag("clamp_tgt_rate_after_time_inc");
+    private final boolean haiScaling = flag("hai_scaling");
+
+    /**
+     * Creates an instance from validated parameter values (see {@link DcqcnProvider}).
+     *
+     * @param values dcqcn parameter values
+     */
+    DcqcnReference(final PccParameterValues values) {
+        super(DcqcnProvider.TABLE, values, CONTEXT_WORDS, CYCLES);
+    }
+
+    /**
+     * Leaves the context zeroed (no rate limiter until the first CNP) and asks for line rate with
+     * no window.
+     *
+     * @throws IllegalArgumentException if the line rate exceeds 2^31 - 1 kb/s
+     */
+    @Override
+    public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes,
+                         final PccResult result) {
+        CcMath.lineKbps(attributes, "dcqcn");
+        result.rate(FixedPoint.RATE_ONE).windowBytes(PccResult.WINDOW_UNLIMITED);
+    }
+
+    @Override
+    public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
+                        final PccResult result) {
+        final int type = event.type();
+        if (type == PccEventType.CNP) {
+            onCnp(context, event.timestampNs(), attributes);
+        } else if (type == PccEventType.TIMER || type == PccEventType.TX_BURST) {
+            if ((context.get(W_FLAGS) & FLAG_ACTIVE) == 0) {
+                return;
+            }
+            final int now = event.timestampNs();
+            runDue(context, now, attributes);
+            if (type == PccEventType.TX_BURST) {
+                countBytes(context, event.txBytes(), attributes);
+            }
+        } else {
+            return; // ACK, NACK, RTT_RESPONSE do not drive the RP
+        }
+        armTimer(context, event.timestampNs(), result);
+        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
+    }
+
+    /** Line rate whose reciprocal {@link #inverseLineRate} holds; 0 before the first event. */
+    private long cachedLineRateBitsPerSec;
+    private double inverseLineRate;
+
+    /**
+     * {@link #toRate} without a 64-bit divide per event: the quotient is estimated with the line
+     * rate's reciprocal (cached while the line rate stays the same) and corrected to the exact
+     * floor by comparing the remainder, so the result is bit for bit the division's.
+     */
+    private int rateOf(final int rcKbps, final long lineRateBitsPerSec) {
+        final long n = ((long) rcKbps * 1000L) << 20;
+        if (n < 0 || lineRateBitsPerSec <= 0) {
+            return toRate(rcKbps, lineRateBitsPerSec);
+        }
+        if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
+            cachedLineRateBitsPerSec = lineRateBitsPerSec;
+            inverseLineRate = 1.0 / lineRateBitsPerSec;
+        }
+        final long r = CcMath.floorDivide(n, lineRateBitsPerSec, inverseLineRate);
+        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
+    }
+
+    private void onCnp(final PccContext context, final int now, final PccAttributes attributes) {
+        counters.increment(C_CNP_HANDLED);
+        int flags = context.get(W_FLAGS);
+        if ((flags & FLAG_ACTIVE) == 0) {
+            counters.increment(C_FIRST_CNP);
+            final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
+            context.set(W_RC_KBPS, rate);
+            context.set(W_RT_KBPS, rate);
+            context.set(W_ALPHA, initialAlpha);
+            context.set(W_NEXT_ALPHA_NS, now + alphaPeriodNs);
+            context.set(W_NEXT_DECREASE_NS, now + decreasePeriodNs);
+            context.set(W_STAGES, 0);
+            context.set(W_BYTE_COUNTER, 0);
+            context.set(W_FLAGS, FLAG_ACTIVE | FLAG_DECREASE_PENDING);
+            return;
+        }
+        runDue(context, now, attributes);
+        catchUpAlpha(context, now);
+        flags = context.get(W_FLAGS) | FLAG_ALPHA_CNP;
+        if ((flags & FLAG_DECREASE_PENDING) == 0) {
+            int next = context.get(W_NEXT_DECREASE_NS);
+            final int late = FixedPoint.nsSince(next, now);
+            if (late >= 0) {
+                next += late < decreasePeriodNs ? decreasePeriodNs
+                    : (int) (((long) late / decreasePeriodNs + 1) * decreasePeriodNs);
+            }
+            context.set(W_NEXT_DECREASE_NS, next);
+            flags |= FLAG_DECREASE_PENDING;
+        }
+        context.set(W_FLAGS, flags);
+    }
+
+    /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
+    private void runDue(final PccContext context, final int now, final PccAttributes attributes) {
+        for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
+            final int flags = context.get(W_FLAGS);
+            final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS));
+            final boolean increaseDue = (flags & FLAG_INCREASING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS));
+            if (decreaseDue && (!increaseDue
+                || CcMath.atOrAfter(context.get(W_NEXT_INCREASE_NS), context.get(W_NEXT_DECREASE_NS)))) {
+                decrease(context, context.get(W_NEXT_DECREASE_NS), attributes);
+            } else if (increaseDue) {
+                final int at = context.get(W_NEXT_INCREASE_NS);
+                counters.increment(C_TIMER_INCREASE_EVENTS);
+                increase(context, true, attributes);
+                context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
+    private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
+        counters.increment(C_RATE_DECREASES);
+        catchUpAlpha(context, at);
+        final int stages = context.get(W_STAGES);
+        final int timeStage = stages & STAGE_MAX;
+        final int byteStage = stages >>> 16;
+        final boolean clamp = clampTgtRate
+            || (clampAfterTimeInc ? (timeStage != 0 || byteStage != 0) : byteStage != 0);
+        final long rc = context.get(W_RC_KBPS);
+        if (clamp) {
+            context.set(W_RT_KBPS, (int) rc);
+        }
+        final long alpha = context.get(W_ALPHA);
+        final long reduced = rc - ((rc * alpha) >> gdShift);
+        final long floor = rc * minDecFacPercent / 100;
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
+        final long newRc = Math.min(line, Math.max(Math.max(reduced, floor), minRateKbps));
+        context.set(W_RC_KBPS, (int) newRc);
+        context.set(W_STAGES, 0);
+        context.set(W_BYTE_COUNTER, 0);
+        context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
+        context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
+        final int flags = context.get(W_FLAGS);
+        context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
+    }
+
+    /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
+    private void increase(final PccContext context, final boolean timer, final PccAttributes attributes) {
+        final int stages = context.get(W_STAGES);
+        final int timeStage = stages & STAGE_MAX;
+        final int byteStage = stages >>> 16;
+        final int stage = Math.max(timeStage, byteStage);
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
+        long rt = context.get(W_RT_KBPS);
+        final long rc = context.get(W_RC_KBPS);
+        if (stage < threshold) {
+            counters.increment(C_FAST_RECOVERY);
+        } else if (stage == threshold) {
+            counters.increment(C_ADDITIVE_INCREASE);
+            rt = Math.min(line, rt + aiKbps);
+        } else {
+            counters.increment(C_HYPER_INCREASE);
+            rt = Math.min(line, rt + (haiScaling ? haiKbps * (stage - threshold) : haiKbps));
+        }
+        final long newRc = Math.min(line, (rc + rt + 1) >> 1);
+        context.set(W_RT_KBPS, (int) rt);
+        context.set(W_RC_KBPS, (int) newRc);
+        context.set(W_STAGES, timer
+            ? (byteStage << 16) | Math.min(STAGE_MAX, timeStage + 1)
+            : (Math.min(STAGE_MAX, byteStage + 1) << 16) | timeStage);
+        if (newRc >= line && rt >= line) {
+            context.set(W_FLAGS, context.get(W_FLAGS) & ~FLAG_INCREASING);
+        }
+    }
+
+    private void countBytes(final PccContext context, final int txBytes, final PccAttributes attributes) {
+        if (byteResetBytes == 0 || (context.get(W_FLAGS) & FLAG_INCREASING) == 0) {
+            return;
+        }
+        long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, txBytes);
+        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && bytes >= byteResetBytes
+            && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
+            bytes -= byteResetBytes;
+            counters.increment(C_BYTE_INCREASE_EVENTS);
+            increase(context, false, attributes);
+        }
+        context.set(W_BYTE_COUNTER, (int) (bytes < byteResetBytes ? bytes : bytes % byteResetBytes)); // bytes >= 0
+    }
+
+    /** Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1. */
+    private void catchUpAlpha(final PccContext context, final int now) {
+        final int next = context.get(W_NEXT_ALPHA_NS);
+        final int late = FixedPoint.nsSince(next, now);
+        if (late < 0) {
+            return;
+        }
+        final long ticks = late < alphaPeriodNs ? 1 : (long) late / alphaPeriodNs + 1; // late >= 0: no divide in the common case
+        final int flags = context.get(W_FLAGS);
+        final long oneMinusG = FixedPoint.ONE - g;
+        long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
+        if (ticks > 1 && alpha > 0) {
+            alpha = (alpha * powFraction32(oneMinusG << 16, ticks - 1)) >>> 32;
+        }
+        context.set(W_ALPHA, (int) alpha);
+        context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
+        context.set(W_FLAGS, flags & ~FLAG_ALPHA_CNP);
+    }
+
+    /**
+     * {@code base^m} for a base in 0.32 fixed point, by square-and-multiply with each product
+     * floored to 0.32.
+     *
+     * @param base base in 0.32, below 2^32
+     * @param m    exponent, non-negative
+     * @return the power in 0.32; 2^32 for m = 0
+     */
+    static long powFraction32(final long base, final long m) {
+        long result = 1L << 32;
+        long b = base;
+        long e = m;
+        while (e > 0 && result != 0) {
+            if ((e & 1) != 0) {
+                result = (result * b) >>> 32;
+            }
+            b = (b * b) >>> 32;
+            e >>>= 1;
+        }
+        return result;
+    }
+
+    private void armTimer(final PccContext context, final int now, final PccResult result) {
+        final int flags = context.get(W_FLAGS);
+        long delay = Long.MAX_VALUE;
+        if ((flags & FLAG_DECREASE_PENDING) != 0) {
+            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
+        }
+        if ((flags & FLAG_INCREASING) != 0) {
+            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
+        }
+        if (delay != Long.MAX_VALUE) {
+            result.armTimerNs((int) Math.max(1, delay));
+        }
+    }
+
+    /**
+     * Rc in kb/s as a 20-bit fraction of line rate, rounded down, at least 1.
+     *
+     * @param rcKbps             rate, kb/s
+     * @param lineRateBitsPerSec line rate, bits/s
+     * @return rate fraction in {@code [1, RATE_ONE]}
+     */
+    static int toRate(final int rcKbps, final long lineRateBitsPerSec) {
+        final long r = (((long) rcKbps * 1000L) << 20) / lineRateBitsPerSec;
+        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
+    }
+}

@@ -434,6 +434,19 @@ public final class RoceNic implements NetDevice, CcResultSink {
         pool.release(packet);
     }
 
+    /**
+     * Look-ahead hint ({@link dev.nicsim.sim.NetDevice#touch}): reads the receive counters
+     * {@link #receive} updates first. Reads only.
+     *
+     * @param packet the frame about to arrive (read only)
+     * @param inPort port it will arrive on (unused)
+     * @return a value of the touched state
+     */
+    @Override
+    public int touch(final Packet packet, final int inPort) {
+        return (int) c.rxBytes.get();
+    }
+
     /** A data packet: the NP sees it, then the responder (WRITE/SEND) or requester (READ response). */
     private void onData(final Packet p) {
         c.rxDataPackets.increment();

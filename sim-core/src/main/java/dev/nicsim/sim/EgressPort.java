@@ -255,7 +255,7 @@ public abstract class EgressPort implements EventHandler {
         wire[tail] = p;
         wireArrivalPs[tail] = arrivalPs;
         if (wireCount++ == 0) {
-            sim.schedule(arrivalPs, this, EV_DELIVER, 0, null);
+            sim.schedule(arrivalPs, this, EV_DELIVER, 0, p); // the frame as ref: the kernel's look-ahead reads it
         }
     }
 
@@ -311,7 +311,7 @@ public abstract class EgressPort implements EventHandler {
                 wireHead = (wireHead + 1) & (wire.length - 1);
                 wireCount--;
                 if (wireCount > 0) {
-                    sim.schedule(wireArrivalPs[wireHead], this, EV_DELIVER, 0, null);
+                    sim.schedule(wireArrivalPs[wireHead], this, EV_DELIVER, 0, wire[wireHead]);
                 }
                 peer.receive(p, peerPort);
             }
@@ -327,6 +327,41 @@ public abstract class EgressPort implements EventHandler {
      * @return the frame, or null if nothing is eligible now
      */
     protected abstract Packet nextDataPacket();
+
+    /**
+     * Look-ahead for the kernel ({@link Simulator}): touches what the peer will
+     * read when {@code frame}, the next frame this link delivers, arrives ({@link NetDevice#touch}).
+     * Reads only.
+     *
+     * @param frame the frame at the head of this link's wire FIFO
+     * @return a value of the touched state, meaningless except that it depends on the loads
+     */
+    final int touchPeer(final Packet frame) {
+        final NetDevice d = peer;
+        return wireHead + (d == null ? 0 : d.touch(frame, peerPort));
+    }
+
+    /**
+     * Look-ahead for the kernel ({@link Simulator}): this port's end of serialisation or pause end
+     * is a few events away; touches what {@link #kick} will read to pick the next frame (the
+     * control queue's head and {@link #touchQueuedFrames}). Reads only.
+     *
+     * @return a value of the touched state, meaningless except that it depends on the loads
+     */
+    final int touchNextFrame() {
+        final Packet c = controlCount > 0 ? control[controlHead] : null;
+        return (c == null ? 0 : c.frameBytes) + touchQueuedFrames();
+    }
+
+    /**
+     * Look-ahead hint: reads the frames {@link #nextDataPacket} may return next (the heads of the
+     * non-empty queues). Must not change any state. The default touches nothing.
+     *
+     * @return a value of the touched state
+     */
+    protected int touchQueuedFrames() {
+        return 0;
+    }
 
     /**
      * Hook called when a frame starts serialisation (for counters and tracing). Default: nothing.

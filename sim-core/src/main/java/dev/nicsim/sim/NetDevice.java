@@ -15,6 +15,22 @@ public interface NetDevice {
      */
     void receive(Packet packet, int inPort);
 
+    /**
+     * A hint from the kernel's look-ahead: {@code packet} is about to arrive on {@code inPort}
+     * (within the next few events). A device may read, and only read, the state its
+     * {@link #receive} will read for it (routing entry, queue, counters), so that those cache
+     * misses overlap with other work. It must not change any state, including the packet's: the
+     * packet may still be on the wire, and the hint may be wrong (events scheduled in between run
+     * first). The default touches nothing.
+     *
+     * @param packet the frame about to arrive (read only)
+     * @param inPort port number it will arrive on
+     * @return any value computed from the loads (summed by the kernel so the loads are kept)
+     */
+    default int touch(final Packet packet, final int inPort) {
+        return 0;
+    }
+
     /** @return a stable name used in counters and reports (e.g. {@code host3}, {@code leaf0}) */
     String name();
 }

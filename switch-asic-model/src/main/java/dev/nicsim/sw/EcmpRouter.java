@@ -17,8 +17,10 @@ import java.util.Arrays;
  */
 final class EcmpRouter {
     private final long salt;
-    /** ECMP group per destination host, or null (no route). */
+    /** ECMP group per destination host, or null (no route). Equal groups share one array. */
     private int[][] routes = new int[0][];
+    /** The distinct groups set so far: a destination's group is one of these (set-up only). */
+    private int[][] distinct = new int[0][];
 
     /**
      * @param salt the switch's ECMP salt (a whole 64-bit draw of its ECMP stream)
@@ -29,15 +31,36 @@ final class EcmpRouter {
 
     /**
      * Sets (replaces) the group of a destination. Set-up only; the caller validated the arguments.
+     * Destinations with equal groups (same ports in the same order) share one array, so the table
+     * a switch reads per frame is a few arrays (one per distinct group: a leaf has its up-link
+     * group and one group per local host) rather than one per destination: fewer cache lines per
+     * switch on the packet path. The order of the ports is kept, so the member a key selects is
+     * unchanged.
      *
      * @param dstHost destination host id, {@code >= 0}
-     * @param group   egress ports, non-empty (kept, not copied)
+     * @param group   egress ports, non-empty (kept, not copied, unless an equal group is already held)
      */
     void setRoute(final int dstHost, final int[] group) {
         if (dstHost >= routes.length) {
             routes = Arrays.copyOf(routes, Math.max(dstHost + 1, routes.length * 2));
         }
-        routes[dstHost] = group;
+        routes[dstHost] = intern(group);
+    }
+
+    private int[] intern(final int[] group) {
+        for (final int[] g : distinct) {
+            if (Arrays.equals(g, group)) {
+                return g;
+            }
+        }
+        distinct = Arrays.copyOf(distinct, distinct.length + 1);
+        distinct[distinct.length - 1] = group;
+        return group;
+    }
+
+    /** @return number of distinct groups held (set-up and tests) */
+    int distinctGroups() {
+        return distinct.length;
     }
 
     /**

@@ -511,6 +511,24 @@ public final class SwitchAsic implements NetDevice {
      * @param out      output port
      * @param priority priority
      */
+    /**
+     * Look-ahead hint ({@link NetDevice#touch}): reads the frame's routing group and the first
+     * member's queue of the frame's priority, which {@link #receive} reads next. Reads only.
+     *
+     * @param p      the frame about to arrive (read only)
+     * @param inPort port it will arrive on (unused)
+     * @return a value of the touched state
+     */
+    @Override
+    public int touch(final Packet p, final int inPort) {
+        final int[] group = router.group(p.dstHost);
+        if (group == null) {
+            return 0;
+        }
+        final SwitchPort port = ports[group[0]];
+        return port == null ? group.length : group.length + port.touchQueue(p.priority);
+    }
+
     void transferToOutput(final int out, final int priority) {
         voq.transferToOutput(out, priority);
     }

@@ -83,6 +83,33 @@ final class SwitchPort extends EgressPort {
      * @param priority 0..7
      * @return bytes queued at this priority (frames waiting, not the one being serialised)
      */
+    /**
+     * Look-ahead read of one queue's ring and depth (see {@link SwitchAsic#touch}). Reads only.
+     *
+     * @param priority a priority; masked to 0..7
+     * @return a value of the touched state
+     */
+    int touchQueue(final int priority) {
+        final int q = priority & (PRIORITIES - 1);
+        return rings[q].length + (int) depthBytes[q];
+    }
+
+    /**
+     * Look-ahead hint ({@link EgressPort#touchQueuedFrames}): reads the head frame of every
+     * non-empty queue, one of which {@link #nextDataPacket} returns next. Reads only.
+     *
+     * @return a value of the touched state
+     */
+    @Override
+    protected int touchQueuedFrames() {
+        int t = 0;
+        for (int m = nonEmptyMask; m != 0; m &= m - 1) {
+            final int q = Integer.numberOfTrailingZeros(m);
+            t += rings[q][heads[q]].frameBytes;
+        }
+        return t;
+    }
+
     long depthBytes(final int priority) {
         return depthBytes[priority];
     }

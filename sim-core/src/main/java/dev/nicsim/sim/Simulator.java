@@ -31,6 +31,11 @@ import java.util.Arrays;
  * {@code slotInts[2s]} kind and {@code [2s+1]} next slot in the bucket, {@code slotRefs[2s]}
  * handler and {@code [2s+1]} ref.
  *
+ * <p>Look-ahead: every {@value #LOOKAHEAD_EVENTS} events the kernel reads, without changing
+ * anything, the state the next {@value #LOOKAHEAD_EVENTS} events will read (their handlers and
+ * packets, then the receiving device's state through {@link NetDevice#touch}), so that their cache
+ * misses overlap (see {@code lookAhead}). It does not change the order or the results of events.
+ *
  * <p>Limits: at most 2^24 (16.7 M) events pending at once and 2^39 events scheduled per run.
  * Scheduling allocates nothing once the arrays have grown to the run's peak size (they double).
  * Thread-safety: not thread-safe; a run is driven by one thread.

@@ -335,6 +335,9 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * multiplies the result by its k-th square for each set bit k of m, lowest first, and so does
      * this, with the same products in the same order, so the value is the same; only the squaring
      * chain (one multiply per bit of m, each waiting for the last) is gone.
+     *
+     * @param m exponent, 0..2^63 - 1
+     * @return {@code (1 - g)^m} in 0.32; 2^32 for m = 0
      */
     long powOneMinusG32(final long m) {
         long result = 1L << 32;

@@ -99,7 +99,8 @@ public final class SweepSpec {
      *
      * @param file the sweep YAML file
      * @return the sweep
-     * @throws SweepException with {@code file:line: ...} on any structural error
+     * @throws SweepException with {@code file:line: ...} on any structural error; {@code file: cannot
+     *         read: REASON} (from {@code IoReasons.why}) when the file cannot be read as UTF-8 text
      */
     public static SweepSpec load(final Path file) {
         final String text;
@@ -108,7 +109,8 @@ public final class SweepSpec {
         } catch (final NoSuchFileException e) {
             throw new SweepException(file + ": no such sweep file");
         } catch (final IOException e) {
-            throw new SweepException(file + ": cannot read: " + e.getMessage());
+            // why in words (not a directory, is a directory, permission denied, not UTF-8), not the JDK's raw text
+            throw new SweepException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
         return parse(file, text);
     }

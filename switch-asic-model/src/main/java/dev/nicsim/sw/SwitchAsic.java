@@ -473,7 +473,8 @@ public final class SwitchAsic implements NetDevice {
 
         final int[] group = router.group(p.dstHost);
         if (group == null) {
-            dropNoRoute(p);
+            stats.noRouteDrops.increment();
+            drop(p);
             return;
         }
         final int key = group.length > 1 || rcm != null ? flowKey(p) : 0;
@@ -483,7 +484,8 @@ public final class SwitchAsic implements NetDevice {
         }
         final SwitchPort port = ports[out];
         if (port == null) {
-            dropNoRoute(p);
+            stats.noRouteDrops.increment();
+            drop(p);
             return;
         }
         final int q = out * PRIORITIES + prio;
@@ -503,40 +505,26 @@ public final class SwitchAsic implements NetDevice {
         }
     }
 
+    /** Look-ahead hint ({@link NetDevice#touch}): reads the frame's route and queue, nothing else ({@link EcmpRouter#touch}). */
+    @Override
+    public int touch(final Packet p, final int inPort) {
+        return router.touch(p, ports);
+    }
+
     /**
      * The output scheduler of an input-output-queued switch for one output queue
-     * ({@link VoqStage#transferToOutput}); called by RCC's window timer. Does not start the
-     * transmitter.
+     * ({@link VoqStage#transferToOutput}), called by RCC's window timer; does not start the transmitter.
      *
      * @param out      output port
      * @param priority priority
      */
-    /**
-     * Look-ahead hint ({@link NetDevice#touch}): reads the frame's routing group and the first
-     * member's queue of the frame's priority, which {@link #receive} reads next. Reads only.
-     *
-     * @param p      the frame about to arrive (read only)
-     * @param inPort port it will arrive on (unused)
-     * @return a value of the touched state
-     */
-    @Override
-    public int touch(final Packet p, final int inPort) {
-        final int[] group = router.group(p.dstHost);
-        if (group == null) {
-            return 0;
-        }
-        final SwitchPort port = ports[group[0]];
-        return port == null ? group.length : group.length + port.touchQueue(p.priority);
-    }
-
     void transferToOutput(final int out, final int priority) {
         voq.transferToOutput(out, priority);
     }
 
     /**
-     * Called by a port when one of its queues drains empty: the queue's congestion episode is over,
-     * its CAM entries are invalidated (the RCM paper §3.3; documented modelling choice) unless VOQs
-     * still hold packets for it.
+     * Called by a port when one of its queues drains empty: the queue's congestion episode is over, its CAM
+     * entries are invalidated (the RCM paper §3.3; documented modelling choice) unless VOQs still hold packets for it.
      *
      * @param port     port number
      * @param priority queue
@@ -579,11 +567,6 @@ public final class SwitchAsic implements NetDevice {
      */
     boolean xonCondition(final int pgIdx, final int pg) {
         return voq != null ? voq.xonCondition(pgIdx) : mmu.xonCondition(pgIdx, pg);
-    }
-
-    private void dropNoRoute(final Packet p) {
-        stats.noRouteDrops.increment();
-        drop(p);
     }
 
     private void dropCounted(final Packet p, final int q, final int cell) {

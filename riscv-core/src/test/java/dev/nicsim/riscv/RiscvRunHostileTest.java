@@ -118,7 +118,14 @@ class RiscvRunHostileTest {
         assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000 instructions retired"), r.err());
         assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000 reached at pc 0x0000000000010000"
             + " (_start): insn 0x0000006f\n"), r.err());
+        // the smallest test limit, 1, stops after one jal; 0 is refused; so is --max-instructions 0
+        r = runWithDefault(1L, "run", g.toString(), "--model", "ibex");
+        assertEquals(RiscvCommand.EXIT_FAULT, r.code());
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1 instructions retired, 2 cycles, CPI 2.000\n"), r.err());
         assertThrows(IllegalArgumentException.class, () -> runWithDefault(0, "run", g.toString()));
+        r = runWithDefault(1_000_000L, "run", g.toString(), "--max-instructions", "0");
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertEquals("nicsim riscv: --max-instructions: not a positive number: '0'\n", r.err());
 
         // the real default: 10^9, stated in the help; the public entry (the nicsim CLI's) runs a program of
         // 3,000,005 instructions (3 x the test limit) to its end without --max-instructions:

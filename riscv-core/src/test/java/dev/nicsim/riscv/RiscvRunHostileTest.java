@@ -107,8 +107,8 @@ class RiscvRunHostileTest {
         RiscvCommandTest.Result r = runWithDefault(1_000_000L, "run", g.toString(), "--model", "ibex");
         assertEquals(RiscvCommand.EXIT_FAULT, r.code());
         // ibex: a taken jump is 2 cycles (1 stall, Ibex "Pipeline Details"; CycleModel.IBEX)
-        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000000 instructions retired, 2000000 cycles, CPI 2.000\n"),
-            r.err());
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000000 instructions retired, 2000000 cycles, CPI 2.000\n"
+            + "nicsim riscv: stall cycles: control 1000000 (total 1000000)\n"), r.err());
         assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000000 reached at pc 0x0000000000010000"
             + " (_start): insn 0x0000006f (the default limit: the program did not end within it; give --max-instructions N"
             + " to let it run longer)\n"), r.err());
@@ -141,6 +141,17 @@ class RiscvRunHostileTest {
         r = run("run", counted.toString(), "--model", "ibex");
         assertEquals(3, r.code(), r.err());
         assertTrue(r.err().startsWith("nicsim riscv: model ibex: 3000005 instructions retired"), r.err());
+    }
+
+    /** {@code riscv} without its subcommand, and {@code run} without its ELF: bad input, with the usage. */
+    @Test
+    void noSubcommandOrNoElfIsBadInputWithTheUsage() {
+        RiscvCommandTest.Result r = run();
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertTrue(r.err().startsWith("nicsim riscv: missing subcommand 'run'\nUsage: riscv"), r.err());
+        r = run("run");
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertTrue(r.err().endsWith("\nusage: nicsim riscv run --help\n"), r.err());
     }
 
     private static RiscvCommandTest.Result runWithDefault(final long defaultMax, final String... args) {

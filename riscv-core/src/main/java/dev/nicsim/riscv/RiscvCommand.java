@@ -81,10 +81,27 @@ public final class RiscvCommand implements Callable<Integer> {
      * @return exit status (see the class comment)
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err) {
+        return run(args, out, err, DEFAULT_MAX_INSTRUCTIONS);
+    }
+
+    /**
+     * {@link #run(String[], PrintStream, PrintStream)} with another instruction limit for a run without
+     * {@code --max-instructions}, everything else the same (the message still says it was the default
+     * limit, naming this value). For tests of the default-limit path: at 1,000,000 such a run takes
+     * milliseconds where the real default, {@link #DEFAULT_MAX_INSTRUCTIONS}, takes about 8 s (and every
+     * PIT mutant the test covers would pay it).
+     *
+     * @param defaultMaxInstructions the limit when {@code --max-instructions} is not given, {@code >= 1}
+     * @throws IllegalArgumentException if {@code defaultMaxInstructions < 1}
+     */
+    static int run(final String[] args, final PrintStream out, final PrintStream err, final long defaultMaxInstructions) {
+        if (defaultMaxInstructions < 1) {
+            throw new IllegalArgumentException("default instruction limit must be >= 1, got " + defaultMaxInstructions);
+        }
         final CommandLine cl = new CommandLine(new RiscvCommand(), new CommandLine.IFactory() {
             @Override
             public <K> K create(final Class<K> c) throws Exception {
-                return c == Run.class ? c.cast(new Run(out, err)) : CommandLine.defaultFactory().create(c);
+                return c == Run.class ? c.cast(new Run(out, err, defaultMaxInstructions)) : CommandLine.defaultFactory().create(c);
             }
         });
         final PrintWriter o = new PrintWriter(out, true);
@@ -128,15 +145,17 @@ public final class RiscvCommand implements Callable<Integer> {
 
         private final PrintStream out;
         private final PrintStream err;
+        private final long defaultMax;
 
         /** Creates the subcommand writing to the process's standard streams (picocli instantiates it). */
         public Run() {
-            this(System.out, System.err);
+            this(System.out, System.err, DEFAULT_MAX_INSTRUCTIONS);
         }
 
-        Run(final PrintStream out, final PrintStream err) {
+        Run(final PrintStream out, final PrintStream err, final long defaultMax) {
             this.out = out;
             this.err = err;
+            this.defaultMax = defaultMax;
         }
 
         /** @return the exit status (see {@link RiscvCommand}) */
@@ -151,7 +170,7 @@ public final class RiscvCommand implements Callable<Integer> {
                     + " bytes (4 KiB to 1 GiB), got " + ram);
                 return EXIT_BAD_INPUT;
             }
-            return execute(elf, model, max == null ? DEFAULT_MAX_INSTRUCTIONS : max, max == null, trace, ram, out, err);
+            return execute(elf, model, max == null ? defaultMax : max, max == null, trace, ram, out, err);
         }
     }
 

@@ -3,12 +3,18 @@ package dev.nicsim.riscv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static dev.nicsim.riscv.Assembler.A0;
+import static dev.nicsim.riscv.Assembler.A7;
+import static dev.nicsim.riscv.Assembler.T0;
 import static dev.nicsim.riscv.Assembler.ZERO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -16,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * bad input (exit 2) found before anything runs, not a fault of the program (exit 5); an ELF whose
  * class byte and header disagree gets a message saying so; {@code --ram-bytes} outside 4 KiB .. 1
  * GiB, or more than fits, names the allowed range; a program that never ends stops at the
- * documented default cap with exit 5 and a line saying it was the default. Model files:
+ * documented default cap with exit 5 and a line saying it was the default (checked at a test limit of
+ * 10^6 given through the same entry, so it takes milliseconds, not 8 s). Model files:
  * {@link ModelRangesTest}.
  */
 class RiscvRunHostileTest {
@@ -84,21 +91,74 @@ class RiscvRunHostileTest {
             + " 1044480 bytes fit below the end of the RV32 address space\n", r.err());
     }
 
-    /** Costs about 8 s: the default cap is 10^9 instructions of a one-instruction loop. */
+    /**
+     * The default-limit path, run with a limit of 10^6 given through the in-process entry the CLI uses
+     * ({@link RiscvCommand#run(String[], java.io.PrintStream, java.io.PrintStream, long)}), so it costs
+     * milliseconds instead of the 8 s of the real default (which every PIT mutant this test covers used
+     * to pay). The real default's value, its use by the public entry and its help text are checked
+     * without running 10^9 instructions.
+     */
     @Test
     void aProgramThatNeverEndsStopsAtTheDefaultCap(@TempDir final Path dir) throws Exception {
         final Path g = dir.resolve("forever.elf");
         final Assembler b = new Assembler(RiscvCommandTest.BASE).label("_start").label("loop").jal(ZERO, "loop");
         Files.write(g, new ElfBuilder(64).entry(RiscvCommandTest.BASE).segment(RiscvCommandTest.BASE, b.assemble(), 4)
             .symbol("_start", RiscvCommandTest.BASE).build());
-        final RiscvCommandTest.Result r = run("run", g.toString(), "--model", "ibex");
+        RiscvCommandTest.Result r = runWithDefault(1_000_000L, "run", g.toString(), "--model", "ibex");
         assertEquals(RiscvCommand.EXIT_FAULT, r.code());
-        assertEquals(1_000_000_000L, RiscvCommand.DEFAULT_MAX_INSTRUCTIONS);
-        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000000000 instructions retired"), r.err());
-        assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000000000 reached at pc 0x0000000000010000"
+        // ibex: a taken jump is 2 cycles (1 stall, Ibex "Pipeline Details"; CycleModel.IBEX)
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000000 instructions retired, 2000000 cycles, CPI 2.000\n"
+            + "nicsim riscv: stall cycles: control 1000000 (total 1000000)\n"), r.err());
+        assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000000 reached at pc 0x0000000000010000"
             + " (_start): insn 0x0000006f (the default limit: the program did not end within it; give --max-instructions N"
             + " to let it run longer)\n"), r.err());
-        // the help states the default
+        // --max-instructions replaces the default, and the line then does not call it the default
+        r = runWithDefault(1_000_000L, "run", g.toString(), "--model", "ibex", "--max-instructions", "1000");
+        assertEquals(RiscvCommand.EXIT_FAULT, r.code());
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1000 instructions retired"), r.err());
+        assertTrue(r.err().endsWith("nicsim riscv: " + g + ": instruction limit 1000 reached at pc 0x0000000000010000"
+            + " (_start): insn 0x0000006f\n"), r.err());
+        // the smallest test limit, 1, stops after one jal; 0 is refused; so is --max-instructions 0
+        r = runWithDefault(1L, "run", g.toString(), "--model", "ibex");
+        assertEquals(RiscvCommand.EXIT_FAULT, r.code());
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 1 instructions retired, 2 cycles, CPI 2.000\n"), r.err());
+        assertThrows(IllegalArgumentException.class, () -> runWithDefault(0, "run", g.toString()));
+        r = runWithDefault(1_000_000L, "run", g.toString(), "--max-instructions", "0");
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertEquals("nicsim riscv: --max-instructions: not a positive number: '0'\n", r.err());
+
+        // the real default: 10^9, stated in the help; the public entry (the nicsim CLI's) runs a program of
+        // 3,000,005 instructions (3 x the test limit) to its end without --max-instructions:
+        // li t0 = lui + addi, 1.5 M x (addi, bne), then li a0, li a7, ecall exit(3)
+        assertEquals(1_000_000_000L, RiscvCommand.DEFAULT_MAX_INSTRUCTIONS);
         assertTrue(run("run", "--help").out().replaceAll("\\s+", " ").contains("(default 1000000000, about 8 s)"));
+        final Assembler c = new Assembler(RiscvCommandTest.BASE).label("_start").li(T0, 1_500_000)
+            .label("loop").addi(T0, T0, -1).bne(T0, ZERO, "loop").addi(A0, ZERO, 3).addi(A7, ZERO, 93).ecall();
+        final byte[] code = c.assemble();
+        final Path counted = dir.resolve("counted.elf");
+        Files.write(counted, new ElfBuilder(64).entry(RiscvCommandTest.BASE).segment(RiscvCommandTest.BASE, code, code.length)
+            .symbol("_start", RiscvCommandTest.BASE).build());
+        r = run("run", counted.toString(), "--model", "ibex");
+        assertEquals(3, r.code(), r.err());
+        assertTrue(r.err().startsWith("nicsim riscv: model ibex: 3000005 instructions retired"), r.err());
+    }
+
+    /** {@code riscv} without its subcommand, and {@code run} without its ELF: bad input, with the usage. */
+    @Test
+    void noSubcommandOrNoElfIsBadInputWithTheUsage() {
+        RiscvCommandTest.Result r = run();
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertTrue(r.err().startsWith("nicsim riscv: missing subcommand 'run'\nUsage: riscv"), r.err());
+        r = run("run");
+        assertEquals(RiscvCommand.EXIT_BAD_INPUT, r.code());
+        assertTrue(r.err().endsWith("\nusage: nicsim riscv run --help\n"), r.err());
+    }
+
+    private static RiscvCommandTest.Result runWithDefault(final long defaultMax, final String... args) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code = RiscvCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), defaultMax);
+        return new RiscvCommandTest.Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

@@ -743,24 +743,24 @@ public final class Hart {
                     }
                     final long a = (x[rs1] + imm) & amask;
                     final long o = a - dreg.base;
-                    // fast: 8 bytes readable in a region without latency or timed by a cache
-                    // hierarchy, and aligned when the model wants it (acc >>> 8 is size - 1 then,
-                    // else 0); the value is cut to size by shifts
-                    if (o >= 0 && o <= dreg.loadLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                    // fast: 8 bytes readable in a region without latency, and aligned when the model
+                    // wants it (acc >>> 8 is size - 1 then, else 0); the value is cut to size by shifts
+                    if (o >= 0 && o <= dreg.fastLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
+                        final int sh = acc & ACCESS_SHIFT_MASK;
+                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
+                    } else if (o >= 0 && o <= dreg.cachedLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                        // a region timed by a cache hierarchy: the same read; an access to the
+                        // thread's last L1D line is a hit (counted here, no call), else ask the tags
                         final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
                         final int sh = acc & ACCESS_SHIFT_MASK;
                         x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
                         final MemoryHierarchy mh = dreg.hierarchy;
-                        if (mh != null) {
-                            // an access to the thread's last L1D line is a hit (counted here, no
-                            // call), else ask the tags
-                            final long[] last = mh.l1dLast;
-                            final int c = mh.currentLast;
-                            if (a >>> mh.l1dLineShift == last[c]) {
-                                last[c + 1]++;
-                            } else {
-                                x[READY + rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
-                            }
+                        final int cur = mh.current;
+                        if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
+                            mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
+                        } else {
+                            x[READY + rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
                         }
                     } else {
                         exc = slowLoad(a, op, rd, t);
@@ -1101,8 +1101,8 @@ public final class Hart {
         final int pw = fetchPrevWay;
         int miss = 0;
         final int way;
-        if (lineNo == fetchPrevLine && l1i.ts[2 * pw] == lineNo) {
-            l1i.ts[2 * pw + 1] = ++l1i.clock;
+        if (lineNo == fetchPrevLine && l1i.tag[pw] == lineNo) {
+            l1i.stamp[pw] = ++l1i.clock;
             mh.servedFetches[core * MemoryHierarchy.LEVELS]++;
             way = pw;
         } else {

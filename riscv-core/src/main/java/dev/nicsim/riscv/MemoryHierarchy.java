@@ -110,25 +110,20 @@ public final class MemoryHierarchy implements RegionLatency {
     }
 
     /**
-     * Tags of one cache instance: set-associative, LRU by a use stamp, tags and stamps in one
-     * array ({@link #ts}: way {@code w}'s tag at {@code 2w}, its stamp at {@code 2w + 1}), so a
-     * lookup walks one array and finds the hit and the LRU victim in one pass. A caller that knows
-     * the way a line sat in ({@link #way}) may re-use it as {@link #access} would on a hit: check
-     * {@code ts[2 * way] == line} and set {@code ts[2 * way + 1] = ++clock}.
+     * Tags of one cache instance: set-associative, LRU by a use stamp. A caller that knows the way
+     * a line sat in ({@link #way}) may re-use it as {@link #access} would on a hit: check
+     * {@code tag[way] == line} and set {@code stamp[way] = ++clock}.
      */
     static final class Tags {
-        /**
-         * Per way index {@code w = set * ways + way}: the line number it holds (-1: empty) at
-         * {@code 2w}, the clock value of its last use at {@code 2w + 1}.
-         */
-        final long[] ts;
+        final long[] tag;
+        final long[] stamp;
         final int ways;
         final int sets;
         /** sets - 1 when sets is a power of two (every bf3-dpa level), else -1: the set index without a divide */
         final long setMask;
         final int lineShift;
         long clock;
-        /** The way (index {@code w}; its tag is {@code ts[2w]}) of the line the last {@link #access} hit or filled. */
+        /** The way (index into tag) of the line the last {@link #access} hit or filled. */
         int way;
 
         Tags(final Level l) {
@@ -136,36 +131,37 @@ public final class MemoryHierarchy implements RegionLatency {
             sets = l.sets();
             setMask = Integer.bitCount(sets) == 1 ? sets - 1 : -1;
             lineShift = Integer.numberOfTrailingZeros(l.lineBytes());
-            ts = new long[2 * ways * sets];
-            for (int w = 0; w < ts.length; w += 2) {
-                ts[w] = -1L;
-            }
+            tag = new long[ways * sets];
+            stamp = new long[ways * sets];
+            java.util.Arrays.fill(tag, -1L);
         }
 
         /** @return whether the line was present; it is present (most recently used) afterwards */
         boolean access(final long address) {
             final long line = address >>> lineShift;
-            final int set = (int) (setMask >= 0 ? line & setMask : Long.remainderUnsigned(line, sets));
+            final int base = (int) (setMask >= 0 ? line & setMask : Long.remainderUnsigned(line, sets)) * ways;
             final long now = ++clock;
-            final long[] a = ts;
-            final int end = 2 * (set + 1) * ways;
-            // one pass: the hit, else the least recently used way of the set (the first of equal stamps)
-            int victim = 2 * set * ways;
-            long oldest = Long.MAX_VALUE;
-            for (int i = victim; i < end; i += 2) {
-                if (a[i] == line) {
-                    a[i + 1] = now;
-                    way = i >>> 1;
+            final long[] tg = tag;
+            final int end = base + ways;
+            for (int w = base; w < end; w++) {
+                if (tg[w] == line) {
+                    stamp[w] = now;
+                    way = w;
                     return true;
                 }
-                if (a[i + 1] < oldest) {
-                    oldest = a[i + 1];
-                    victim = i;
+            }
+            // a miss: the least recently used way of the set (the first of equal stamps)
+            int victim = base;
+            long oldest = stamp[base];
+            for (int w = base + 1; w < end; w++) {
+                if (stamp[w] < oldest) {
+                    oldest = stamp[w];
+                    victim = w;
                 }
             }
-            a[victim] = line;
-            a[victim + 1] = now;
-            way = victim >>> 1;
+            tag[victim] = line;
+            stamp[victim] = now;
+            way = victim;
             return false;
         }
     }
@@ -184,25 +180,23 @@ public final class MemoryHierarchy implements RegionLatency {
     /** Extra fetch cycles per level index beyond an L1I hit (0 for the L1I itself). */
     private final int[] fetchExtra = new int[LEVELS];
     /**
-     * Per (core, thread) x level: loads served, except the L1D hits to the thread's most recent
-     * line, which {@link #l1dLast} counts (index {@code current * LEVELS + level}).
+     * Per (core, thread) x level: loads served. Read and incremented inline by {@link Hart}'s L1D
+     * fast path (index {@code current * LEVELS + L1}).
      */
     final long[] servedLoads;
     /** Per core x level: instruction-fetch line lookups served (level L1 = an L1I hit; {@link Hart} counts hits inline). */
     final long[] servedFetches;
     /**
-     * Per (core, thread) {@code c}: at {@code 2c} the line number ({@code address >>> l1dLineShift})
-     * of that thread's L1D's most recent access, or -1; at {@code 2c + 1} the loads that hit that
-     * line. It is always the most recently used line of the whole L1D, so a load to it hits and
-     * leaves the LRU order unchanged: {@link Hart} checks it inline ({@link #currentLast} is
-     * {@code 2c}) and then only counts the hit, with no call. One array for both keeps the
-     * interpreter's check at one array and one index.
+     * Per (core, thread): the line number ({@code address >>> l1dLineShift}) of that thread's
+     * L1D's most recent access, or -1. It is always the most recently used line of the whole
+     * L1D, so a load to it hits and leaves the LRU order unchanged: {@link Hart} checks it inline
+     * and then only counts the hit, with no call.
      */
-    final long[] l1dLast;
-    /** Per (core, thread): the way of its most recent line ({@link #l1dLast}) in its L1D. */
+    final long[] lastL1dLine;
+    /** Per (core, thread): the way of {@link #lastL1dLine} in its L1D. */
     final int[] lastL1dWay;
     /**
-     * Per (core, thread): the L1D's line accessed before the most recent one (or -1) and its way;
+     * Per (core, thread): the L1D's line accessed before {@link #lastL1dLine} (or -1) and its way;
      * a load to it hits when {@code tag[way]} still holds it, and is then re-stamped in place.
      */
     final long[] prevL1dLine;
@@ -214,8 +208,6 @@ public final class MemoryHierarchy implements RegionLatency {
     int current;
     /** Selected core. */
     int currentCore;
-    /** {@code 2 * current}: the selected thread's index into {@link #l1dLast}. */
-    int currentLast;
 
     /**
      * Creates an empty (cold) hierarchy.
@@ -256,10 +248,8 @@ public final class MemoryHierarchy implements RegionLatency {
         fetchExtra[DRAM] = Math.max(0, config.dramLatencyCycles() - hit);
         servedLoads = new long[l1d.length * LEVELS];
         servedFetches = new long[cores * LEVELS];
-        l1dLast = new long[2 * l1d.length];
-        for (int i = 0; i < l1dLast.length; i += 2) {
-            l1dLast[i] = -1L;
-        }
+        lastL1dLine = new long[l1d.length];
+        java.util.Arrays.fill(lastL1dLine, -1L);
         lastL1dWay = new int[l1d.length];
         prevL1dLine = new long[l1d.length];
         java.util.Arrays.fill(prevL1dLine, -1L);
@@ -281,7 +271,6 @@ public final class MemoryHierarchy implements RegionLatency {
     public void select(final int core, final int thread) {
         current = core * threadsPerCore + thread;
         currentCore = core;
-        currentLast = 2 * current;
     }
 
     /**
@@ -297,27 +286,26 @@ public final class MemoryHierarchy implements RegionLatency {
         }
         final int c = current;
         final long line = address >>> l1dLineShift;
-        final long[] last = l1dLast;
-        if (line == last[2 * c]) {
-            last[2 * c + 1]++; // the L1D's most recent line: a hit, LRU order unchanged
+        if (line == lastL1dLine[c]) {
+            servedLoads[c * LEVELS + L1]++; // the L1D's most recent line: a hit, LRU order unchanged
             return 0;
         }
         final Tags t = l1d[c];
         final int pw = prevL1dWay[c];
-        if (line == prevL1dLine[c] && t.ts[2 * pw] == line) {
+        if (line == prevL1dLine[c] && t.tag[pw] == line) {
             // the line before the last: still held; re-stamp it as access() would, swap the two
-            t.ts[2 * pw + 1] = ++t.clock;
-            prevL1dLine[c] = last[2 * c];
+            t.stamp[pw] = ++t.clock;
+            prevL1dLine[c] = lastL1dLine[c];
             prevL1dWay[c] = lastL1dWay[c];
-            last[2 * c] = line;
+            lastL1dLine[c] = line;
             lastL1dWay[c] = pw;
             servedLoads[c * LEVELS + L1]++;
             return 0;
         }
         final boolean hit = t.access(address);
-        prevL1dLine[c] = last[2 * c];
+        prevL1dLine[c] = lastL1dLine[c];
         prevL1dWay[c] = lastL1dWay[c];
-        last[2 * c] = line;
+        lastL1dLine[c] = line;
         lastL1dWay[c] = t.way;
         final int level = hit ? L1 : servedBelowL1(address);
         servedLoads[c * LEVELS + level]++;
@@ -373,8 +361,7 @@ public final class MemoryHierarchy implements RegionLatency {
      * @return count
      */
     public long servedLoads(final int core, final int thread, final int level) {
-        final int c = core * threadsPerCore + thread;
-        return servedLoads[c * LEVELS + level] + (level == L1 ? l1dLast[2 * c + 1] : 0);
+        return servedLoads[(core * threadsPerCore + thread) * LEVELS + level];
     }
 
     /**
@@ -386,7 +373,7 @@ public final class MemoryHierarchy implements RegionLatency {
      * @return cycles
      */
     public long servedCycles(final int core, final int thread, final int level) {
-        return servedLoads(core, thread, level) * levelLatency[level];
+        return servedLoads[(core * threadsPerCore + thread) * LEVELS + level] * levelLatency[level];
     }
 
     /**

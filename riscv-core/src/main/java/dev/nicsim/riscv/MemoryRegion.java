@@ -39,15 +39,11 @@ public final class MemoryRegion {
      * The cache hierarchy that times this region's loads when the region's latency is exactly a
      * {@link MemoryHierarchy} (no fixed extra cycles), else null: the hart then reads the bytes
      * directly and checks the issuing thread's last L1D line inline, calling the hierarchy only
-     * when the line differs ({@link #loadLast8}).
+     * when the line differs ({@link #cachedLast8}).
      */
     final MemoryHierarchy hierarchy;
-    /**
-     * Largest offset at which an 8-byte load fits and the hart reads the bytes directly: that of
-     * {@link #fastLast8} for regions without latency and for regions timed by {@link #hierarchy}
-     * (the hart then checks the hierarchy inline); -1 for every other region.
-     */
-    final long loadLast8;
+    /** As {@link #fastLast8}, for regions timed by {@link #hierarchy}; -1 for every other region. */
+    final long cachedLast8;
     /**
      * Largest offset at which a 1-byte store fits and the region charges no store latency
      * directly (flat and hierarchy regions; stores to a hierarchy region neither stall nor
@@ -69,7 +65,7 @@ public final class MemoryRegion {
         fastLast2 = fast ? sizeBytes - 2 : -1;
         fastLast1 = fast ? sizeBytes - 1 : -1;
         hierarchy = latencyCycles == 0 && latency instanceof MemoryHierarchy ? (MemoryHierarchy) latency : null;
-        loadLast8 = fast || hierarchy != null ? sizeBytes - 8 : -1;
+        cachedLast8 = hierarchy != null ? sizeBytes - 8 : -1;
         storeLast1 = fast || hierarchy != null ? sizeBytes - 1 : -1;
     }
 

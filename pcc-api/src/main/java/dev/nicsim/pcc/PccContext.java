@@ -10,11 +10,16 @@ import java.nio.ByteOrder;
  * default, {@link #DEFAULT_WORDS}) zeroed when the flow starts. An algorithm keeps all of its
  * per-flow state here, as NIC microcode keeps it in the flow's context memory.
  *
- * <p>Words are little-endian ints. A heap buffer's words are read and written at the address
- * {@link #wrap} found, with one check (index against the word count; wrap checks that the words
- * lie inside the buffer's capacity), not the buffer's own per-access bounds check: a handler reads
- * dozens of words per event. Re-wrap after the buffer is pointed at other memory (as
- * {@code FlowContextStore} does per event). An off-heap buffer is read through its own accessors.
+ * <p>Words are little-endian ints. On a little-endian machine every word is read and written by
+ * one Unsafe access at the address {@link #wrap} found (the heap array plus offset, or the
+ * off-heap buffer's absolute address), with one check (index against the word count; wrap checked
+ * that the words lie inside the buffer's capacity), not the buffer's own per-access bounds check:
+ * a handler reads dozens of words per event. {@link #get} and {@link #set} are kept to a few
+ * dozen bytes of bytecode (the error text is built in a separate method) so that the JIT inlines
+ * every one of them into a handler, however many the handler has. The flyweight keeps a
+ * reference to the buffer, so off-heap memory stays alive while it is wrapped. Re-wrap after the
+ * buffer is pointed at other memory (as {@code FlowContextStore} does per event). On a
+ * big-endian machine the words go through the buffer's own accessors.
  *
  * <p>Thread-safety: not thread-safe; a flow's context is owned by the
  * one core that runs the flow's events.
@@ -29,9 +34,9 @@ public final class PccContext {
     private MutableDirectBuffer buffer;
     private int offset;
     private int words;
-    /** The heap buffer's array, or null when the buffer is off-heap or not little-endian native. */
+    /** The heap buffer's array, or null when the buffer is off-heap (then {@link #address} is absolute). */
     private byte[] array;
-    /** Address of word 0 inside {@link #array} (Unsafe offset). */
+    /** Address of word 0: inside {@link #array} (Unsafe offset), or absolute for an off-heap buffer. */
     private long address;
 
     /** Creates an unwrapped flyweight; call {@link #wrap} before use. */
@@ -55,8 +60,7 @@ public final class PccContext {
         this.buffer = buffer;
         this.offset = offset;
         this.words = words;
-        final byte[] a = buffer.byteArray();
-        this.array = NATIVE_LITTLE_ENDIAN ? a : null;
+        this.array = buffer.byteArray();
         this.address = buffer.addressOffset() + offset;
         return this;
     }
@@ -75,13 +79,9 @@ public final class PccContext {
      */
     public int get(final int index) {
         if (index < 0 || index >= words) {
-            throw new IndexOutOfBoundsException("context word " + index + " not in 0.." + (words - 1));
+            throw outside(index);
         }
-        final byte[] a = array;
-        if (a != null) {
-            return UnsafeApi.getInt(a, address + (index << 2));
-        }
-        return buffer.getInt(offset + (index << 2), ORDER);
+        return NATIVE_LITTLE_ENDIAN ? UnsafeApi.getInt(array, address + (index << 2)) : getOrdered(index);
     }
 
     /**
@@ -93,14 +93,23 @@ public final class PccContext {
      */
     public void set(final int index, final int value) {
         if (index < 0 || index >= words) {
-            throw new IndexOutOfBoundsException("context word " + index + " not in 0.." + (words - 1));
+            throw outside(index);
         }
-        final byte[] a = array;
-        if (a != null) {
-            UnsafeApi.putInt(a, address + (index << 2), value);
-            return;
+        if (NATIVE_LITTLE_ENDIAN) {
+            UnsafeApi.putInt(array, address + (index << 2), value);
+        } else {
+            buffer.putInt(offset + (index << 2), value, ORDER);
         }
-        buffer.putInt(offset + (index << 2), value, ORDER);
+    }
+
+    /** {@link #get} on a big-endian machine: through the buffer, little-endian. */
+    private int getOrdered(final int index) {
+        return buffer.getInt(offset + (index << 2), ORDER);
+    }
+
+    /** The error for a word index outside {@code 0 .. words-1}, built out of line to keep get/set small. */
+    private IndexOutOfBoundsException outside(final int index) {
+        return new IndexOutOfBoundsException("context word " + index + " not in 0.." + (words - 1));
     }
 
     /** Zeroes all words, as the NIC does when a flow starts. */

@@ -20,12 +20,14 @@ public final class PccEvent {
     private MutableDirectBuffer buffer;
     private int offset;
     /**
-     * The heap buffer's array, or null for an off-heap buffer: the getters read a heap record at
-     * {@link #address} directly (wrap checked that the record lies inside the buffer), without the
-     * buffer's per-access bounds check; an off-heap record is read through the buffer.
+     * The heap buffer's array, or null for an off-heap buffer. On a little-endian machine the
+     * getters read the record with one Unsafe access at {@link #address} (wrap checked that the
+     * record lies inside the buffer), without the buffer's per-access bounds check, and are a few
+     * bytes of bytecode each so that the JIT inlines all of them into a handler; on a big-endian
+     * machine they read through the buffer. The buffer reference keeps off-heap memory alive.
      */
     private byte[] array;
-    /** Address of the record inside {@link #array} (Unsafe offset). */
+    /** Address of the record: inside {@link #array} (Unsafe offset), or absolute for an off-heap buffer. */
     private long address;
 
     /** Creates an unwrapped flyweight; call {@link #wrap} before use. */
@@ -47,19 +49,18 @@ public final class PccEvent {
         }
         this.buffer = buffer;
         this.offset = offset;
-        this.array = NATIVE_LITTLE_ENDIAN ? buffer.byteArray() : null;
+        this.array = buffer.byteArray();
         this.address = buffer.addressOffset() + offset;
         return this;
     }
 
     private int int32(final int fieldOffset) {
-        final byte[] a = array;
-        return a != null ? UnsafeApi.getInt(a, address + fieldOffset) : buffer.getInt(offset + fieldOffset, ORDER);
+        return NATIVE_LITTLE_ENDIAN ? UnsafeApi.getInt(array, address + fieldOffset)
+            : buffer.getInt(offset + fieldOffset, ORDER);
     }
 
     private int uint8(final int fieldOffset) {
-        final byte[] a = array;
-        return (a != null ? UnsafeApi.getByte(a, address + fieldOffset) : buffer.getByte(offset + fieldOffset)) & 0xFF;
+        return UnsafeApi.getByte(array, address + fieldOffset) & 0xFF;
     }
 
     /** @return the wrapped buffer */

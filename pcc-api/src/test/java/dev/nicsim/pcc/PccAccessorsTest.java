@@ -81,6 +81,35 @@ class PccAccessorsTest {
         assertEquals(0x55, buf.getByte(20));
     }
 
+    /**
+     * An off-heap buffer (as {@code FlowContextStore} allocates) goes through the same one-access
+     * path as a heap array, at the buffer's absolute address: words land at the same bytes, and a
+     * slice at a non-zero offset reads its own words, not the buffer's first ones.
+     */
+    @Test
+    void contextWordsOffHeapLandWhereTheHeapOnesDo() {
+        final UnsafeBuffer direct = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(64));
+        final UnsafeBuffer heap = new UnsafeBuffer(new byte[64]);
+        direct.setMemory(0, 64, (byte) 0x55);
+        heap.setMemory(0, 64, (byte) 0x55);
+        final PccContext d = new PccContext().wrap(direct, 12, 4);
+        final PccContext h = new PccContext().wrap(heap, 12, 4);
+        d.set(1, 0x0A0B0C0D);
+        h.set(1, 0x0A0B0C0D);
+        d.set(3, -7);
+        h.set(3, -7);
+        for (int i = 0; i < 64; i++) {
+            assertEquals(heap.getByte(i), direct.getByte(i), "byte " + i);
+        }
+        assertEquals(0x0D, direct.getByte(16) & 0xFF); // word 1 at byte 12 + 4, low byte first
+        assertEquals(0x55555555, d.get(0));
+        assertEquals(0x0A0B0C0D, d.get(1));
+        assertEquals(-7, d.get(3));
+        assertEquals(-7, direct.getInt(24, java.nio.ByteOrder.LITTLE_ENDIAN));
+        final IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> d.get(4));
+        assertEquals("context word 4 not in 0..3", e.getMessage());
+    }
+
     @Test
     void countersAllocateInOrderGrowAndAdd() {
         final PccCounters c = new PccCounters();

@@ -16,6 +16,26 @@ class PccEventAccessorsTest {
 
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
+    /** A record in off-heap memory is read at its own absolute address, as a heap record is. */
+    @Test
+    void anOffHeapRecordReadsItsOwnFields() {
+        final UnsafeBuffer buf = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(3 * PccEventLayout.RECORD_LENGTH));
+        buf.setMemory(0, buf.capacity(), (byte) 0x7F);
+        final PccEvent first = new PccEvent().wrap(buf, 0).reset(PccEventType.ACK, 0, 1, 2, 3);
+        final PccEvent e = new PccEvent().wrap(buf, 64).reset(PccEventType.TX_BURST, 0, 77, 0x12_3456, -5).tx(9_000, 9);
+        e.flags(PccEventLayout.FLAG_ECE);
+        assertEquals(PccEventType.TX_BURST, e.type());
+        assertEquals(PccEventLayout.FLAG_ECE, e.flags());
+        assertEquals(77, e.flowId());
+        assertEquals(0x12_3456, e.sn());
+        assertEquals(-5, e.timestampNs());
+        assertEquals(9_000, e.txBytes());
+        assertEquals(9, e.txPackets());
+        assertEquals(9_000, buf.getInt(64 + PccEventLayout.TX_BYTES_OFFSET, LE));
+        assertEquals(PccEventType.ACK, first.type());
+        assertEquals(3, first.timestampNs());
+    }
+
     @Test
     void resetZeroesTheRecordAndSetsTheHeader() {
         final UnsafeBuffer buf = new UnsafeBuffer(new byte[3 * PccEventLayout.RECORD_LENGTH]);

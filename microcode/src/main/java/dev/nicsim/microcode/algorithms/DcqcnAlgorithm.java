@@ -119,6 +119,15 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * {@code (1 - g) << 16}, computed once instead of per alpha catch-up.
      */
     private final long[] oneMinusGSquares = squares((FixedPoint.ONE - (long) g) << 16);
+    /** Catch-ups of fewer than this many extra periods take their power from {@link #oneMinusGPowers}. */
+    private static final int POWERS = 256;
+    /**
+     * {@code powOneMinusG32(m)} for m = 0..{@link #POWERS} - 1, each computed by that method once
+     * here: a catch-up over m &lt; 256 extra periods (the common case: 1 us periods, CNPs and
+     * decreases microseconds apart) reads its power instead of running the loop, whose trip count
+     * (the set bits of m) changes from event to event and so is mispredicted.
+     */
+    private final long[] oneMinusGPowers = powers();
 
     /**
      * Creates an instance from validated parameter values (see {@link DcqcnProvider}).
@@ -142,25 +151,53 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         result.rate(FixedPoint.RATE_ONE).windowBytes(PccResult.WINDOW_UNLIMITED);
     }
 
+    /**
+     * One event, in the order the reaction point takes it: a CNP counts, a first CNP starts the
+     * flow; otherwise the deadlines due by the event's time run ({@link #runDue}, entered only when
+     * one is due, which the flags word and the two deadline words already read tell), then a CNP
+     * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
+     * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
+     *
+     * <p>The flags word is read once and carried in a local through the common paths; after a slow
+     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
+     */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
                         final PccResult result) {
         final int type = event.type();
-        if (type == PccEventType.CNP) {
-            onCnp(context, event.timestampNs(), attributes);
-        } else if (type == PccEventType.TIMER || type == PccEventType.TX_BURST) {
-            if ((context.get(W_FLAGS) & FLAG_ACTIVE) == 0) {
-                return;
-            }
-            final int now = event.timestampNs();
-            runDue(context, now, attributes);
-            if (type == PccEventType.TX_BURST) {
-                countBytes(context, event.txBytes(), attributes);
-            }
-        } else {
+        final boolean cnp = type == PccEventType.CNP;
+        if (!cnp && type != PccEventType.TIMER && type != PccEventType.TX_BURST) {
             return; // ACK, NACK, RTT_RESPONSE do not drive the RP
         }
-        armTimer(context, event.timestampNs(), result);
+        final int now = event.timestampNs();
+        int flags = context.get(W_FLAGS);
+        if (cnp) {
+            counters.increment(C_CNP_HANDLED);
+        }
+        if ((flags & FLAG_ACTIVE) == 0) {
+            if (!cnp) {
+                return;
+            }
+            flags = firstCnp(context, now, attributes);
+        } else {
+            if (((flags & FLAG_DECREASE_PENDING) != 0 && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS)))
+                || ((flags & FLAG_INCREASING) != 0 && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS)))) {
+                runDue(context, now, attributes);
+                flags = context.get(W_FLAGS);
+            }
+            if (cnp) {
+                flags = onActiveCnp(context, now, flags);
+            } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
+                final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
+                if (bytes < byteResetBytes) {
+                    context.set(W_BYTE_COUNTER, (int) bytes);
+                } else {
+                    countBytes(context, bytes, attributes);
+                    flags = context.get(W_FLAGS);
+                }
+            }
+        }
+        armTimer(context, flags, now, result);
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
@@ -186,36 +223,47 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
     }
 
-    private void onCnp(final PccContext context, final int now, final PccAttributes attributes) {
-        counters.increment(C_CNP_HANDLED);
-        int flags = context.get(W_FLAGS);
-        if ((flags & FLAG_ACTIVE) == 0) {
-            counters.increment(C_FIRST_CNP);
-            final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
-            context.set(W_RC_KBPS, rate);
-            context.set(W_RT_KBPS, rate);
-            context.set(W_ALPHA, initialAlpha);
-            context.set(W_NEXT_ALPHA_NS, now + alphaPeriodNs);
-            context.set(W_NEXT_DECREASE_NS, now + decreasePeriodNs);
-            context.set(W_STAGES, 0);
-            context.set(W_BYTE_COUNTER, 0);
-            context.set(W_FLAGS, FLAG_ACTIVE | FLAG_DECREASE_PENDING);
-            return;
-        }
-        runDue(context, now, attributes);
-        catchUpAlpha(context, now);
-        flags = context.get(W_FLAGS) | FLAG_ALPHA_CNP;
-        if ((flags & FLAG_DECREASE_PENDING) == 0) {
+    /**
+     * The first CNP: Rc = Rt = rate_on_first_cnp x line rate, alpha = initial_alpha, the alpha
+     * periods and the first decrease boundary start now.
+     *
+     * @return the new flags word
+     */
+    private int firstCnp(final PccContext context, final int now, final PccAttributes attributes) {
+        counters.increment(C_FIRST_CNP);
+        final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
+        context.set(W_RC_KBPS, rate);
+        context.set(W_RT_KBPS, rate);
+        context.set(W_ALPHA, initialAlpha);
+        context.set(W_NEXT_ALPHA_NS, now + alphaPeriodNs);
+        context.set(W_NEXT_DECREASE_NS, now + decreasePeriodNs);
+        context.set(W_STAGES, 0);
+        context.set(W_BYTE_COUNTER, 0);
+        context.set(W_FLAGS, FLAG_ACTIVE | FLAG_DECREASE_PENDING);
+        return FLAG_ACTIVE | FLAG_DECREASE_PENDING;
+    }
+
+    /**
+     * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
+     * the current alpha period, and a decrease is made pending at the first boundary after now.
+     *
+     * @param flags the flags word as it is in the context
+     * @return the new flags word (also written to the context)
+     */
+    private int onActiveCnp(final PccContext context, final int now, final int flags) {
+        int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
+        if ((f & FLAG_DECREASE_PENDING) == 0) {
             int next = context.get(W_NEXT_DECREASE_NS);
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
                     : (int) ((CcMath.floorDivide(late, decreasePeriodNs, inverseDecreasePeriod) + 1) * decreasePeriodNs);
+                context.set(W_NEXT_DECREASE_NS, next);
             }
-            context.set(W_NEXT_DECREASE_NS, next);
-            flags |= FLAG_DECREASE_PENDING;
+            f |= FLAG_DECREASE_PENDING;
         }
-        context.set(W_FLAGS, flags);
+        context.set(W_FLAGS, f);
+        return f;
     }
 
     /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
@@ -243,7 +291,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
     private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
         counters.increment(C_RATE_DECREASES);
-        catchUpAlpha(context, at);
+        catchUpAlpha(context, at, context.get(W_FLAGS));
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
@@ -296,38 +344,49 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         }
     }
 
-    private void countBytes(final PccContext context, final int txBytes, final PccAttributes attributes) {
-        if (byteResetBytes == 0 || (context.get(W_FLAGS) & FLAG_INCREASING) == 0) {
-            return;
-        }
-        long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, txBytes);
-        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && bytes >= byteResetBytes
+    /**
+     * The byte counter reached rpg_byte_reset_bytes: byte-counter increase events, one per
+     * rpg_byte_reset_bytes, while the flow is increasing (at most {@link #MAX_BYTE_EVENTS_PER_BURST}
+     * per burst), the remainder kept.
+     *
+     * @param bytes the counter plus the burst's bytes, at least rpg_byte_reset_bytes (&gt; 0)
+     */
+    private void countBytes(final PccContext context, final long bytes, final PccAttributes attributes) {
+        long b = bytes;
+        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes
             && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
-            bytes -= byteResetBytes;
+            b -= byteResetBytes;
             counters.increment(C_BYTE_INCREASE_EVENTS);
             increase(context, false, attributes);
         }
-        context.set(W_BYTE_COUNTER, (int) (bytes < byteResetBytes ? bytes : bytes % byteResetBytes)); // bytes >= 0
+        context.set(W_BYTE_COUNTER, (int) (b < byteResetBytes ? b : b % byteResetBytes)); // b >= 0
     }
 
-    /** Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1. */
-    private void catchUpAlpha(final PccContext context, final int now) {
+    /**
+     * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1.
+     *
+     * @param flags the flags word as it is in the context
+     * @return the flags word after the catch-up (written to the context when ticks were applied)
+     */
+    private int catchUpAlpha(final PccContext context, final int now, final int flags) {
         final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);
         if (late < 0) {
-            return;
+            return flags;
         }
         // late >= 0: no divide in the common case, an exact reciprocal division (no divide instruction) otherwise
         final long ticks = late < alphaPeriodNs ? 1 : CcMath.floorDivide(late, alphaPeriodNs, inverseAlphaPeriod) + 1;
-        final int flags = context.get(W_FLAGS);
         final long oneMinusG = FixedPoint.ONE - g;
         long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
-        if (ticks > 1 && alpha > 0) {
-            alpha = (alpha * powOneMinusG32(ticks - 1)) >>> 32;
+        final long m = ticks - 1;
+        if (m > 0 && alpha > 0) {
+            alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
         }
         context.set(W_ALPHA, (int) alpha);
         context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
-        context.set(W_FLAGS, flags & ~FLAG_ALPHA_CNP);
+        final int f = flags & ~FLAG_ALPHA_CNP;
+        context.set(W_FLAGS, f);
+        return f;
     }
 
     /**
@@ -347,6 +406,15 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             e &= e - 1;
         }
         return result;
+    }
+
+    /** @return {@link #powOneMinusG32} of 0..{@link #POWERS} - 1 (field initialiser, after {@link #oneMinusGSquares}) */
+    private long[] powers() {
+        final long[] t = new long[POWERS];
+        for (int m = 0; m < POWERS; m++) {
+            t[m] = powOneMinusG32(m);
+        }
+        return t;
     }
 
     /**
@@ -387,8 +455,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return result;
     }
 
-    private void armTimer(final PccContext context, final int now, final PccResult result) {
-        final int flags = context.get(W_FLAGS);
+    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
+    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
         long delay = Long.MAX_VALUE;
         if ((flags & FLAG_DECREASE_PENDING) != 0) {
             delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));

@@ -200,7 +200,7 @@ public abstract class EgressPort implements EventHandler {
         }
         final long now = sim.nowPs();
         if (now < busyUntilPs) {
-            if (!txDonePending) {
+            if (!txDonePending && (controlCount > 0 || needsEndOfFrameEvent(busyUntilPs))) {
                 txDonePending = true;
                 sim.schedule(busyUntilPs, this, EV_TX_DONE, 0, null);
             }
@@ -290,15 +290,16 @@ public abstract class EgressPort implements EventHandler {
     }
 
     /**
-     * Asked when a frame has just started and no control frame is queued: whether the port must
-     * look for its next frame when this one ends, at {@code frameEndPs} (an end-of-frame event
-     * then). True when in doubt (the default).
+     * Asked when a frame has just started, or the port is kicked while a frame is on the wire with
+     * no end-of-frame event pending, and no control frame is queued: whether the port must look
+     * for its next frame when this one ends, at {@code frameEndPs} (an end-of-frame event then).
+     * True when in doubt (the default).
      *
      * <p>Returning false is a promise: whatever later makes a frame eligible kicks the port
      * ({@link #kick()}) at that time, either the change itself (an enqueue, a PFC resume, a window
      * opening) or a wake-up event the subclass has scheduled for a frame that becomes eligible at a
-     * known time (a pacer). A kick while the frame is still on the wire schedules the end-of-frame
-     * event then, so nothing waits longer than it would with the event. Ports return false when
+     * known time (a pacer). A kick while the frame is still on the wire asks again, so nothing
+     * waits longer than it would with the event. Ports return false when
      * every queue is empty; a NIC port also when its only candidates are paced to start after
      * {@code frameEndPs} (it schedules their wake-up instead: one event where an end-of-frame
      * event that found nothing and the wake-up it scheduled were two).

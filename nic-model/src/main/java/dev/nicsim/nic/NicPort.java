@@ -33,8 +33,8 @@ final class NicPort extends EgressPort {
     }
 
     @Override
-    protected boolean hasBacklog() {
-        return tx.hasTxBacklog();
+    protected boolean needsEndOfFrameEvent(final long frameEndPs) {
+        return tx.needsLookAt(frameEndPs);
     }
 
     @Override

@@ -262,9 +262,53 @@ final class TxArbiter {
         kickPort();
     }
 
-    /** @return whether control frames or sending QPs may want the port (for {@link NicPort#hasBacklog()}) */
-    boolean hasTxBacklog() {
-        return controlCount > 0 || activeCount > 0;
+    /**
+     * Whether the port must look for a frame when the one just started ends at {@code frameEndPs}
+     * ({@link NicPort#needsEndOfFrameEvent}); when not, schedules the pacer wake-up that would
+     * otherwise have been scheduled by the look at {@code frameEndPs} finding nothing eligible.
+     *
+     * <p>True when a control frame is queued, when the data priority is paused now (the look at
+     * the end then finds it as before), when a listed QP has nothing left to send (the look at the
+     * end takes it off the round-robin list, which keeps its place in the order: that look stays),
+     * and when a QP whose first result is in and whose window is open may send by
+     * {@code frameEndPs}. Otherwise no frame can become eligible by {@code frameEndPs} without a
+     * kick: results (rate, window, first result) and ACKs kick the port when they arrive, new
+     * work and control frames are kicked in, and a PFC pause only removes candidates. Then only a
+     * pacer time can make a frame eligible: the wake-up goes to the earliest pacer time of the QPs
+     * with an open window (none if there is none: an ACK or result will kick). Reads the QP list
+     * once, as {@link #nextFrame} would; allocates nothing.
+     *
+     * @param frameEndPs end of the frame now starting, ps
+     * @return true if the port needs its end-of-frame event
+     */
+    boolean needsLookAt(final long frameEndPs) {
+        if (controlCount > 0) {
+            return true;
+        }
+        if (activeCount == 0) {
+            return false;
+        }
+        if (port.isPaused(dataPriority)) {
+            return true;
+        }
+        long earliest = NEVER;
+        Qp q = cursor;
+        for (int i = 0; i < activeCount; i++) {
+            if (!hasWork(q)) {
+                return true;
+            }
+            if (!q.awaitingInit && ReactionPoint.windowOpen(q)) {
+                if (q.nextSendPs <= frameEndPs) {
+                    return true;
+                }
+                earliest = Math.min(earliest, q.nextSendPs);
+            }
+            q = q.nextActive;
+        }
+        if (earliest != NEVER) {
+            scheduleWakeup(earliest);
+        }
+        return false;
     }
 
     /**

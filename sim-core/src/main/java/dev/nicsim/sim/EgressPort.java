@@ -190,8 +190,9 @@ public abstract class EgressPort implements EventHandler {
      * Starts transmitting if the link is idle and a frame is eligible. While a frame is on the
      * wire, makes sure the port looks again when it ends.
      *
-     * <p>The end of a frame is an event only when something may be waiting then
-     * ({@link #hasBacklog()}); an idle port costs the kernel one event per frame (its delivery).
+     * <p>The end of a frame is an event only when something may be eligible then
+     * ({@link #needsEndOfFrameEvent}); an idle port costs the kernel one event per frame (its
+     * delivery).
      */
     public final void kick() {
         if (peer == null || !linkUp) {
@@ -199,7 +200,7 @@ public abstract class EgressPort implements EventHandler {
         }
         final long now = sim.nowPs();
         if (now < busyUntilPs) {
-            if (!txDonePending) {
+            if (!txDonePending && (controlCount > 0 || needsEndOfFrameEvent(busyUntilPs))) {
                 txDonePending = true;
                 sim.schedule(busyUntilPs, this, EV_TX_DONE, 0, null);
             }
@@ -227,7 +228,7 @@ public abstract class EgressPort implements EventHandler {
             observer.onTransmit(this, p, now);
         }
         putOnWire(p, busyUntilPs + propagationPs);
-        if (!txDonePending && (controlCount > 0 || hasBacklog())) {
+        if (!txDonePending && (controlCount > 0 || needsEndOfFrameEvent(busyUntilPs))) {
             txDonePending = true;
             sim.schedule(busyUntilPs, this, EV_TX_DONE, 0, null);
         }
@@ -289,12 +290,24 @@ public abstract class EgressPort implements EventHandler {
     }
 
     /**
-     * Whether frames may be waiting for the link (a cheap, conservative test: true when in doubt).
-     * Ports return false when every queue is empty, so no end-of-frame event is scheduled.
+     * Asked when a frame has just started, or the port is kicked while a frame is on the wire with
+     * no end-of-frame event pending, and no control frame is queued: whether the port must look
+     * for its next frame when this one ends, at {@code frameEndPs} (an end-of-frame event then).
+     * True when in doubt (the default).
      *
-     * @return true if {@link #nextDataPacket()} might return a frame later
+     * <p>Returning false is a promise: whatever later makes a frame eligible kicks the port
+     * ({@link #kick()}) at that time, either the change itself (an enqueue, a PFC resume, a window
+     * opening) or a wake-up event the subclass has scheduled for a frame that becomes eligible at a
+     * known time (a pacer). A kick while the frame is still on the wire asks again, so nothing
+     * waits longer than it would with the event. Ports return false when
+     * every queue is empty; a NIC port also when its only candidates are paced to start after
+     * {@code frameEndPs} (it schedules their wake-up instead: one event where an end-of-frame
+     * event that found nothing and the wake-up it scheduled were two).
+     *
+     * @param frameEndPs end of the frame's serialisation, ps (after now)
+     * @return true to schedule the end-of-frame event
      */
-    protected boolean hasBacklog() {
+    protected boolean needsEndOfFrameEvent(final long frameEndPs) {
         return true;
     }
 

@@ -115,7 +115,7 @@ final class SwitchPort extends EgressPort {
     }
 
     @Override
-    protected boolean hasBacklog() {
+    protected boolean needsEndOfFrameEvent(final long frameEndPs) {
         return nonEmptyMask != 0;
     }
 

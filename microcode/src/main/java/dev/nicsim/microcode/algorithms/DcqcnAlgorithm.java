@@ -115,8 +115,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     private final double inverseDecreasePeriod = 1.0 / decreasePeriodNs;
     /**
      * {@code (1 - g)^(2^k)} in 0.32 for k = 0..63, each the square of the previous floored to 0.32:
-     * the successive bases {@link #powFraction32}'s loop squares its way through for base
-     * {@code (1 - g) << 16}, computed once instead of per alpha catch-up.
+     * the successive bases a square-and-multiply loop for base {@code (1 - g) << 16} squares its
+     * way through, computed once instead of per alpha catch-up.
      */
     private final long[] oneMinusGSquares = squares((FixedPoint.ONE - (long) g) << 16);
     /** Catch-ups of fewer than this many extra periods take their power from {@link #oneMinusGPowers}. */
@@ -390,10 +390,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     }
 
     /**
-     * {@link #powFraction32}{@code ((1 - g) << 16, m)} from the squares table: the loop there
-     * multiplies the result by its k-th square for each set bit k of m, lowest first, and so does
-     * this, with the same products in the same order, so the value is the same; only the squaring
-     * chain (one multiply per bit of m, each waiting for the last) is gone.
+     * {@code (1 - g)^m} in 0.32 by square-and-multiply with each product floored to 0.32, the
+     * squares taken from {@link #oneMinusGSquares}: the result is multiplied by the k-th square
+     * for each set bit k of m, lowest first, as the plain loop does (the tests check it against
+     * that loop), without its squaring chain (one multiply per bit of m, each waiting for the last).
      *
      * @param m exponent, 0..2^63 - 1
      * @return {@code (1 - g)^m} in 0.32; 2^32 for m = 0
@@ -418,7 +418,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     }
 
     /**
-     * The bases {@link #powFraction32}'s loop squares its way through.
+     * The bases a square-and-multiply loop squares its way through.
      *
      * @param base base in 0.32, below 2^32
      * @return 64 entries: base, then each the square of the previous, floored to 0.32
@@ -431,28 +431,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             b = (b * b) >>> 32;
         }
         return t;
-    }
-
-    /**
-     * {@code base^m} for a base in 0.32 fixed point, by square-and-multiply with each product
-     * floored to 0.32.
-     *
-     * @param base base in 0.32, below 2^32
-     * @param m    exponent, non-negative
-     * @return the power in 0.32; 2^32 for m = 0
-     */
-    static long powFraction32(final long base, final long m) {
-        long result = 1L << 32;
-        long b = base;
-        long e = m;
-        while (e > 0 && result != 0) {
-            if ((e & 1) != 0) {
-                result = (result * b) >>> 32;
-            }
-            b = (b * b) >>> 32;
-            e >>>= 1;
-        }
-        return result;
     }
 
     /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */

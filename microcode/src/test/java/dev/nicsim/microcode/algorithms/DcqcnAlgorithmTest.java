@@ -220,13 +220,15 @@ class DcqcnAlgorithmTest {
 
     @Test
     void powerInFixedPointMatchesRepeatedMultiplication() {
-        final long base = 65_216L << 16; // 1 - 5/1024 in 0.32
-        assertEquals(1L << 32, DcqcnAlgorithm.powFraction32(base, 0));
-        assertEquals(base, DcqcnAlgorithm.powFraction32(base, 1));
+        // g = 5/1024: (1 - g) = 65,216 / 65,536 in 0.16, so the base in 0.32 is 65,216 << 16
+        final DcqcnAlgorithm a = (DcqcnAlgorithm) new DcqcnProvider().create(new DcqcnProvider().defaults().set("g", 5.0 / 1024));
+        final long base = 65_216L << 16;
+        assertEquals(1L << 32, a.powOneMinusG32(0));
+        assertEquals(base, a.powOneMinusG32(1));
         // base^2 = 65,216^2 = 4,253,126,656 exactly (65,216^2 x 2^32 / 2^32)
-        assertEquals(4_253_126_656L, DcqcnAlgorithm.powFraction32(base, 2));
+        assertEquals(4_253_126_656L, a.powOneMinusG32(2));
         // (1 - 5/1024)^1000 = e^(1000 ln 0.99512) = 0.0074923; 0.32 result within 2^-20 of it
-        final double p = DcqcnAlgorithm.powFraction32(base, 1000) / 4294967296.0;
+        final double p = a.powOneMinusG32(1000) / 4294967296.0;
         assertEquals(Math.pow(65_216 / 65_536.0, 1000), p, 1.0 / (1 << 20));
     }
 }

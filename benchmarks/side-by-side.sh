@@ -68,7 +68,11 @@ build "$root"
 
 # Each build's jar is copied aside and run with the JVM flags of its own launcher (./nicsim), so a
 # later build in this tree, or the launcher's rebuild-when-stale check, cannot change what is timed.
-jvm_flags() { sed -n '/^JVM_FLAGS=(/,/^)/p' "$1/nicsim" | sed '1d;$d' | tr -d '\n'; }
+# The simulation commands' flags are JVM_FLAGS plus, where the launcher has it, SIM_FLAGS (the
+# collector choice, added 2026-11-27; a base build without it runs with the JVM's default).
+jvm_flags() {
+  for a in JVM_FLAGS SIM_FLAGS; do sed -n "/^$a=(/,/^)/p" "$1/nicsim" | sed '1d;$d'; done | tr -d '\n'
+}
 for b in base new; do
   tree="$root"; [ "$b" = base ] && tree="$base_tree"
   mkdir -p "$tmp/$b"

@@ -1,7 +1,5 @@
 package dev.nicsim.riscv;
 
-import org.agrona.UnsafeApi;
-
 import static dev.nicsim.riscv.Isa.*;
 
 /**
@@ -592,11 +590,31 @@ public final class Hart {
         readyAt = c;
     }
 
+    /**
+     * {@code sun.misc.Unsafe} (module jdk.unsupported, exported and open to every module, so no
+     * {@code --add-exports} flag is needed, unlike Agrona's {@code UnsafeApi}, which reaches
+     * {@code jdk.internal.misc}: {@code riscv run} and riscv-core's users run without the flags).
+     */
+    private static final sun.misc.Unsafe UNSAFE;
     /** Byte offset of a {@code long[]}'s element 0, for {@link #at} and {@link #set}. */
-    private static final long LONG_ARRAY_BASE = UnsafeApi.arrayBaseOffset(long[].class);
+    private static final long LONG_ARRAY_BASE;
+
+    static {
+        try {
+            final java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            UNSAFE = (sun.misc.Unsafe) f.get(null);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        LONG_ARRAY_BASE = UNSAFE.arrayBaseOffset(long[].class);
+        if (UNSAFE.arrayIndexScale(long[].class) != 8) {
+            throw new ExceptionInInitializerError("long[] elements are not 8 bytes apart");
+        }
+    }
 
     /**
-     * Reads {@code a[i]} without the bounds check (Agrona's {@link UnsafeApi}): {@link #run} uses it
+     * Reads {@code a[i]} without the bounds check ({@code sun.misc.Unsafe}): {@link #run} uses it
      * only where the index is masked below the array's length (registers and ready tags: 5- or 6-bit
      * fields into {@link #x}, which holds 97; ops: 8 bits into {@link #timing}, 256; decode slots:
      * 11 bits into a page's 2,048; stall classes: 4 bits into {@link #stalls}, 16). C2 cannot
@@ -608,7 +626,7 @@ public final class Hart {
      * @return the element
      */
     private static long at(final long[] a, final int i) {
-        return UnsafeApi.getLong(a, LONG_ARRAY_BASE + ((long) i << 3));
+        return UNSAFE.getLong(a, LONG_ARRAY_BASE + ((long) i << 3));
     }
 
     /**
@@ -619,7 +637,7 @@ public final class Hart {
      * @param v value
      */
     private static void set(final long[] a, final int i, final long v) {
-        UnsafeApi.putLong(a, LONG_ARRAY_BASE + ((long) i << 3), v);
+        UNSAFE.putLong(a, LONG_ARRAY_BASE + ((long) i << 3), v);
     }
 
     private long sext(final long v) {
@@ -1289,31 +1307,34 @@ public final class Hart {
     /**
      * A conditional branch's lost cycles: without a predictor, the taken penalty when taken; with one,
      * the BHT's 2-bit counter and the BTB's tag predict taken, and a wrong prediction costs the
-     * mispredict penalty. Updates the counter (and the BTB on a taken branch).
+     * mispredict penalty. Updates the counter (and the BTB on a taken branch). {@link #bp} is read
+     * and written unchecked ({@link #at}, {@link #set}): its settings are fixed at construction,
+     * and every index stays inside it by that construction (BHT index masked by entries - 1, BTB
+     * index below its entries, RAS top below its length).
      */
     private int branch(final long pc, final boolean taken, final long target) {
         final long[] p = bp;
-        if (p[BP_ON] == 0) {
+        if (at(p, BP_ON) == 0) {
             if (taken) {
-                final int c = (int) p[BP_TAKEN];
+                final int c = (int) at(p, BP_TAKEN);
                 controlStallCycles += c;
                 return c;
             }
             return 0;
         }
-        final int i = BP_BHT + ((int) (pc >>> 1) & (int) p[BP_BHT_MASK]);
-        final long c = p[i];
-        final int b = (int) p[BP_BTB] + btbIndex(pc, (int) p[BP_BTB_ENTRIES]);
-        final boolean predictedTaken = c >= 2 && p[b] == pc;
+        final int i = BP_BHT + ((int) (pc >>> 1) & (int) at(p, BP_BHT_MASK));
+        final long c = at(p, i);
+        final int b = (int) at(p, BP_BTB) + btbIndex(pc, (int) at(p, BP_BTB_ENTRIES));
+        final boolean predictedTaken = c >= 2 && at(p, b) == pc;
         if (taken) {
-            p[i] = c == 3 ? 3 : c + 1;
-            p[b] = pc;
-            p[b + (int) p[BP_BTB_ENTRIES]] = target;
+            set(p, i, c == 3 ? 3 : c + 1);
+            set(p, b, pc);
+            set(p, b + (int) at(p, BP_BTB_ENTRIES), target);
         } else {
-            p[i] = c == 0 ? 0 : c - 1;
+            set(p, i, c == 0 ? 0 : c - 1);
         }
         if (predictedTaken != taken) {
-            final int m = (int) p[BP_MISPREDICT];
+            final int m = (int) at(p, BP_MISPREDICT);
             controlStallCycles += m;
             return m;
         }
@@ -1327,36 +1348,36 @@ public final class Hart {
      */
     private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
         final long[] p = bp;
-        if (p[BP_ON] == 0) {
-            final int c = (int) p[BP_JUMP];
+        if (at(p, BP_ON) == 0) {
+            final int c = (int) at(p, BP_JUMP);
             controlStallCycles += c;
             return c;
         }
-        final int rasBase = (int) p[BP_RAS];
-        final int rasLength = (int) p[BP_RAS_LENGTH];
+        final int rasBase = (int) at(p, BP_RAS);
+        final int rasLength = (int) at(p, BP_RAS_LENGTH);
         boolean hit;
-        if (ret && p[BP_RAS_COUNT] > 0) {
-            final int top = (int) p[BP_RAS_TOP];
-            hit = p[rasBase + top] == target;
-            p[BP_RAS_TOP] = top == 0 ? rasLength - 1 : top - 1;
-            p[BP_RAS_COUNT]--;
+        if (ret && at(p, BP_RAS_COUNT) > 0) {
+            final int top = (int) at(p, BP_RAS_TOP);
+            hit = at(p, rasBase + top) == target;
+            set(p, BP_RAS_TOP, top == 0 ? rasLength - 1 : top - 1);
+            set(p, BP_RAS_COUNT, at(p, BP_RAS_COUNT) - 1);
         } else {
-            final int entries = (int) p[BP_BTB_ENTRIES];
-            final int b = (int) p[BP_BTB] + btbIndex(pc, entries);
-            hit = p[b] == pc && p[b + entries] == target;
-            p[b] = pc;
-            p[b + entries] = target;
+            final int entries = (int) at(p, BP_BTB_ENTRIES);
+            final int b = (int) at(p, BP_BTB) + btbIndex(pc, entries);
+            hit = at(p, b) == pc && at(p, b + entries) == target;
+            set(p, b, pc);
+            set(p, b + entries, target);
         }
-        if (call && p[BP_RAS_ENTRIES] > 0) {
-            final int top = (int) p[BP_RAS_TOP] == rasLength - 1 ? 0 : (int) p[BP_RAS_TOP] + 1;
-            p[BP_RAS_TOP] = top;
-            p[rasBase + top] = link;
-            if (p[BP_RAS_COUNT] < rasLength) {
-                p[BP_RAS_COUNT]++;
+        if (call && at(p, BP_RAS_ENTRIES) > 0) {
+            final int top = (int) at(p, BP_RAS_TOP) == rasLength - 1 ? 0 : (int) at(p, BP_RAS_TOP) + 1;
+            set(p, BP_RAS_TOP, top);
+            set(p, rasBase + top, link);
+            if (at(p, BP_RAS_COUNT) < rasLength) {
+                set(p, BP_RAS_COUNT, at(p, BP_RAS_COUNT) + 1);
             }
         }
         if (!hit) {
-            final int m = (int) p[BP_MISPREDICT];
+            final int m = (int) at(p, BP_MISPREDICT);
             controlStallCycles += m;
             return m;
         }

@@ -36,7 +36,12 @@ import static dev.nicsim.riscv.Isa.*;
  * the per-op timing and load/store bits one {@code long} each, the branch predictor one array), and
  * work that only some instructions need stays in one {@code case} (jumps and branches share one),
  * since C2 places an expression that several cases share above the switch, where every
- * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27).
+ * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27). The per-instruction
+ * array accesses (register values and ready tags, the op's timing word, the decode slot, the
+ * stall counters, the branch predictor) skip the bounds check ({@code sun.misc.Unsafe}, see
+ * {@link #at}): C2 cannot drop those checks itself, since it does not know a field array's length,
+ * and each one cost a reload of the spilled length, a compare and a branch; every such index is
+ * masked below its array's length (fourth session, 2026-11-27: about 1.15-1.2x on bf3-dpa).
  *
  * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
  * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:

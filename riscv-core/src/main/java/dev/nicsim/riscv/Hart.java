@@ -41,7 +41,8 @@ import static dev.nicsim.riscv.Isa.*;
  * stall counters, the branch predictor) skip the bounds check ({@code sun.misc.Unsafe}, see
  * {@link #at}): C2 cannot drop those checks itself, since it does not know a field array's length,
  * and each one cost a reload of the spilled length, a compare and a branch; every such index is
- * masked below its array's length (fourth session, 2026-11-27: about 1.15-1.2x on bf3-dpa).
+ * masked below its array's length (fourth session, 2026-11-27: 1.11x on bf3-dpa's compute loop,
+ * mean of six alternated JMH runs).
  *
  * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
  * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:

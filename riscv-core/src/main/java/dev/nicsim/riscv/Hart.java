@@ -36,7 +36,13 @@ import static dev.nicsim.riscv.Isa.*;
  * the per-op timing and load/store bits one {@code long} each, the branch predictor one array), and
  * work that only some instructions need stays in one {@code case} (jumps and branches share one),
  * since C2 places an expression that several cases share above the switch, where every
- * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27).
+ * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27). The per-instruction
+ * array accesses (register values and ready tags, the op's timing word, the decode slot, the
+ * stall counters, the branch predictor) skip the bounds check ({@code sun.misc.Unsafe}, see
+ * {@link #at}): C2 cannot drop those checks itself, since it does not know a field array's length,
+ * and each one cost a reload of the spilled length, a compare and a branch; every such index is
+ * masked below its array's length (fourth session, 2026-11-27: 1.11x on bf3-dpa's compute loop,
+ * mean of six alternated JMH runs).
  *
  * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
  * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:
@@ -122,8 +128,12 @@ public final class Hart {
      * the interpreter loop keeps one array (and one length) in registers instead of two.
      */
     private static final int READY = 33;
-    /** Register values, then their ready tags (see {@link #READY}). */
-    final long[] x = new long[2 * READY];
+    /**
+     * Register values, then their ready tags (see {@link #READY}). Sized for any 6-bit rd field
+     * ({@code READY + 64} longs, though decode writes rd 0..32 only), so {@link #run}'s unchecked
+     * accesses ({@link #at}, {@link #set}) with indexes masked to 5 or 6 bits stay inside it.
+     */
+    final long[] x = new long[READY + 64];
     private long pc;
     private final int xlen;
     private final int sextShift;
@@ -155,7 +165,7 @@ public final class Hart {
      * and occupancy at most 10000), bits 48-63 are the load or store op's {@link #access} bits (so
      * the interpreter loop needs no second per-op table).
      */
-    private final long[] timing = new long[OP_COUNT];
+    private final long[] timing = new long[256]; // any 8-bit op field: run() reads it unchecked
     /**
      * Per load and store op: {@code shift | unsigned | subword | alignMask << 8} (see the
      * {@code ACCESS_} constants); the align mask is size - 1 when the model does not perform
@@ -168,7 +178,7 @@ public final class Hart {
     private final boolean misalignedTrap;
     private final int misalignedExtraCycles;
     /** Operand-wait stall cycles per class of the producer the instruction waited for. */
-    private final long[] stalls = new long[CLASS_COUNT];
+    private final long[] stalls = new long[16]; // any 4-bit class field: run() reads it unchecked
     /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
     private final int[] occupancyStallCycles = new int[CLASS_COUNT];
     /*
@@ -586,6 +596,56 @@ public final class Hart {
         readyAt = c;
     }
 
+    /**
+     * {@code sun.misc.Unsafe} (module jdk.unsupported, exported and open to every module, so no
+     * {@code --add-exports} flag is needed, unlike Agrona's {@code UnsafeApi}, which reaches
+     * {@code jdk.internal.misc}: {@code riscv run} and riscv-core's users run without the flags).
+     */
+    private static final sun.misc.Unsafe UNSAFE;
+    /** Byte offset of a {@code long[]}'s element 0, for {@link #at} and {@link #set}. */
+    private static final long LONG_ARRAY_BASE;
+
+    static {
+        try {
+            final java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            UNSAFE = (sun.misc.Unsafe) f.get(null);
+        } catch (final ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        LONG_ARRAY_BASE = UNSAFE.arrayBaseOffset(long[].class);
+        if (UNSAFE.arrayIndexScale(long[].class) != 8) {
+            throw new ExceptionInInitializerError("long[] elements are not 8 bytes apart");
+        }
+    }
+
+    /**
+     * Reads {@code a[i]} without the bounds check ({@code sun.misc.Unsafe}): {@link #run} uses it
+     * only where the index is masked below the array's length (registers and ready tags: 5- or 6-bit
+     * fields into {@link #x}, which holds 97; ops: 8 bits into {@link #timing}, 256; decode slots:
+     * 11 bits into a page's 2,048; stall classes: 4 bits into {@link #stalls}, 16). C2 cannot
+     * remove those checks itself (it does not know a field array's length), and they cost a spilled
+     * length reload, a compare and a branch per access on the per-instruction path.
+     *
+     * @param a array
+     * @param i index, 0 .. a.length - 1 (not checked)
+     * @return the element
+     */
+    private static long at(final long[] a, final int i) {
+        return UNSAFE.getLong(a, LONG_ARRAY_BASE + ((long) i << 3));
+    }
+
+    /**
+     * Writes {@code a[i] = v} without the bounds check (see {@link #at}).
+     *
+     * @param a array
+     * @param i index, 0 .. a.length - 1 (not checked)
+     * @param v value
+     */
+    private static void set(final long[] a, final int i, final long v) {
+        UNSAFE.putLong(a, LONG_ARRAY_BASE + ((long) i << 3), v);
+    }
+
     private long sext(final long v) {
         return (v << sextShift) >> sextShift;
     }
@@ -652,7 +712,7 @@ public final class Hart {
                 }
             }
             final int slot = (int) (pc - pageBase) >>> 1;
-            long d = decoded[slot];
+            long d = at(decoded, slot & 2047);
             if (d == 0) {
                 d = page.decode(slot, xlen);
                 if (d == DecodedPage.FETCH_FAULT) {
@@ -676,10 +736,11 @@ public final class Hart {
             final int rs2 = (ctl >>> 19) & 31;
             final long imm = d >> 32;
             long t = now;
-            final long r = Math.max(x[READY + rs1], x[READY + rs2]);
+            final long r = Math.max(at(x, READY + rs1), at(x, READY + rs2));
             if (r >> 4 > t) {
                 final long rc = r >> 4;
-                stalls[(int) r & 15] += rc - t;
+                final int sc = (int) r & 15;
+                set(stalls, sc, at(stalls, sc) + rc - t);
                 if (yieldOnStall) {
                     readyAt = rc;
                     break;
@@ -687,17 +748,17 @@ public final class Hart {
                 t = rc;
             }
             long npc = pc + ((ctl >>> 24) & 7);
-            final long tm = timing[op];
-            x[READY + rd] = (t << 4) + (int) tm;
+            final long tm = at(timing, op);
+            set(x, READY + rd, (t << 4) + (int) tm);
             long next = t + ((tm >>> 32) & 0xffff);
             int exc = -1;
             long tval = 0;
             switch (op) {
                 case LUI:
-                    x[rd] = imm;
+                    set(x, rd, imm);
                     break;
                 case AUIPC:
-                    x[rd] = ((pc + imm) << xs) >> xs;
+                    set(x, rd, ((pc + imm) << xs) >> xs);
                     break;
                 // Jumps and branches share one case: C2 hoists an expression that several cases
                 // share (here the predictor's hash of pc and its fields) above the switch, where
@@ -710,8 +771,8 @@ public final class Hart {
                         // pairs (beq, bne), (blt, bge), (bltu, bgeu): the second of each pair negates
                         final int k = op - BEQ;
                         final long bias = k >= 4 ? Long.MIN_VALUE : 0; // unsigned compare
-                        final long a = x[rs1];
-                        final long b = x[rs2];
+                        final long a = at(x, rs1);
+                        final long b = at(x, rs2);
                         final boolean taken = (k < 2 ? a == b : a + bias < b + bias) ^ (k & 1) != 0;
                         if (taken) {
                             npc = (pc + imm) & amask;
@@ -726,8 +787,8 @@ public final class Hart {
                             issuedJalr++;
                         }
                     }
-                    final long target = op == JAL ? (pc + imm) & amask : (x[rs1] + imm) & ~1L & amask;
-                    x[rd] = (npc << xs) >> xs;
+                    final long target = op == JAL ? (pc + imm) & amask : (at(x, rs1) + imm) & ~1L & amask;
+                    set(x, rd, (npc << xs) >> xs);
                     next += jump(pc, target, rd == 1 || rd == 5, op == JALR && rd == SINK && (rs1 == 1 || rs1 == 5), npc);
                     npc = target;
                     break;
@@ -741,26 +802,26 @@ public final class Hart {
                             issuedLoad++;
                         }
                     }
-                    final long a = (x[rs1] + imm) & amask;
+                    final long a = (at(x, rs1) + imm) & amask;
                     final long o = a - dreg.base;
                     // fast: 8 bytes readable in a region without latency, and aligned when the model
                     // wants it (acc >>> 8 is size - 1 then, else 0); the value is cut to size by shifts
                     if (o >= 0 && o <= dreg.fastLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
                         final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
                         final int sh = acc & ACCESS_SHIFT_MASK;
-                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
+                        set(x, rd, (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh);
                     } else if (o >= 0 && o <= dreg.cachedLast8 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
                         // a region timed by a cache hierarchy: the same read; an access to the
                         // thread's last L1D line is a hit (counted here, no call), else ask the tags
                         final long v = (long) MemoryRegion.LONG.get(dreg.bytes, (int) o);
                         final int sh = acc & ACCESS_SHIFT_MASK;
-                        x[rd] = (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh;
+                        set(x, rd, (acc & ACCESS_UNSIGNED) != 0 ? (v << sh) >>> sh : (v << sh) >> sh);
                         final MemoryHierarchy mh = dreg.hierarchy;
                         final int cur = mh.current;
                         if (a >>> mh.l1dLineShift == mh.lastL1dLine[cur]) {
                             mh.servedLoads[cur * MemoryHierarchy.LEVELS]++;
                         } else {
-                            x[READY + rd] += (long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4;
+                            set(x, READY + rd, at(x, READY + rd) + ((long) mh.extraCycles(a, 8 - (sh >>> 3), false, t) << 4));
                         }
                     } else {
                         exc = slowLoad(a, op, rd, t);
@@ -775,15 +836,15 @@ public final class Hart {
                     }
                     final int acc = (int) (tm >>> 48);
                     final int size = 1 << (op - SB);
-                    final long a = (x[rs1] + imm) & amask;
+                    final long a = (at(x, rs1) + imm) & amask;
                     final long o = a - dreg.base;
                     if (o >= 0 && o + size <= dreg.storeLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
-                        dreg.put((int) o, size, x[rs2]);
+                        dreg.put((int) o, size, at(x, rs2));
                         if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
                             exc = STOP;
                         }
                     } else {
-                        exc = slowStore(a, size, x[rs2]);
+                        exc = slowStore(a, size, at(x, rs2));
                         next += slowExtra;
                         slowExtra = 0;
                         dreg = dataRegion;
@@ -792,152 +853,152 @@ public final class Hart {
                     break;
                 }
                 case ADDI:
-                    x[rd] = x[rs1] + imm;
+                    set(x, rd, at(x, rs1) + imm);
                     break;
                 case SLTI:
-                    x[rd] = x[rs1] < imm ? 1 : 0;
+                    set(x, rd, at(x, rs1) < imm ? 1 : 0);
                     break;
                 case SLTIU:
-                    x[rd] = x[rs1] + Long.MIN_VALUE < imm + Long.MIN_VALUE ? 1 : 0;
+                    set(x, rd, at(x, rs1) + Long.MIN_VALUE < imm + Long.MIN_VALUE ? 1 : 0);
                     break;
                 case XORI:
-                    x[rd] = x[rs1] ^ imm;
+                    set(x, rd, at(x, rs1) ^ imm);
                     break;
                 case ORI:
-                    x[rd] = x[rs1] | imm;
+                    set(x, rd, at(x, rs1) | imm);
                     break;
                 case ANDI:
-                    x[rd] = x[rs1] & imm;
+                    set(x, rd, at(x, rs1) & imm);
                     break;
                 case SLLI:
-                    x[rd] = x[rs1] << imm;
+                    set(x, rd, at(x, rs1) << imm);
                     break;
                 case SRLI:
-                    x[rd] = x[rs1] >>> imm;
+                    set(x, rd, at(x, rs1) >>> imm);
                     break;
                 case SRAI:
-                    x[rd] = x[rs1] >> imm;
+                    set(x, rd, at(x, rs1) >> imm);
                     break;
                 case ADD:
-                    x[rd] = x[rs1] + x[rs2];
+                    set(x, rd, at(x, rs1) + at(x, rs2));
                     break;
                 case SUB:
-                    x[rd] = x[rs1] - x[rs2];
+                    set(x, rd, at(x, rs1) - at(x, rs2));
                     break;
                 case SLL:
-                    x[rd] = x[rs1] << x[rs2];
+                    set(x, rd, at(x, rs1) << at(x, rs2));
                     break;
                 case SLT:
-                    x[rd] = x[rs1] < x[rs2] ? 1 : 0;
+                    set(x, rd, at(x, rs1) < at(x, rs2) ? 1 : 0);
                     break;
                 case SLTU:
-                    x[rd] = x[rs1] + Long.MIN_VALUE < x[rs2] + Long.MIN_VALUE ? 1 : 0;
+                    set(x, rd, at(x, rs1) + Long.MIN_VALUE < at(x, rs2) + Long.MIN_VALUE ? 1 : 0);
                     break;
                 case XOR:
-                    x[rd] = x[rs1] ^ x[rs2];
+                    set(x, rd, at(x, rs1) ^ at(x, rs2));
                     break;
                 case SRL:
-                    x[rd] = x[rs1] >>> x[rs2];
+                    set(x, rd, at(x, rs1) >>> at(x, rs2));
                     break;
                 case SRA:
-                    x[rd] = x[rs1] >> x[rs2];
+                    set(x, rd, at(x, rs1) >> at(x, rs2));
                     break;
                 case OR:
-                    x[rd] = x[rs1] | x[rs2];
+                    set(x, rd, at(x, rs1) | at(x, rs2));
                     break;
                 case AND:
-                    x[rd] = x[rs1] & x[rs2];
+                    set(x, rd, at(x, rs1) & at(x, rs2));
                     break;
                 case ADDIW:
-                    x[rd] = (int) (x[rs1] + imm);
+                    set(x, rd, (int) (at(x, rs1) + imm));
                     break;
                 case SLLIW:
-                    x[rd] = (int) x[rs1] << imm;
+                    set(x, rd, (int) at(x, rs1) << imm);
                     break;
                 case SRLIW:
-                    x[rd] = (int) x[rs1] >>> imm;
+                    set(x, rd, (int) at(x, rs1) >>> imm);
                     break;
                 case SRAIW:
-                    x[rd] = (int) x[rs1] >> imm;
+                    set(x, rd, (int) at(x, rs1) >> imm);
                     break;
                 case ADDW:
-                    x[rd] = (int) (x[rs1] + x[rs2]);
+                    set(x, rd, (int) (at(x, rs1) + at(x, rs2)));
                     break;
                 case SUBW:
-                    x[rd] = (int) (x[rs1] - x[rs2]);
+                    set(x, rd, (int) (at(x, rs1) - at(x, rs2)));
                     break;
                 case SLLW:
-                    x[rd] = (int) x[rs1] << (int) x[rs2];
+                    set(x, rd, (int) at(x, rs1) << (int) at(x, rs2));
                     break;
                 case SRLW:
-                    x[rd] = (int) x[rs1] >>> (int) x[rs2];
+                    set(x, rd, (int) at(x, rs1) >>> (int) at(x, rs2));
                     break;
                 case SRAW:
-                    x[rd] = (int) x[rs1] >> (int) x[rs2];
+                    set(x, rd, (int) at(x, rs1) >> (int) at(x, rs2));
                     break;
                 case MUL:
                     if (count) {
                         issuedMul++;
                     }
-                    x[rd] = x[rs1] * x[rs2];
+                    set(x, rd, at(x, rs1) * at(x, rs2));
                     break;
                 case MULH:
                     if (count) {
                         issuedMulh++;
                     }
-                    x[rd] = Math.multiplyHigh(x[rs1], x[rs2]);
+                    set(x, rd, Math.multiplyHigh(at(x, rs1), at(x, rs2)));
                     break;
                 case MULHSU: {
                     if (count) {
                         issuedMulh++;
                     }
-                    final long a = x[rs1];
-                    final long b = x[rs2];
-                    x[rd] = Math.multiplyHigh(a, b) + ((b >> 63) & a);
+                    final long a = at(x, rs1);
+                    final long b = at(x, rs2);
+                    set(x, rd, Math.multiplyHigh(a, b) + ((b >> 63) & a));
                     break;
                 }
                 case MULHU: {
                     if (count) {
                         issuedMulh++;
                     }
-                    final long a = x[rs1];
-                    final long b = x[rs2];
-                    x[rd] = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+                    final long a = at(x, rs1);
+                    final long b = at(x, rs2);
+                    set(x, rd, Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a));
                     break;
                 }
                 case MULW:
                     if (count) {
                         issuedMul++;
                     }
-                    x[rd] = (int) x[rs1] * (int) x[rs2];
+                    set(x, rd, (int) at(x, rs1) * (int) at(x, rs2));
                     break;
                 case MULH32:
                     if (count) {
                         issuedMulh++;
                     }
-                    x[rd] = (int) ((x[rs1] * x[rs2]) >> 32);
+                    set(x, rd, (int) ((at(x, rs1) * at(x, rs2)) >> 32));
                     break;
                 case MULHSU32:
                     if (count) {
                         issuedMulh++;
                     }
-                    x[rd] = (int) ((x[rs1] * (x[rs2] & 0xffffffffL)) >> 32);
+                    set(x, rd, (int) ((at(x, rs1) * (at(x, rs2) & 0xffffffffL)) >> 32));
                     break;
                 case MULHU32:
                     if (count) {
                         issuedMulh++;
                     }
-                    x[rd] = (int) (((x[rs1] & 0xffffffffL) * (x[rs2] & 0xffffffffL)) >>> 32);
+                    set(x, rd, (int) (((at(x, rs1) & 0xffffffffL) * (at(x, rs2) & 0xffffffffL)) >>> 32));
                     break;
                 case DIV: case DIVU: case REM: case REMU: case DIVW: case DIVUW: case REMW: case REMUW: {
                     if (count) {
                         issuedDiv++;
                     }
-                    final long a = x[rs1];
-                    final long b = x[rs2];
-                    x[rd] = divide(op, a, b);
+                    final long a = at(x, rs1);
+                    final long b = at(x, rs2);
+                    set(x, rd, divide(op, a, b));
                     if (divDataDependent) {
-                        x[READY + rd] = (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal();
+                        set(x, READY + rd, (t + divCycles(op, a, b)) << 4 | TimingClass.DIV.ordinal());
                     }
                     break;
                 }
@@ -948,14 +1009,14 @@ public final class Hart {
                     if (count) {
                         issuedAmo++;
                     }
-                    final long v = amo(op, x[rs1] & amask, x[rs2], t);
+                    final long v = amo(op, at(x, rs1) & amask, at(x, rs2), t);
                     if (pendingCause >= 0) {
                         exc = pendingCause;
                         tval = pendingTval;
                         pendingCause = -1;
                     } else {
-                        x[rd] = v;
-                        x[READY + rd] += (long) slowExtra << 4;
+                        set(x, rd, v);
+                        set(x, READY + rd, at(x, READY + rd) + ((long) slowExtra << 4));
                         dreg = dataRegion;
                         if (haltReason != HaltReason.NONE) {
                             exc = STOP;
@@ -1025,7 +1086,7 @@ public final class Hart {
                 case RORI: case RORIW: case ORC_B: case REV8:
                 case BCLR: case BCLRI: case BEXT: case BEXTI: case BINV: case BINVI: case BSET: case BSETI:
                     if (enabled[op]) {
-                        x[rd] = bitManipulation(op, x[rs1], x[rs2], (int) imm);
+                        set(x, rd, bitManipulation(op, at(x, rs1), at(x, rs2), (int) imm));
                     } else {
                         exc = CAUSE_ILLEGAL; // the model does not have Zbb / Zbs
                         tval = wordAt(pc) & 0xffffffffL;
@@ -1252,31 +1313,34 @@ public final class Hart {
     /**
      * A conditional branch's lost cycles: without a predictor, the taken penalty when taken; with one,
      * the BHT's 2-bit counter and the BTB's tag predict taken, and a wrong prediction costs the
-     * mispredict penalty. Updates the counter (and the BTB on a taken branch).
+     * mispredict penalty. Updates the counter (and the BTB on a taken branch). {@link #bp} is read
+     * and written unchecked ({@link #at}, {@link #set}): its settings are fixed at construction,
+     * and every index stays inside it by that construction (BHT index masked by entries - 1, BTB
+     * index below its entries, RAS top below its length).
      */
     private int branch(final long pc, final boolean taken, final long target) {
         final long[] p = bp;
-        if (p[BP_ON] == 0) {
+        if (at(p, BP_ON) == 0) {
             if (taken) {
-                final int c = (int) p[BP_TAKEN];
+                final int c = (int) at(p, BP_TAKEN);
                 controlStallCycles += c;
                 return c;
             }
             return 0;
         }
-        final int i = BP_BHT + ((int) (pc >>> 1) & (int) p[BP_BHT_MASK]);
-        final long c = p[i];
-        final int b = (int) p[BP_BTB] + btbIndex(pc, (int) p[BP_BTB_ENTRIES]);
-        final boolean predictedTaken = c >= 2 && p[b] == pc;
+        final int i = BP_BHT + ((int) (pc >>> 1) & (int) at(p, BP_BHT_MASK));
+        final long c = at(p, i);
+        final int b = (int) at(p, BP_BTB) + btbIndex(pc, (int) at(p, BP_BTB_ENTRIES));
+        final boolean predictedTaken = c >= 2 && at(p, b) == pc;
         if (taken) {
-            p[i] = c == 3 ? 3 : c + 1;
-            p[b] = pc;
-            p[b + (int) p[BP_BTB_ENTRIES]] = target;
+            set(p, i, c == 3 ? 3 : c + 1);
+            set(p, b, pc);
+            set(p, b + (int) at(p, BP_BTB_ENTRIES), target);
         } else {
-            p[i] = c == 0 ? 0 : c - 1;
+            set(p, i, c == 0 ? 0 : c - 1);
         }
         if (predictedTaken != taken) {
-            final int m = (int) p[BP_MISPREDICT];
+            final int m = (int) at(p, BP_MISPREDICT);
             controlStallCycles += m;
             return m;
         }
@@ -1290,36 +1354,36 @@ public final class Hart {
      */
     private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
         final long[] p = bp;
-        if (p[BP_ON] == 0) {
-            final int c = (int) p[BP_JUMP];
+        if (at(p, BP_ON) == 0) {
+            final int c = (int) at(p, BP_JUMP);
             controlStallCycles += c;
             return c;
         }
-        final int rasBase = (int) p[BP_RAS];
-        final int rasLength = (int) p[BP_RAS_LENGTH];
+        final int rasBase = (int) at(p, BP_RAS);
+        final int rasLength = (int) at(p, BP_RAS_LENGTH);
         boolean hit;
-        if (ret && p[BP_RAS_COUNT] > 0) {
-            final int top = (int) p[BP_RAS_TOP];
-            hit = p[rasBase + top] == target;
-            p[BP_RAS_TOP] = top == 0 ? rasLength - 1 : top - 1;
-            p[BP_RAS_COUNT]--;
+        if (ret && at(p, BP_RAS_COUNT) > 0) {
+            final int top = (int) at(p, BP_RAS_TOP);
+            hit = at(p, rasBase + top) == target;
+            set(p, BP_RAS_TOP, top == 0 ? rasLength - 1 : top - 1);
+            set(p, BP_RAS_COUNT, at(p, BP_RAS_COUNT) - 1);
         } else {
-            final int entries = (int) p[BP_BTB_ENTRIES];
-            final int b = (int) p[BP_BTB] + btbIndex(pc, entries);
-            hit = p[b] == pc && p[b + entries] == target;
-            p[b] = pc;
-            p[b + entries] = target;
+            final int entries = (int) at(p, BP_BTB_ENTRIES);
+            final int b = (int) at(p, BP_BTB) + btbIndex(pc, entries);
+            hit = at(p, b) == pc && at(p, b + entries) == target;
+            set(p, b, pc);
+            set(p, b + entries, target);
         }
-        if (call && p[BP_RAS_ENTRIES] > 0) {
-            final int top = (int) p[BP_RAS_TOP] == rasLength - 1 ? 0 : (int) p[BP_RAS_TOP] + 1;
-            p[BP_RAS_TOP] = top;
-            p[rasBase + top] = link;
-            if (p[BP_RAS_COUNT] < rasLength) {
-                p[BP_RAS_COUNT]++;
+        if (call && at(p, BP_RAS_ENTRIES) > 0) {
+            final int top = (int) at(p, BP_RAS_TOP) == rasLength - 1 ? 0 : (int) at(p, BP_RAS_TOP) + 1;
+            set(p, BP_RAS_TOP, top);
+            set(p, rasBase + top, link);
+            if (at(p, BP_RAS_COUNT) < rasLength) {
+                set(p, BP_RAS_COUNT, at(p, BP_RAS_COUNT) + 1);
             }
         }
         if (!hit) {
-            final int m = (int) p[BP_MISPREDICT];
+            final int m = (int) at(p, BP_MISPREDICT);
             controlStallCycles += m;
             return m;
         }

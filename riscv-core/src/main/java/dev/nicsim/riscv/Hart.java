@@ -673,7 +673,9 @@ public final class Hart {
         long now = this.cycles;
         long n = this.instret;
         DecodedPage page = this.fetchPage;
-        long pageBase = page == null ? Long.MIN_VALUE : page.base;
+        // no page: a base whose page cannot hold pc, so the first fetch looks pc up (Long.MIN_VALUE
+        // would be the page of an RV64 pc at 2^63)
+        long pageBase = page == null ? pc + DecodedPage.PAGE_BYTES : page.base;
         long[] decoded = page == null ? null : page.decoded;
         long fetchBase = this.fetchBase;
         // the window's size biased by Long.MIN_VALUE, so one signed compare is an unsigned one
@@ -688,8 +690,11 @@ public final class Hart {
                         pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
                         now += redirectPenalty + 1;
                         controlStallCycles += redirectPenalty;
-                        pageBase = Long.MIN_VALUE;
+                        // no window and no page: the next fetch (the handler's) looks its pc up
+                        // afresh, wherever it is (FetchAfterTrapTest)
+                        pageBase = pc + DecodedPage.PAGE_BYTES;
                         fetchBase = Long.MIN_VALUE;
+                        fetchLimit = Long.MIN_VALUE;
                         if (haltReason != HaltReason.NONE || stopAfterTrap) {
                             trapped = true;
                             break;

@@ -119,6 +119,15 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     private final double inverseAlphaPeriod = 1.0 / alphaPeriodNs;
     private final double inverseDecreasePeriod = 1.0 / decreasePeriodNs;
     /**
+     * {@link CcMath#divisionMultiplier} and {@link CcMath#multiplierShift} of the alpha and monitor
+     * periods, for exact divides of a lateness (0..2^31 - 1 ns) by them with one multiply-high;
+     * multiplier 0 for a period below 5 ns (then the reciprocal above divides).
+     */
+    private final long alphaPeriodMultiplier = alphaPeriodNs >= 5 ? CcMath.divisionMultiplier(alphaPeriodNs) : 0,
+        decreasePeriodMultiplier = decreasePeriodNs >= 5 ? CcMath.divisionMultiplier(decreasePeriodNs) : 0;
+    private final int alphaPeriodShift = alphaPeriodNs >= 5 ? CcMath.multiplierShift(alphaPeriodNs) : 0,
+        decreasePeriodShift = decreasePeriodNs >= 5 ? CcMath.multiplierShift(decreasePeriodNs) : 0;
+    /**
      * {@code (1 - g)^(2^k)} in 0.32 for k = 0..63, each the square of the previous floored to 0.32:
      * the successive bases a square-and-multiply loop for base {@code (1 - g) << 16} squares its
      * way through, computed once instead of per alpha catch-up.
@@ -281,7 +290,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
-                    : (int) ((CcMath.floorDivide(late, decreasePeriodNs, inverseDecreasePeriod) + 1) * decreasePeriodNs);
+                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
+                        inverseDecreasePeriod) + 1) * decreasePeriodNs);
                 context.set(W_NEXT_DECREASE_NS, next);
             }
             f |= FLAG_DECREASE_PENDING;
@@ -417,8 +427,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * {@code 1 + floor(late / period)} ticks.
      */
     private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
-        // an exact reciprocal division (no divide instruction)
-        final long ticks = CcMath.floorDivide(late, alphaPeriodNs, inverseAlphaPeriod) + 1;
+        final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
         long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
         final long m = ticks - 1;
         if (m > 0 && alpha > 0) {
@@ -429,6 +438,24 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         final int f = flags & ~FLAG_ALPHA_CNP;
         context.set(W_FLAGS, f);
         return f;
+    }
+
+    /**
+     * Whole periods in a lateness, {@code late / period}, exactly and without a divide instruction:
+     * one multiply-high by the period's multiplier, or for a period below 5 ns (no multiplier) the
+     * reciprocal estimate and its correction ({@link CcMath#floorDivide}).
+     *
+     * @param late       ns, 0..2^31 - 1
+     * @param period     ns, positive
+     * @param multiplier {@link CcMath#divisionMultiplier} of the period, or 0
+     * @param shift      {@link CcMath#multiplierShift} of the period
+     * @param inverse    {@code 1.0 / period}
+     * @return {@code late / period}
+     */
+    private static long periods(final int late, final int period, final long multiplier, final int shift,
+                                final double inverse) {
+        return multiplier != 0 ? CcMath.divideByMultiplier(late, multiplier, shift)
+            : CcMath.floorDivide(late, period, inverse);
     }
 
     /**

@@ -184,26 +184,6 @@ final class CcMath {
     }
 
     /**
-     * {@code n / d} as Java's {@code /} gives it, with a double divide for {@code 0 <= n < 2^53}
-     * (shorter latency than a 64-bit integer divide): n and d are exact as doubles, the quotient
-     * {@code x = n / d} is rounded once with an error of at most {@code x 2^-53 = n / (d 2^53)},
-     * below {@code 1/d}, while a non-integer x is at least {@code 1/d} from either neighbouring
-     * integer (and an integer x is exact), so truncating the rounded quotient gives
-     * {@code floor(x)}. Any other n goes to the integer divide.
-     *
-     * @param n dividend, any (outside {@code [0, 2^53)} or with d not positive: the integer divide)
-     * @param d divisor
-     * @return {@code n / d}
-     * @throws ArithmeticException if d is 0 (as {@code /})
-     */
-    static long quotient(final long n, final int d) {
-        if (n >= 0 && n < 1L << 53 && d > 0) {
-            return (long) ((double) n / d);
-        }
-        return n / d;
-    }
-
-    /**
      * Bits of the dividends {@link #divideByMultiplier} takes: {@code 0 <= n < 2^61}, which holds
      * every rate quotient's dividend {@code rc_kbps x 1000 x 2^20} for rc below 2^31 kb/s.
      */

@@ -215,7 +215,7 @@ public final class LdcpAlgorithm extends TableAlgorithm {
                 final long c = cw - (long) n * beta;
                 return c < gamma ? gamma : (int) c;
             }
-            final long c = cw + CcMath.quotient(((long) n * alpha) << 16, cw);
+            final long c = cw + (((long) n * alpha) << 16) / cw;
             return (int) Math.min(CcMath.MAX_WINDOW_PACKETS_FIXED, c);
         }
         counters.increment(C_ACKS_BELOW_ONE);

@@ -123,32 +123,4 @@ class CcMathTest {
             assertEquals("divisor must be at least 5, got " + d, e.getMessage());
         }
     }
-
-    @Test
-    void doubleQuotientIsTheIntegerDivideOverItsRange() {
-        final long top = (1L << 53) - 1;
-        final int[] divisors = {1, 2, 3, 7, 65_536, 65_537, 1_000_003, 0x7FFF_0000, Integer.MAX_VALUE - 1, Integer.MAX_VALUE};
-        for (final int d : divisors) {
-            for (long k = 0; k <= top / d; k = k * 3 + 1) { // exact multiples and their neighbours, up to the top
-                for (final long n : new long[] {k * d - 1, k * d, k * d + 1, top - k}) {
-                    if (n >= 0) {
-                        assertEquals(n / d, CcMath.quotient(n, d), () -> n + " / " + d);
-                    }
-                }
-            }
-            for (final long n : new long[] {top, top / d * d, top / d * d - 1, 1L << 53, Long.MAX_VALUE, -1, -d, Long.MIN_VALUE}) {
-                assertEquals(n / d, CcMath.quotient(n, d), () -> n + " / " + d); // the last five by the integer divide
-                assertEquals(n / -d, CcMath.quotient(n, -d), () -> n + " / -" + d);
-            }
-        }
-        final SplittableRandom r = new SplittableRandom(53);
-        for (int i = 0; i < 1_000_000; i++) {
-            final int d = 1 + (r.nextInt(Integer.MAX_VALUE) >>> r.nextInt(31));
-            final long n = r.nextLong(1L << 53) >>> r.nextInt(53);
-            assertEquals(n / d, CcMath.quotient(n, d), () -> n + " / " + d);
-            final long q = n / d;
-            assertEquals(q, CcMath.quotient(q * d + d - 1 < 1L << 53 ? q * d + d - 1 : q * d, d), () -> "below the next multiple of " + d);
-        }
-        assertThrows(ArithmeticException.class, () -> CcMath.quotient(5, 0));
-    }
 }

@@ -113,7 +113,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     private final boolean clampTgtRate = flag("clamp_tgt_rate");
     private final boolean clampAfterTimeInc = flag("clamp_tgt_rate_after_time_inc");
     private final boolean haiScaling = flag("hai_scaling");
-    /** {@code 1 - g} and {@code g x 2^16}, 16.16 and 16.32: one alpha tick is {@code ((1 - g) alpha + (CNP ? g x 2^16 : 0)) >> 16}. */
+    /**
+     * {@code 1 - g} (16.16) and {@code g << 16} (g in the 2^-32 units of a 16.16 x 16.16 product):
+     * one alpha tick is {@code ((1 - g) x alpha + (CNP in the period ? g << 16 : 0)) >> 16}.
+     */
     private final long oneMinusG = FixedPoint.ONE - (long) g, gTimes2To16 = (long) g << 16;
     /** {@code 1.0 / alpha_update_period_ns} and {@code 1.0 / rate_reduce_monitor_period_ns}, for exact divides by them. */
     private final double inverseAlphaPeriod = 1.0 / alphaPeriodNs;

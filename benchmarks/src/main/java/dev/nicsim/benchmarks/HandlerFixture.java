@@ -47,6 +47,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  * (the earlier fixture's 8.5-12 ns of harness per op, docs/performance.md "Handler benchmarks").
  * {@code HandlerFixtureBenchmark} measures what is left of the fixture with a stand-in handler.
  *
+ * <p>The handler call itself is a real call in every handler benchmark: each built-in handler
+ * compiles to more machine code (DCQCN about 7,000 bytes, DCTCP 3,900, LDCP 3,000, LDCP-PCC
+ * 2,800) than HotSpot inlines into a caller ({@code InlineSmallCode}, 2,500 bytes: "already
+ * compiled into a big method" in {@code -XX:+PrintInlining}), so each op pays the call, the
+ * inline-cache check, the handler's frame and the caller's spills around it, as the simulator's
+ * processor does. The stand-in handler of {@code HandlerFixtureBenchmark} is small and inlined,
+ * so its figure leaves that cost out (docs/performance.md "Handler benchmarks", fifth session).
+ *
  * <p>Memory per lane: 2 x 12 KiB of contexts, 16 KiB of events and the 512 flyweights, read in
  * order. Allocation-free after construction. Thread-safety: one benchmark thread.
  */

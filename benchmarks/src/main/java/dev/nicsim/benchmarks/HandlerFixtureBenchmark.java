@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  * benchmarks call it (the round's context restore, and per op the result reset, the call, the digest),
  * with a stand-in handler that reads the event's type and one context word and sets the rate from
  * them, on DCQCN's recorded CNP states. Subtract it from a handler benchmark's figure for an
- * estimate of the handler alone.
+ * estimate of the handler alone, call included: the stand-in is inlined into the round's loop,
+ * the real handlers are called ({@link HandlerFixture}, class comment).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar HandlerFixtureBenchmark -prof gc}
  */

@@ -182,4 +182,72 @@ final class CcMath {
         }
         return q;
     }
+
+    /**
+     * Bits of the dividends {@link #divideByMultiplier} takes: {@code 0 <= n < 2^61}, which holds
+     * every rate quotient's dividend {@code rc_kbps x 1000 x 2^20} for rc below 2^31 kb/s.
+     */
+    static final int MULTIPLIER_DIVIDEND_BITS = 61;
+
+    /**
+     * The multiplier that turns a floor division by the constant {@code d} into a multiply:
+     * {@code m = ceil(2^(61 + l) / d)} with {@code l = ceil(log2 d)}, so that
+     * {@code floor(n / d) = floor(n x m / 2^(61 + l))} for every {@code 0 <= n < 2^61} (Granlund and
+     * Montgomery, "Division by invariant integers using multiplication", PLDI 1994, Thm 4.2: with
+     * {@code m d = 2^(61+l) + e}, {@code 0 <= e < d <= 2^l}, and {@code n = q d + r}, {@code n m /
+     * 2^(61+l) = q + r/d + n e / (d 2^(61+l))}, where {@code r/d <= 1 - 1/d} and the last term is
+     * below {@code 2^61 d / (d 2^(61+l)) = 2^-l <= 1/d}, so the floor is q). {@code m < 2^62}. Found
+     * by a bit-serial long division (about 100 steps; for a caller's cold path, allocation-free).
+     *
+     * @param d divisor, at least 5 (so that {@code 61 + l >= 64})
+     * @return the multiplier {@code m}, for {@link #divideByMultiplier} with {@link #multiplierShift}
+     * @throws IllegalArgumentException if d is below 5
+     */
+    static long divisionMultiplier(final long d) {
+        final int exponent = MULTIPLIER_DIVIDEND_BITS + ceilLog2(d);
+        long q = 0;
+        long r = 0;
+        for (int bit = exponent; bit >= 0; bit--) { // the dividend 2^exponent, one bit at a time
+            r = (r << 1) | (bit == exponent ? 1 : 0); // r < d < 2^63, so r << 1 fits in 64 bits unsigned
+            q <<= 1;
+            if (Long.compareUnsigned(r, d) >= 0) {
+                r -= d;
+                q |= 1;
+            }
+        }
+        return r == 0 ? q : q + 1;
+    }
+
+    /**
+     * The right shift that goes with {@link #divisionMultiplier}: {@code 61 + l - 64}.
+     *
+     * @param d divisor, at least 5
+     * @return shift, 0..60
+     * @throws IllegalArgumentException if d is below 5
+     */
+    static int multiplierShift(final long d) {
+        return MULTIPLIER_DIVIDEND_BITS + ceilLog2(d) - 64;
+    }
+
+    /**
+     * {@code n / d} for {@code 0 <= n < 2^61}, exactly, with one 64 x 64 -> 128-bit multiply
+     * instead of a divide: {@code multiplyHigh(n, m) >>> shift} (proof at
+     * {@link #divisionMultiplier}).
+     *
+     * @param n          dividend, {@code 0 <= n < 2^61}
+     * @param multiplier {@link #divisionMultiplier} of d
+     * @param shift      {@link #multiplierShift} of d
+     * @return {@code n / d}
+     */
+    static long divideByMultiplier(final long n, final long multiplier, final int shift) {
+        return Math.multiplyHigh(n, multiplier) >>> shift;
+    }
+
+    /** @return {@code ceil(log2 d)} for d at least 5 */
+    private static int ceilLog2(final long d) {
+        if (d < 5) {
+            throw new IllegalArgumentException("divisor must be at least 5, got " + d);
+        }
+        return 64 - Long.numberOfLeadingZeros(d - 1);
+    }
 }

@@ -78,6 +78,9 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     /** Bits of the flags word, as in the layout table above. */
     public static final int FLAG_ACTIVE = 1, FLAG_ALPHA_CNP = 2, FLAG_DECREASE_PENDING = 4, FLAG_INCREASING = 8;
 
+    /** Left shifts that move {@link #FLAG_DECREASE_PENDING} and {@link #FLAG_INCREASING} to bit 31. */
+    private static final int DECREASE_PENDING_TO_SIGN = 31 - Integer.numberOfTrailingZeros(FLAG_DECREASE_PENDING),
+        INCREASING_TO_SIGN = 31 - Integer.numberOfTrailingZeros(FLAG_INCREASING);
     private static final int MAX_DEADLINES_PER_EVENT = 32;
     private static final int MAX_BYTE_EVENTS_PER_BURST = 16;
     private static final int STAGE_MAX = 0xFFFF;
@@ -110,9 +113,23 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     private final boolean clampTgtRate = flag("clamp_tgt_rate");
     private final boolean clampAfterTimeInc = flag("clamp_tgt_rate_after_time_inc");
     private final boolean haiScaling = flag("hai_scaling");
+    /**
+     * {@code 1 - g} (16.16) and {@code g << 16} (g in the 2^-32 units of a 16.16 x 16.16 product):
+     * one alpha tick is {@code ((1 - g) x alpha + (CNP in the period ? g << 16 : 0)) >> 16}.
+     */
+    private final long oneMinusG = FixedPoint.ONE - (long) g, gTimes2To16 = (long) g << 16;
     /** {@code 1.0 / alpha_update_period_ns} and {@code 1.0 / rate_reduce_monitor_period_ns}, for exact divides by them. */
     private final double inverseAlphaPeriod = 1.0 / alphaPeriodNs;
     private final double inverseDecreasePeriod = 1.0 / decreasePeriodNs;
+    /**
+     * {@link CcMath#divisionMultiplier} and {@link CcMath#multiplierShift} of the alpha and monitor
+     * periods, for exact divides of a lateness (0..2^31 - 1 ns) by them with one multiply-high;
+     * multiplier 0 for a period below 5 ns (then the reciprocal above divides).
+     */
+    private final long alphaPeriodMultiplier = alphaPeriodNs >= 5 ? CcMath.divisionMultiplier(alphaPeriodNs) : 0,
+        decreasePeriodMultiplier = decreasePeriodNs >= 5 ? CcMath.divisionMultiplier(decreasePeriodNs) : 0;
+    private final int alphaPeriodShift = alphaPeriodNs >= 5 ? CcMath.multiplierShift(alphaPeriodNs) : 0,
+        decreasePeriodShift = decreasePeriodNs >= 5 ? CcMath.multiplierShift(decreasePeriodNs) : 0;
     /**
      * {@code (1 - g)^(2^k)} in 0.32 for k = 0..63, each the square of the previous floored to 0.32:
      * the successive bases a square-and-multiply loop for base {@code (1 - g) << 16} squares its
@@ -180,8 +197,11 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             }
             flags = firstCnp(context, now, attributes);
         } else {
-            if (((flags & FLAG_DECREASE_PENDING) != 0 && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS)))
-                || ((flags & FLAG_INCREASING) != 0 && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS)))) {
+            // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
+            // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
+            // atOrAfter(now, next increase)) with one branch instead of four
+            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
+                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
                 runDue(context, now, attributes);
                 flags = context.get(W_FLAGS);
             }
@@ -201,26 +221,42 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
-    /** Line rate whose reciprocal {@link #inverseLineRate} holds; 0 before the first event. */
+    /**
+     * Line rate whose division multiplier {@link #lineRateMultiplier} and shift
+     * {@link #lineRateShift} hold; 0 before the first event.
+     */
     private long cachedLineRateBitsPerSec;
-    private double inverseLineRate;
+    /** {@link CcMath#divisionMultiplier} of the cached line rate; 0 when it is below 5 bit/s (then {@link #toRate} divides). */
+    private long lineRateMultiplier;
+    private int lineRateShift;
 
     /**
-     * {@link #toRate} without a 64-bit divide per event: the quotient is estimated with the line
-     * rate's reciprocal (cached while the line rate stays the same) and corrected to the exact
-     * floor by comparing the remainder, so the result is bit for bit the division's.
+     * {@link #toRate} without a divide per event: the dividend {@code rc x 1000 x 2^20} is below
+     * 2^61 for every rc in 0..2^31 - 1, so the floor quotient is one multiply-high by the line
+     * rate's exact division multiplier ({@link CcMath#divisionMultiplier}, proof there; cached while
+     * the line rate stays the same), bit for bit the division's. A negative rc (never written by
+     * this algorithm) or a line rate below 5 bit/s goes to {@link #toRate} itself.
      */
     private int rateOf(final int rcKbps, final long lineRateBitsPerSec) {
-        final long n = ((long) rcKbps * 1000L) << 20;
-        if (n < 0 || lineRateBitsPerSec <= 0) {
+        if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
+            cacheLineRate(lineRateBitsPerSec);
+        }
+        if (rcKbps < 0 || lineRateMultiplier == 0) {
             return toRate(rcKbps, lineRateBitsPerSec);
         }
-        if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
-            cachedLineRateBitsPerSec = lineRateBitsPerSec;
-            inverseLineRate = 1.0 / lineRateBitsPerSec;
-        }
-        final long r = CcMath.floorDivide(n, lineRateBitsPerSec, inverseLineRate);
+        final long r = CcMath.divideByMultiplier(((long) rcKbps * 1000L) << 20, lineRateMultiplier, lineRateShift);
         return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
+    }
+
+    /** Caches the division multiplier of a new line rate (cold: once per line rate change). */
+    private void cacheLineRate(final long lineRateBitsPerSec) {
+        cachedLineRateBitsPerSec = lineRateBitsPerSec;
+        if (lineRateBitsPerSec >= 5) {
+            lineRateMultiplier = CcMath.divisionMultiplier(lineRateBitsPerSec);
+            lineRateShift = CcMath.multiplierShift(lineRateBitsPerSec);
+        } else {
+            lineRateMultiplier = 0;
+        }
     }
 
     /**
@@ -257,7 +293,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
-                    : (int) ((CcMath.floorDivide(late, decreasePeriodNs, inverseDecreasePeriod) + 1) * decreasePeriodNs);
+                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
+                        inverseDecreasePeriod) + 1) * decreasePeriodNs);
                 context.set(W_NEXT_DECREASE_NS, next);
             }
             f |= FLAG_DECREASE_PENDING;
@@ -366,17 +403,34 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1.
      *
      * @param flags the flags word as it is in the context
-     * @return the flags word after the catch-up (written to the context when ticks were applied)
+     * @return the flags word after the catch-up (written to the context, with alpha and the next
+     *         tick's time, unchanged when no tick was due)
      */
     private int catchUpAlpha(final PccContext context, final int now, final int flags) {
         final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);
-        if (late < 0) {
-            return flags;
+        if (late >= alphaPeriodNs) {
+            return catchUpAlphaPeriods(context, next, late, flags);
         }
-        // late >= 0: no divide in the common case, an exact reciprocal division (no divide instruction) otherwise
-        final long ticks = late < alphaPeriodNs ? 1 : CcMath.floorDivide(late, alphaPeriodNs, inverseAlphaPeriod) + 1;
-        final long oneMinusG = FixedPoint.ONE - g;
+        // late < one period, the common case: no tick (late < 0) or one, without a branch on which
+        // (the two are about equally likely): tick is all ones for one tick, 0 for none, and with
+        // no tick the three words are written back unchanged
+        final int tick = late >> 31 ^ -1;
+        final int alpha = context.get(W_ALPHA);
+        final int ticked = (int) ((oneMinusG * alpha + (gTimes2To16 & -(long) ((flags & FLAG_ALPHA_CNP) >>> 1))) >> 16);
+        context.set(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick));
+        context.set(W_NEXT_ALPHA_NS, next + (alphaPeriodNs & tick));
+        final int f = flags & ~(FLAG_ALPHA_CNP & tick);
+        context.set(W_FLAGS, f);
+        return f;
+    }
+
+    /**
+     * {@link #catchUpAlpha} when at least one whole period has passed since the next tick:
+     * {@code 1 + floor(late / period)} ticks.
+     */
+    private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
+        final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
         long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
         final long m = ticks - 1;
         if (m > 0 && alpha > 0) {
@@ -387,6 +441,24 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         final int f = flags & ~FLAG_ALPHA_CNP;
         context.set(W_FLAGS, f);
         return f;
+    }
+
+    /**
+     * Whole periods in a lateness, {@code late / period}, exactly and without a divide instruction:
+     * one multiply-high by the period's multiplier, or for a period below 5 ns (no multiplier) the
+     * reciprocal estimate and its correction ({@link CcMath#floorDivide}).
+     *
+     * @param late       ns, 0..2^31 - 1
+     * @param period     ns, positive
+     * @param multiplier {@link CcMath#divisionMultiplier} of the period, or 0
+     * @param shift      {@link CcMath#multiplierShift} of the period
+     * @param inverse    {@code 1.0 / period}
+     * @return {@code late / period}
+     */
+    private static long periods(final int late, final int period, final long multiplier, final int shift,
+                                final double inverse) {
+        return multiplier != 0 ? CcMath.divideByMultiplier(late, multiplier, shift)
+            : CcMath.floorDivide(late, period, inverse);
     }
 
     /**

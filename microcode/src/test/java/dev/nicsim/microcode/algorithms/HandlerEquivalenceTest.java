@@ -48,6 +48,12 @@ class HandlerEquivalenceTest {
         check(p, DcqcnReference::new, 5, "alpha_update_period_ns", 55_000, "rate_reduce_monitor_period_ns", 50_000,
             "rpg_time_reset_ns", 5_000, "rpg_threshold", 5, "rate_on_first_cnp", 0.25, "rpg_min_dec_fac", 0,
             "rpg_gd", 0, "g", Math.scalb(1.0, -16));
+        lineRateBitsPerSec = 25_000_000_000L; // the rate quotient's multiplier follows the line rate
+        check(p, DcqcnReference::new, 6);
+        lineRateBitsPerSec = 399_999_999_997L;
+        check(p, DcqcnReference::new, 7, "rpg_time_reset_ns", 700, "rpg_ai_rate_mbps", 1_000);
+        // periods below 5 ns have no division multiplier: their divides take the reciprocal path
+        check(p, DcqcnReference::new, 8, "alpha_update_period_ns", 3, "rate_reduce_monitor_period_ns", 1);
     }
 
     @Test

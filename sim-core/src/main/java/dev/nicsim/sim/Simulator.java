@@ -36,10 +36,10 @@ import java.util.function.LongSupplier;
  * anything, the state the next {@value #LOOKAHEAD_EVENTS} events will read (their handlers and
  * packets, then the receiving device's state through {@link NetDevice#touch}), so that their cache
  * misses overlap (see {@code lookAhead}). It does not change the order or the results of events.
- * Whether it pays depends on the fabric and the machine (2026-11-27, paired runs: on the HPCC fat
- * tree the run was 12 % faster without it, on websearch-leafspine-dcqcn 8-14 %; on the DCQCN fat
- * tree the two were within 4 % either way; docs/performance.md), so by default the
- * kernel times it: every {@value #EPOCH_CYCLE} epochs of {@value #EPOCH_EVENTS} events, four are
+ * Whether it pays depends on the fabric and the machine (it gave 1.14x on the HPCC ns-3 DCQCN fat
+ * tree when it came; on 2026-11-27, after later changes, the HPCC fat tree ran 12 % faster without
+ * it, websearch-leafspine-dcqcn 6-15 % and the DCQCN fat tree 7-8 %; docs/performance.md), so by
+ * default the kernel times it: every {@value #EPOCH_CYCLE} epochs of {@value #EPOCH_EVENTS} events, four are
  * run off, on, on, off, and the next 28 run in the mode whose trials took less wall time (a decayed
  * sum over the cycles). The choice depends on the machine's timing but changes only the speed: the
  * events and outputs are the same with the look-ahead on, off or chosen.

@@ -1,6 +1,7 @@
 package dev.nicsim.sim;
 
 import java.util.Arrays;
+import java.util.function.LongSupplier;
 
 /**
  * Discrete-event kernel: time in {@code long} picoseconds and deterministic tie order (events at
@@ -35,6 +36,13 @@ import java.util.Arrays;
  * anything, the state the next {@value #LOOKAHEAD_EVENTS} events will read (their handlers and
  * packets, then the receiving device's state through {@link NetDevice#touch}), so that their cache
  * misses overlap (see {@code lookAhead}). It does not change the order or the results of events.
+ * Whether it pays depends on the fabric and the machine (it gave 1.14x on the HPCC ns-3 DCQCN fat
+ * tree when it came; on 2026-11-27, after later changes, the HPCC fat tree ran 12 % faster without
+ * it, websearch-leafspine-dcqcn 6-15 % and the DCQCN fat tree 7-8 %; docs/performance.md), so by
+ * default the kernel times it: every {@value #EPOCH_CYCLE} epochs of {@value #EPOCH_EVENTS} events, four are
+ * run off, on, on, off, and the next 28 run in the mode whose trials took less wall time (a decayed
+ * sum over the cycles). The choice depends on the machine's timing but changes only the speed: the
+ * events and outputs are the same with the look-ahead on, off or chosen.
  *
  * <p>Limits: at most 2^24 (16.7 M) events pending at once and 2^39 events scheduled per run.
  * Scheduling allocates nothing once the arrays have grown to the run's peak size (they double).
@@ -76,8 +84,25 @@ public final class Simulator {
     private int slotsUsed;
     private boolean stopRequested;
 
-    /** Creates a simulator at time 0 with no events. */
+    /** Creates a simulator at time 0 with no events; the look-ahead chooses itself ({@link #LOOKAHEAD_AUTO}). */
     public Simulator() {
+        this(LOOKAHEAD_AUTO, System::nanoTime);
+    }
+
+    /**
+     * Creates a simulator with a given look-ahead mode and wall clock (tests).
+     *
+     * @param lookAheadMode {@link #LOOKAHEAD_AUTO}, {@link #LOOKAHEAD_ON} or {@link #LOOKAHEAD_OFF}
+     * @param nanoClock     wall clock in ns that {@link #LOOKAHEAD_AUTO} times its epochs with
+     * @throws IllegalArgumentException if the mode is none of the three
+     */
+    Simulator(final int lookAheadMode, final LongSupplier nanoClock) {
+        if (lookAheadMode < LOOKAHEAD_AUTO || lookAheadMode > LOOKAHEAD_OFF) {
+            throw new IllegalArgumentException("look-ahead mode must be 0 (auto), 1 (on) or 2 (off), got " + lookAheadMode);
+        }
+        this.lookAheadMode = lookAheadMode;
+        this.nanoClock = nanoClock;
+        this.lookAheadOn = lookAheadMode != LOOKAHEAD_OFF;
     }
 
     /** @return current simulated time in picoseconds */
@@ -156,6 +181,9 @@ public final class Simulator {
     public long runUntil(final long endPs) {
         stopRequested = false;
         final long start = eventsProcessed;
+        if (lookAheadMode == LOOKAHEAD_AUTO) {
+            epochMarkNs = nanoClock.getAsLong();
+        }
         while (!stopRequested) {
             final long t;
             int w;
@@ -186,9 +214,14 @@ public final class Simulator {
                 occupied[w >>> 6] &= ~(1L << w);
             }
             wheelCount--;
-            if (--lookAheadCountdown <= 0 && wheelCount > 0) {
+            if (--lookAheadCountdown <= 0) {
                 lookAheadCountdown = LOOKAHEAD_EVENTS;
-                lookAhead(w, next);
+                if (lookAheadOn && wheelCount > 0) {
+                    lookAhead(w, next);
+                }
+                if (--batchesToEpochEnd == 0) {
+                    endEpoch();
+                }
             }
             final EventHandler h = (EventHandler) slotRefs[2 * slot];
             final int kind = slotInts[2 * slot];
@@ -199,6 +232,9 @@ public final class Simulator {
             freeSlots[freeCount++] = slot;
             eventsProcessed++;
             h.onEvent(kind, arg, ref);
+        }
+        if (lookAheadMode == LOOKAHEAD_AUTO) {
+            epochLoopNs += nanoClock.getAsLong() - epochMarkNs; // only time inside the loop counts
         }
         if (!stopRequested && endPs != Long.MAX_VALUE && endPs > nowPs) {
             // nothing left at or before the horizon: time reaches it
@@ -218,6 +254,37 @@ public final class Simulator {
      */
     static final int LOOKAHEAD_EVENTS = 8;
     private int lookAheadCountdown;
+
+    /** Look-ahead mode: on or off as the timed trials find faster (the default). */
+    static final int LOOKAHEAD_AUTO = 0;
+    /** Look-ahead mode: always on. */
+    static final int LOOKAHEAD_ON = 1;
+    /** Look-ahead mode: never. */
+    static final int LOOKAHEAD_OFF = 2;
+    /** Events per epoch of the look-ahead's choice: 2^16 (about 20 ms of a fabric run). */
+    static final int EPOCH_EVENTS = 1 << 16;
+    /**
+     * Epochs per cycle: the last four are trials (off, on, on, off: a steady drift in the
+     * machine's speed cancels out), after which the mode of the next
+     * {@code EPOCH_CYCLE - 4} epochs is chosen.
+     */
+    static final int EPOCH_CYCLE = 32;
+    private final int lookAheadMode;
+    private final LongSupplier nanoClock;
+    /** Whether the look-ahead runs in the current epoch. */
+    private boolean lookAheadOn;
+    private int batchesToEpochEnd = EPOCH_EVENTS / LOOKAHEAD_EVENTS;
+    /** Epoch number within the cycle, 0..EPOCH_CYCLE-1. */
+    private int epochInCycle;
+    /** Wall time inside {@link #runUntil} of the current epoch before {@link #epochMarkNs}, ns. */
+    private long epochLoopNs;
+    private long epochMarkNs;
+    private long trialOnNs;
+    private long trialOffNs;
+    /** Decayed sum of (off - on) trial times, ns: positive while the look-ahead pays. */
+    private long lookAheadGainNs;
+    private long epochsWithLookAhead;
+    private long epochs;
     /** Deliveries found by the batch's first pass: ports at [i], packets at [LOOKAHEAD_EVENTS + i]. */
     private final Object[] lookAheadDeliveries = new Object[2 * LOOKAHEAD_EVENTS];
     /** Sum of the looked-ahead values, kept so that the JIT cannot drop the loads. */
@@ -271,6 +338,55 @@ public final class Simulator {
             d[LOOKAHEAD_EVENTS + i] = null;
         }
         lookAheadSink += t;
+    }
+
+    /**
+     * End of an epoch ({@value #EPOCH_EVENTS} events). In {@link #LOOKAHEAD_AUTO} mode: adds the
+     * epoch's wall time to its trial, and sets the mode of the next epoch. The look-ahead only reads,
+     * so the choice (which depends on the machine's timing) never changes an event or an output:
+     * only the run's speed.
+     */
+    private void endEpoch() {
+        batchesToEpochEnd = EPOCH_EVENTS / LOOKAHEAD_EVENTS;
+        epochs++;
+        if (lookAheadOn) {
+            epochsWithLookAhead++;
+        }
+        if (lookAheadMode != LOOKAHEAD_AUTO) {
+            return;
+        }
+        final long t = nanoClock.getAsLong();
+        final long ns = epochLoopNs + (t - epochMarkNs);
+        epochLoopNs = 0;
+        epochMarkNs = t;
+        final int trial = epochInCycle - (EPOCH_CYCLE - 4); // 0..3 in the trials, negative before
+        if (trial >= 0) {
+            if (lookAheadOn) {
+                trialOnNs += ns;
+            } else {
+                trialOffNs += ns;
+            }
+        }
+        epochInCycle = (epochInCycle + 1) & (EPOCH_CYCLE - 1);
+        final int next = epochInCycle - (EPOCH_CYCLE - 4);
+        if (next == 0 || next == 3) {
+            lookAheadOn = false;
+        } else if (next > 0) {
+            lookAheadOn = true;
+        } else if (epochInCycle == 0) {
+            lookAheadGainNs = lookAheadGainNs / 2 + (trialOffNs - trialOnNs);
+            trialOnNs = 0;
+            trialOffNs = 0;
+            lookAheadOn = lookAheadGainNs > 0;
+        }
+    }
+
+    /**
+     * @return epochs ({@value #EPOCH_EVENTS} events each) completed so far, and of them those run with the
+     *         look-ahead, as {@code {epochs, withLookAhead}}
+     */
+    long[] lookAheadEpochs() {
+        return new long[] {epochs, epochsWithLookAhead};
     }
 
     /** Bitmap words the look-ahead scans past the current bucket: 16 x 64 x 256 ps = 262 ns. */

@@ -135,7 +135,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * the successive bases a square-and-multiply loop for base {@code (1 - g) << 16} squares its
      * way through, computed once instead of per alpha catch-up.
      */
-    private final long[] oneMinusGSquares = squares((FixedPoint.ONE - (long) g) << 16);
+    private final long[] oneMinusGSquares = squares(oneMinusG << 16);
     /** Catch-ups of fewer than this many extra periods take their power from {@link #oneMinusGPowers}. */
     private static final int POWERS = 256;
     /**
@@ -417,7 +417,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         // no tick the three words are written back unchanged
         final int tick = late >> 31 ^ -1;
         final int alpha = context.get(W_ALPHA);
-        final int ticked = (int) ((oneMinusG * alpha + (gTimes2To16 & -(long) ((flags & FLAG_ALPHA_CNP) >>> 1))) >> 16);
+        final int ticked = (int) alphaTick(alpha, flags);
         context.set(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick));
         context.set(W_NEXT_ALPHA_NS, next + (alphaPeriodNs & tick));
         final int f = flags & ~(FLAG_ALPHA_CNP & tick);
@@ -431,7 +431,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      */
     private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
         final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
-        long alpha = (oneMinusG * context.get(W_ALPHA) + ((flags & FLAG_ALPHA_CNP) != 0 ? (long) g << 16 : 0)) >> 16;
+        long alpha = alphaTick(context.get(W_ALPHA), flags);
         final long m = ticks - 1;
         if (m > 0 && alpha > 0) {
             alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
@@ -441,6 +441,19 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         final int f = flags & ~FLAG_ALPHA_CNP;
         context.set(W_FLAGS, f);
         return f;
+    }
+
+    /**
+     * One alpha tick, the RoCE ECN/DCQCN article §7.1: {@code alpha = (1 - g) x alpha + g} when a
+     * CNP arrived in the period, {@code (1 - g) x alpha} otherwise, in 16.16 (the g term without a
+     * branch on the flag).
+     *
+     * @param alpha alpha in 16.16, 0..2^16
+     * @param flags the flags word ({@link #FLAG_ALPHA_CNP} read)
+     * @return the new alpha in 16.16
+     */
+    private long alphaTick(final int alpha, final int flags) {
+        return (oneMinusG * alpha + (gTimes2To16 & -(long) ((flags & FLAG_ALPHA_CNP) >>> 1))) >> 16;
     }
 
     /**

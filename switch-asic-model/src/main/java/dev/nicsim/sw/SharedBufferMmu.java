@@ -66,9 +66,20 @@ final class SharedBufferMmu {
     private long headroomReservedBytes;
     private long sharedPoolBytes;
     private long sharedUsedBytes;
-    private final long[] pgSharedBytes;         // [port * 8 + pg]
-    private final long[] pgHeadroomBytes;       // [port * 8 + pg]
-    private final long[] pgHeadroomLimitBytes;  // [port * 8 + pg]
+    /** Longs per PG in {@link #pgState}. */
+    private static final int PG_STRIDE = 4;
+    /** {@link #pgState} offset: the PG's bytes in the shared pool. */
+    private static final int PG_SHARED_BYTES = 0;
+    /** {@link #pgState} offset: the PG's bytes in its headroom. */
+    private static final int PG_HEADROOM_BYTES = 1;
+    /** {@link #pgState} offset: the PG's headroom limit, bytes. */
+    private static final int PG_HEADROOM_LIMIT_BYTES = 2;
+    /**
+     * Per PG {@code pgIdx = port x 8 + pg}, {@value #PG_STRIDE} longs at {@code PG_STRIDE x pgIdx}:
+     * shared bytes, headroom bytes, headroom limit (one unused). One array rather than three, so an
+     * admission or a dequeue reads one 32-byte run instead of three arrays' lines (issue 21).
+     */
+    private final long[] pgState;
     private final Counter[] peakHeadroom;
 
     /**
@@ -102,9 +113,7 @@ final class SharedBufferMmu {
         this.queueLimitBytes = c.queueLimitBytes;
         this.sharedPoolBytes = bufferBytes;
         final int queues = numPorts * PRIORITIES;
-        this.pgSharedBytes = new long[queues];
-        this.pgHeadroomBytes = new long[queues];
-        this.pgHeadroomLimitBytes = new long[queues];
+        this.pgState = new long[queues * PG_STRIDE];
         this.peakHeadroom = stats.peakHeadroom;
     }
 
@@ -157,7 +166,9 @@ final class SharedBufferMmu {
      * @param limits headroom per PG, from {@link #headroomLimits}
      */
     void setHeadroomLimits(final int port, final long[] limits) {
-        System.arraycopy(limits, 0, pgHeadroomLimitBytes, port * PRIORITIES, PRIORITIES);
+        for (int g = 0; g < PRIORITIES; g++) {
+            pgState[(port * PRIORITIES + g) * PG_STRIDE + PG_HEADROOM_LIMIT_BYTES] = limits[g];
+        }
     }
 
     /**
@@ -179,14 +190,16 @@ final class SharedBufferMmu {
         final int bytes = p.frameBytes;
         final int q = out * PRIORITIES + prio;
         final int pgIdx = inPort * PRIORITIES + prio;
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
         final boolean lossless = pfcEnabled[prio];
         if (lossless) {
-            if (pgSharedBytes[pgIdx] + bytes <= xoffThreshold(prio) && sharedUsedBytes + bytes <= sharedPoolBytes) {
-                pgSharedBytes[pgIdx] += bytes;
+            if (pgs[s + PG_SHARED_BYTES] + bytes <= xoffThreshold(prio) && sharedUsedBytes + bytes <= sharedPoolBytes) {
+                pgs[s + PG_SHARED_BYTES] += bytes;
                 sharedUsedBytes += bytes;
-            } else if (pgHeadroomBytes[pgIdx] + bytes <= pgHeadroomLimitBytes[pgIdx]) {
-                pgHeadroomBytes[pgIdx] += bytes;
-                peakHeadroom[pgIdx].max(pgHeadroomBytes[pgIdx]);
+            } else if (pgs[s + PG_HEADROOM_BYTES] + bytes <= pgs[s + PG_HEADROOM_LIMIT_BYTES]) {
+                pgs[s + PG_HEADROOM_BYTES] += bytes;
+                peakHeadroom[pgIdx].max(pgs[s + PG_HEADROOM_BYTES]);
             } else {
                 return SwitchCounters.QS_HEADROOM_DROPS;
             }
@@ -195,7 +208,7 @@ final class SharedBufferMmu {
             if (sharedUsedBytes + bytes > sharedPoolBytes || depth + bytes > limit) {
                 return SwitchCounters.QS_TAIL_DROPS;
             }
-            pgSharedBytes[pgIdx] += bytes;
+            pgs[s + PG_SHARED_BYTES] += bytes;
             sharedUsedBytes += bytes;
         }
 
@@ -209,14 +222,14 @@ final class SharedBufferMmu {
         final long newDepth = depth + bytes;
         stats.onDepth(q, newDepth);
         if (lossless && !pfc.xoffActive(pgIdx)
-            && (pgHeadroomBytes[pgIdx] > 0 || pgSharedBytes[pgIdx] >= xoffThreshold(prio))) {
+            && (pgs[s + PG_HEADROOM_BYTES] > 0 || pgs[s + PG_SHARED_BYTES] >= xoffThreshold(prio))) {
             pfc.sendXoff(inPort, prio);
         }
         if (rcm != null) {
             // output side first, so a CN sent at this arrival already names the flows of a queue it congested
             rcm.onForward(out, prio, key, inPort);
             rcm.onOutputEnqueue(out, prio, p, RegionalCongestion.GATE_PASS, false, newDepth);
-            rcm.onInputArrival(inPort, prio, bytes, pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx]);
+            rcm.onInputArrival(inPort, prio, bytes, pgs[s + PG_SHARED_BYTES] + pgs[s + PG_HEADROOM_BYTES]);
         }
         port.kick();
         return ADMITTED;
@@ -232,16 +245,18 @@ final class SharedBufferMmu {
     void onTransmitStart(final int port, final Packet frame) {
         final int pg = frame.priority;
         final int pgIdx = frame.ingressPort * PRIORITIES + pg;
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
         queueStats[(port * PRIORITIES + pg) * SwitchCounters.QS_ROW + SwitchCounters.QS_DEQUEUED_PACKETS]++;
         final long bytes = frame.frameBytes;
-        final long fromHeadroom = Math.min(pgHeadroomBytes[pgIdx], bytes);
-        pgHeadroomBytes[pgIdx] -= fromHeadroom;
-        pgSharedBytes[pgIdx] -= bytes - fromHeadroom;
+        final long fromHeadroom = Math.min(pgs[s + PG_HEADROOM_BYTES], bytes);
+        pgs[s + PG_HEADROOM_BYTES] -= fromHeadroom;
+        pgs[s + PG_SHARED_BYTES] -= bytes - fromHeadroom;
         sharedUsedBytes -= bytes - fromHeadroom;
         if (pfc.xoffActive(pgIdx) && xonCondition(pgIdx, pg)) {
             pfc.sendXon(frame.ingressPort, pg);
         }
-        if (rcm != null && pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx] == 0) {
+        if (rcm != null && pgs[s + PG_SHARED_BYTES] + pgs[s + PG_HEADROOM_BYTES] == 0) {
             rcm.onInputDrained(frame.ingressPort, pg);
         }
     }
@@ -260,10 +275,12 @@ final class SharedBufferMmu {
      * @return whether XON may be sent
      */
     boolean xonCondition(final int pgIdx, final int pg) {
-        if (pgHeadroomBytes[pgIdx] > 0) {
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
+        if (pgs[s + PG_HEADROOM_BYTES] > 0) {
             return false;
         }
-        final long occupancy = pgSharedBytes[pgIdx];
+        final long occupancy = pgs[s + PG_SHARED_BYTES];
         if (pfcDynamic) {
             return occupancy == 0 || occupancy + pfcXonOffsetBytes <= pfcAlpha * (sharedPoolBytes - sharedUsedBytes);
         }
@@ -285,7 +302,9 @@ final class SharedBufferMmu {
      * @return shared + headroom bytes of the PG
      */
     long pgBytes(final int pgIdx) {
-        return pgSharedBytes[pgIdx] + pgHeadroomBytes[pgIdx];
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
+        return pgs[s + PG_SHARED_BYTES] + pgs[s + PG_HEADROOM_BYTES];
     }
 
     /**
@@ -293,7 +312,9 @@ final class SharedBufferMmu {
      * @return headroom bytes the PG uses now
      */
     long headroomUsedBytes(final int pgIdx) {
-        return pgHeadroomBytes[pgIdx];
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
+        return pgs[s + PG_HEADROOM_BYTES];
     }
 
     /**
@@ -301,6 +322,8 @@ final class SharedBufferMmu {
      * @return headroom reserved for the PG, bytes (0 if unconnected or lossy)
      */
     long headroomLimitBytes(final int pgIdx) {
-        return pgHeadroomLimitBytes[pgIdx];
+        final long[] pgs = pgState;
+        final int s = pgIdx * PG_STRIDE;
+        return pgs[s + PG_HEADROOM_LIMIT_BYTES];
     }
 }

@@ -1,6 +1,5 @@
 package dev.nicsim.nic;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 
@@ -28,8 +27,8 @@ final class NotificationPoint {
     private final int cnpDscp;
     private final int cnpPriority;
     private final int cnpEcnCodepoint;
-    private final Counter npEcnMarked;
-    private final Counter npCnpSent;
+    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
+    private final long[] perFrame;
 
     /**
      * Creates the notification point of a NIC.
@@ -47,8 +46,7 @@ final class NotificationPoint {
         this.cnpDscp = config.cnpDscp;
         this.cnpPriority = config.cnpPriority;
         this.cnpEcnCodepoint = config.cnpEcnCodepoint;
-        this.npEcnMarked = counters.npEcnMarked;
-        this.npCnpSent = counters.npCnpSent;
+        this.perFrame = counters.perFrame;
     }
 
     /**
@@ -61,7 +59,7 @@ final class NotificationPoint {
         if (p.ecn != Packet.ECN_CE) {
             return;
         }
-        npEcnMarked.increment();
+        perFrame[NicCounters.NP_ECN_MARKED]++;
         if (!npEnabled) {
             return;
         }
@@ -73,7 +71,7 @@ final class NotificationPoint {
         final Packet c = tx.controlFrame(Packet.KIND_CNP, RoceOpcodes.CNP, p.srcHost, q.qpn, p.srcQpn, cnpDscp,
             cnpPriority, cnpEcnCodepoint, RoceNic.CNP_FRAME_BYTES, q.udpSrcPort, p.flowId);
         c.becn = true;
-        npCnpSent.increment();
+        perFrame[NicCounters.NP_CNP_SENT]++;
         tx.enqueueControl(c);
     }
 }

@@ -57,8 +57,8 @@ final class RequesterTransport {
     private final Counter localAckTimeoutErr;
     private final Counter impliedNakSeqErr;
     private final Counter roceAdpRetrans;
-    private final Counter txDataPackets;
-    private final Counter rxAckPackets;
+    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
+    private final long[] perFrame;
     private final Counter rxNakPackets;
     private final Counter txReadRequests;
     private final Counter rxUnknownQp;
@@ -90,8 +90,7 @@ final class RequesterTransport {
         localAckTimeoutErr = counters.localAckTimeoutErr;
         impliedNakSeqErr = counters.impliedNakSeqErr;
         roceAdpRetrans = counters.roceAdpRetrans;
-        txDataPackets = counters.txDataPackets;
-        rxAckPackets = counters.rxAckPackets;
+        perFrame = counters.perFrame;
         rxNakPackets = counters.rxNakPackets;
         txReadRequests = counters.txReadRequests;
         rxUnknownQp = counters.rxUnknownQp;
@@ -169,7 +168,7 @@ final class RequesterTransport {
         if (q.rtoDeadlinePs == NEVER) {
             armRto(q);
         }
-        txDataPackets.increment();
+        perFrame[NicCounters.TX_DATA_PACKETS]++;
         return true;
     }
 
@@ -186,7 +185,7 @@ final class RequesterTransport {
     void onAck(final Packet p) {
         final boolean ack = p.aethSyndrome == Packet.AETH_ACK;
         if (ack) {
-            rxAckPackets.increment();
+            perFrame[NicCounters.RX_ACK_PACKETS]++;
         } else {
             rxNakPackets.increment();
         }

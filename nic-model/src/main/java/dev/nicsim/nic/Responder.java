@@ -58,8 +58,8 @@ final class Responder {
 
     private final Counter outOfSequence;
     private final Counter duplicateRequest;
-    private final Counter txDataPackets;
-    private final Counter txAckPackets;
+    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
+    private final long[] perFrame;
     private final Counter txNakPackets;
     private final Counter rxReadRequests;
     private final Counter txRttResponses;
@@ -99,8 +99,7 @@ final class Responder {
         this.ackEcnCodepoint = config.ackEcnCodepoint;
         outOfSequence = counters.outOfSequence;
         duplicateRequest = counters.duplicateRequest;
-        txDataPackets = counters.txDataPackets;
-        txAckPackets = counters.txAckPackets;
+        perFrame = counters.perFrame;
         txNakPackets = counters.txNakPackets;
         rxReadRequests = counters.rxReadRequests;
         txRttResponses = counters.txRttResponses;
@@ -215,7 +214,7 @@ final class Responder {
             }
         }
         if (syndrome == Packet.AETH_ACK) {
-            txAckPackets.increment();
+            perFrame[NicCounters.TX_ACK_PACKETS]++;
         } else {
             txNakPackets.increment();
         }
@@ -284,7 +283,7 @@ final class Responder {
         q.respIndex++;
         q.respBytesLeft -= payload;
         p.lastOfMessage = q.respIndex == q.respPackets;
-        txDataPackets.increment();
+        perFrame[NicCounters.TX_DATA_PACKETS]++;
     }
 
     // ------------------------------------------------------------------------------------------

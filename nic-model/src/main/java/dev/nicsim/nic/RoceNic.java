@@ -80,6 +80,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private final PacketPool pool;
     private final CounterRegistry counters;
     private final NicCounters c;
+    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
+    private final long[] perFrame;
     private final Handler handler = new Handler();
     private final int mtuBytes;
     private final int dataPriority;
@@ -120,6 +122,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         this.mtuBytes = config.mtuBytes;
         this.dataPriority = config.dataPriority;
         this.c = new NicCounters(counters, name);
+        this.perFrame = c.perFrame;
         tx = new TxArbiter(sim, pool, handler, hostId, config, c);
         rp = new ReactionPoint(sim, handler, qps, tx, config, c);
         requester = new RequesterTransport(sim, handler, this, qps, tx, rp, config, c);
@@ -412,9 +415,10 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     @Override
     public void receive(final Packet packet, final int inPort) {
-        c.rxBytes.add(packet.frameBytes);
+        final long[] f = perFrame;
+        f[NicCounters.RX_BYTES] += packet.frameBytes;
         if (packet.ecn == Packet.ECN_CE) {
-            c.ecnCeReceived.increment();
+            f[NicCounters.ECN_CE_RECEIVED]++;
         }
         switch (packet.kind) {
             case Packet.KIND_PFC -> {
@@ -444,12 +448,12 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     @Override
     public int touch(final Packet packet, final int inPort) {
-        return (int) c.rxBytes.get();
+        return (int) perFrame[NicCounters.RX_BYTES];
     }
 
     /** A data packet: the NP sees it, then the responder (WRITE/SEND) or requester (READ response). */
     private void onData(final Packet p) {
-        c.rxDataPackets.increment();
+        perFrame[NicCounters.RX_DATA_PACKETS]++;
         final Qp q = qps.get(p.dstQpn);
         if (q == null) {
             c.rxUnknownQp.increment();

@@ -1,7 +1,5 @@
 package dev.nicsim.nic;
 
-import org.agrona.collections.Int2ObjectHashMap;
-
 import java.util.Arrays;
 
 /**
@@ -13,11 +11,19 @@ import java.util.Arrays;
  * caller ({@link RoceNic#startFlow}). Lookups are by QPN on every received frame; the pool and the
  * sorted list grow by doubling, so nothing is allocated in steady state.
  *
+ * <p>The QPs by QPN are an open-addressing hash table of the {@link Qp} objects themselves (linear
+ * probing, a probe compares {@link Qp#qpn}, load at most 1/2, backward-shift deletion: Knuth vol. 3
+ * §6.4 Algorithm R). A lookup reads one slot of the table and the QP it needs anyway, where a map with
+ * separate key and value arrays (agrona's {@code Int2ObjectHashMap}, used before) reads a line of
+ * each: one cache miss fewer per received frame on a cold NIC (issue 21).
+ *
  * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
  */
 final class QpTable {
-    // QPs by local QPN, the pool of unused QP objects, requester QPs sorted by QPN
-    private final Int2ObjectHashMap<Qp> qps = new Int2ObjectHashMap<>();
+    // QPs by local QPN (open addressing, see the class comment), the pool of unused QP objects,
+    // requester QPs sorted by QPN
+    private Qp[] table = new Qp[16];
+    private int size;
     private Qp[] freeQps = new Qp[16];
     private int freeQpCount;
     private int[] requesterQpns = new int[16];
@@ -33,7 +39,64 @@ final class QpTable {
      * @return the QP, or null if none has that QPN
      */
     Qp get(final int qpn) {
-        return qps.get(qpn);
+        final Qp[] t = table;
+        final int mask = t.length - 1;
+        for (int i = home(qpn, mask); ; i = (i + 1) & mask) {
+            final Qp q = t[i];
+            if (q == null || q.qpn == qpn) {
+                return q;
+            }
+        }
+    }
+
+    /** Home slot of a QPN in a table of {@code mask + 1} slots (Fibonacci hashing, high bits folded down). */
+    private static int home(final int qpn, final int mask) {
+        final int h = qpn * 0x9E3779B9;
+        return (h ^ (h >>> 16)) & mask;
+    }
+
+    /** @return the slot holding the QPN, or -1 */
+    private int slotOf(final int qpn) {
+        final Qp[] t = table;
+        final int mask = t.length - 1;
+        for (int i = home(qpn, mask); ; i = (i + 1) & mask) {
+            final Qp q = t[i];
+            if (q == null) {
+                return -1;
+            }
+            if (q.qpn == qpn) {
+                return i;
+            }
+        }
+    }
+
+    /** Puts a QP at the first free slot of its probe sequence; its QPN is not in the table. */
+    private static void insert(final Qp[] t, final Qp q) {
+        final int mask = t.length - 1;
+        int i = home(q.qpn, mask);
+        while (t[i] != null) {
+            i = (i + 1) & mask;
+        }
+        t[i] = q;
+    }
+
+    /** Removes the QP in slot {@code i}, shifting later entries of its cluster back (Knuth's Algorithm R). */
+    private void removeSlot(final int slot) {
+        final Qp[] t = table;
+        final int mask = t.length - 1;
+        int i = slot;
+        t[i] = null;
+        size--;
+        for (int j = (i + 1) & mask; t[j] != null; j = (j + 1) & mask) {
+            final int k = home(t[j].qpn, mask);
+            // the entry at j stays unless its home lies cyclically outside (i, j]
+            final boolean stays = i <= j ? i < k && k <= j : i < k || k <= j;
+            if (!stays) {
+                t[i] = t[j];
+                t[j] = null;
+                i = j;
+            }
+        }
     }
 
     /**
@@ -41,7 +104,7 @@ final class QpTable {
      * @return whether a QP has that QPN
      */
     boolean contains(final int qpn) {
-        return qps.containsKey(qpn);
+        return slotOf(qpn) >= 0;
     }
 
     /**
@@ -50,7 +113,22 @@ final class QpTable {
      * @param q the QP, from {@link #acquire}, after {@link Qp#init}
      */
     void put(final Qp q) {
-        qps.put(q.qpn, q);
+        final int existing = slotOf(q.qpn);
+        if (existing >= 0) {
+            table[existing] = q; // replaces, as a map would (callers check contains first)
+        } else {
+            if (2 * (size + 1) > table.length) {
+                final Qp[] bigger = new Qp[table.length * 2];
+                for (final Qp e : table) {
+                    if (e != null) {
+                        insert(bigger, e);
+                    }
+                }
+                table = bigger;
+            }
+            insert(table, q);
+            size++;
+        }
         if (q.role == Qp.REQUESTER) {
             insertRequester(q);
         }
@@ -73,7 +151,10 @@ final class QpTable {
      * @param q the QP
      */
     void release(final Qp q) {
-        qps.remove(q.qpn);
+        final int slot = slotOf(q.qpn);
+        if (slot >= 0) {
+            removeSlot(slot);
+        }
         if (q.role == Qp.REQUESTER) {
             removeRequester(q);
         }

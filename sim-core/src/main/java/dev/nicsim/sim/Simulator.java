@@ -27,10 +27,11 @@ import java.util.function.LongSupplier;
  * </ul>
  * The event's handler, kind, time and arguments live in slots recycled through a free list (the
  * most recently freed slot first, so the slots in use stay few and cached). A slot is laid out
- * across three arrays, two entries each, so that scheduling or taking an event touches three
- * cache lines rather than one per field: {@code slotLongs[2s]} time and {@code [2s+1]} arg,
- * {@code slotInts[2s]} kind and {@code [2s+1]} next slot in the bucket, {@code slotRefs[2s]}
- * handler and {@code [2s+1]} ref.
+ * across two arrays so that scheduling or taking an event touches two cache lines rather than one
+ * per field: {@code slots[4s]} time, {@code [4s+1]} arg, {@code [4s+2]} next slot in the bucket,
+ * {@code [4s+3]} kind; {@code slotRefs[2s]} handler and {@code [2s+1]} ref. A bucket's first and
+ * last slot sit side by side ({@code buckets[2w]}, {@code [2w+1]}), so an append to a non-empty
+ * bucket reads one line of the wheel, not two (issue 21, 2026-11-27).
  *
  * <p>Look-ahead: every {@value #LOOKAHEAD_EVENTS} events the kernel reads, without changing
  * anything, the state the next {@value #LOOKAHEAD_EVENTS} events will read (their handlers and
@@ -66,17 +67,17 @@ public final class Simulator {
     private long eventsProcessed;
     /** Absolute index (time >>> BUCKET_SHIFT) of the wheel's first bucket; never after nowPs's. */
     private long cursorBucket;
-    private final int[] bucketHead = new int[WHEEL_SIZE];
-    private final int[] bucketTail = new int[WHEEL_SIZE];
+    /** Per wheel position w: [2w] first slot of its bucket, [2w+1] last slot (valid while occupied). */
+    private final int[] buckets = new int[2 * WHEEL_SIZE];
     private final long[] occupied = new long[WHEEL_SIZE / 64];
     private int wheelCount;
     private int heapSize;
     /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
     private long[] heap = new long[2 * 1024];
-    /** Per slot s: [2s] time in ps, [2s+1] the long argument. */
-    private long[] slotLongs = new long[2 * 1024];
-    /** Per slot s: [2s] kind, [2s+1] next slot in its bucket or -1. */
-    private int[] slotInts = new int[2 * 1024];
+    /** Longs per slot in {@link #slots}. */
+    private static final int SLOT_STRIDE = 4;
+    /** Per slot s: [4s] time in ps, [4s+1] the long argument, [4s+2] next slot in its bucket or -1, [4s+3] kind. */
+    private long[] slots = new long[SLOT_STRIDE * 1024];
     /** Per slot s: [2s] the {@link EventHandler}, [2s+1] the object argument. */
     private Object[] slotRefs = new Object[2 * 1024];
     private int[] freeSlots = new int[1024];
@@ -144,9 +145,9 @@ public final class Simulator {
             throw new IllegalStateException("more than " + MAX_SEQUENCE + " events scheduled in one run");
         }
         final int slot = allocateSlot();
-        slotLongs[2 * slot] = timePs;
-        slotLongs[2 * slot + 1] = arg;
-        slotInts[2 * slot] = kind;
+        slots[SLOT_STRIDE * slot] = timePs;
+        slots[SLOT_STRIDE * slot + 1] = arg;
+        slots[SLOT_STRIDE * slot + 3] = kind;
         slotRefs[2 * slot] = handler;
         slotRefs[2 * slot + 1] = ref;
         final long seq = sequence++;
@@ -189,7 +190,7 @@ public final class Simulator {
             int w;
             if (wheelCount > 0) {
                 w = firstOccupiedBucket();
-                t = slotLongs[2 * bucketHead[w]];
+                t = slots[SLOT_STRIDE * buckets[2 * w]];
             } else if (heapSize > 0) {
                 w = -1;
                 t = heap[0];
@@ -207,9 +208,9 @@ public final class Simulator {
                 w = (int) (b & WHEEL_MASK);
             }
             nowPs = t;
-            final int slot = bucketHead[w];
-            final int next = slotInts[2 * slot + 1];
-            bucketHead[w] = next;
+            final int slot = buckets[2 * w];
+            final int next = (int) slots[SLOT_STRIDE * slot + 2];
+            buckets[2 * w] = next;
             if (next < 0) {
                 occupied[w >>> 6] &= ~(1L << w);
             }
@@ -224,8 +225,8 @@ public final class Simulator {
                 }
             }
             final EventHandler h = (EventHandler) slotRefs[2 * slot];
-            final int kind = slotInts[2 * slot];
-            final long arg = slotLongs[2 * slot + 1];
+            final int kind = (int) slots[SLOT_STRIDE * slot + 3];
+            final long arg = slots[SLOT_STRIDE * slot + 1];
             final Object ref = slotRefs[2 * slot + 1];
             slotRefs[2 * slot] = null;
             slotRefs[2 * slot + 1] = null;
@@ -316,7 +317,7 @@ public final class Simulator {
                 if (bw < 0) {
                     break;
                 }
-                s = bucketHead[bw];
+                s = buckets[2 * bw];
             }
             final Object h = slotRefs[2 * s];
             final Object r = slotRefs[2 * s + 1];
@@ -328,7 +329,7 @@ public final class Simulator {
                 d[LOOKAHEAD_EVENTS + n] = r;
                 n++;
             }
-            s = slotInts[2 * s + 1];
+            s = (int) slots[SLOT_STRIDE * s + 2];
         }
         for (int i = 0; i < n; i++) {
             final EgressPort port = (EgressPort) d[i];
@@ -389,6 +390,26 @@ public final class Simulator {
         return new long[] {epochs, epochsWithLookAhead};
     }
 
+    /**
+     * Epochs completed so far: blocks of {@value #EPOCH_EVENTS} events, the unit in which the
+     * look-ahead is switched on or off (for the run summary).
+     *
+     * @return epochs, {@code >= 0}
+     */
+    public long epochsCompleted() {
+        return epochs;
+    }
+
+    /**
+     * Of {@link #epochsCompleted()}, those that ran with the look-ahead on (by choice or trial in the
+     * default timed mode): tells which mode the kernel settled on in a run.
+     *
+     * @return epochs with the look-ahead, {@code 0..epochsCompleted()}
+     */
+    public long epochsWithLookAhead() {
+        return epochsWithLookAhead;
+    }
+
     /** Bitmap words the look-ahead scans past the current bucket: 16 x 64 x 256 ps = 262 ns. */
     private static final int LOOKAHEAD_WORDS = 16;
 
@@ -419,7 +440,7 @@ public final class Simulator {
     /** @return time of the next event, or {@link Long#MAX_VALUE} if none */
     public long nextEventTimePs() {
         if (wheelCount > 0) {
-            return slotLongs[2 * bucketHead[firstOccupiedBucket()]];
+            return slots[SLOT_STRIDE * buckets[2 * firstOccupiedBucket()]];
         }
         return heapSize == 0 ? Long.MAX_VALUE : heap[0];
     }
@@ -441,30 +462,30 @@ public final class Simulator {
         final int w = (int) ((timePs >>> BUCKET_SHIFT) & WHEEL_MASK);
         wheelCount++;
         if ((occupied[w >>> 6] & (1L << w)) == 0) {
-            bucketHead[w] = slot;
-            bucketTail[w] = slot;
-            slotInts[2 * slot + 1] = -1;
+            buckets[2 * w] = slot;
+            buckets[2 * w + 1] = slot;
+            slots[SLOT_STRIDE * slot + 2] = -1;
             occupied[w >>> 6] |= 1L << w;
             return;
         }
-        final int tail = bucketTail[w];
-        if (slotLongs[2 * tail] <= timePs) {
-            slotInts[2 * tail + 1] = slot;
-            slotInts[2 * slot + 1] = -1;
-            bucketTail[w] = slot;
+        final int tail = buckets[2 * w + 1];
+        if (slots[SLOT_STRIDE * tail] <= timePs) {
+            slots[SLOT_STRIDE * tail + 2] = slot;
+            slots[SLOT_STRIDE * slot + 2] = -1;
+            buckets[2 * w + 1] = slot;
             return;
         }
         int prev = -1;
-        int n = bucketHead[w];
-        while (slotLongs[2 * n] <= timePs) { // stops before the tail, whose time is later
+        int n = buckets[2 * w];
+        while (slots[SLOT_STRIDE * n] <= timePs) { // stops before the tail, whose time is later
             prev = n;
-            n = slotInts[2 * n + 1];
+            n = (int) slots[SLOT_STRIDE * n + 2];
         }
-        slotInts[2 * slot + 1] = n;
+        slots[SLOT_STRIDE * slot + 2] = n;
         if (prev < 0) {
-            bucketHead[w] = slot;
+            buckets[2 * w] = slot;
         } else {
-            slotInts[2 * prev + 1] = slot;
+            slots[SLOT_STRIDE * prev + 2] = slot;
         }
     }
 
@@ -491,8 +512,7 @@ public final class Simulator {
                 throw new IllegalStateException("more than " + MAX_SLOTS + " events pending");
             }
             final int n = Math.min(MAX_SLOTS, freeSlots.length * 2);
-            slotLongs = Arrays.copyOf(slotLongs, 2 * n);
-            slotInts = Arrays.copyOf(slotInts, 2 * n);
+            slots = Arrays.copyOf(slots, SLOT_STRIDE * n);
             slotRefs = Arrays.copyOf(slotRefs, 2 * n);
             freeSlots = Arrays.copyOf(freeSlots, n);
         }

@@ -148,6 +148,10 @@ public final class Reports {
         out.printf(Locale.ROOT, "events              %d (%.2f M events/s)%n", r.events(), r.eventsPerSecond() / 1e6);
         out.printf(Locale.ROOT, "data packets        %d (%.3f us wall per data packet)%n", r.dataPackets(),
             r.wallNsPerDataPacket() / 1000);
+        if (r.kernelEpochs() > 0) { // which way the kernel's self-timed look-ahead went (speed only)
+            out.printf(Locale.ROOT, "kernel look-ahead   on in %d of %d epochs of 65536 events%n", r.lookAheadEpochs(),
+                r.kernelEpochs());
+        }
     }
 
     /**

@@ -597,7 +597,7 @@ public final class Runner implements FlowListener, EventHandler {
         }
         return new RunResult(scenario.name(), scenario.seed(), records, sim.nowPs(), wall, sim.eventsProcessed(), dataPackets,
             sw, counters.sum("host", "np_cnp_sent"), counters.sum("host", "roce_adp_retrans"),
-            counters.sum("host", "local_ack_timeout_err"), emulatorFigures());
+            counters.sum("host", "local_ack_timeout_err"), emulatorFigures(), sim.epochsCompleted(), sim.epochsWithLookAhead());
     }
 
     private RunResult.EmulatorFigures emulatorFigures() {

@@ -159,6 +159,18 @@ class ReportsTest {
     }
 
     @Test
+    void summarySaysHowOftenTheKernelRanItsLookAhead() {
+        final RunResult base = result(null);
+        final RunResult r = new RunResult(base.scenarioName(), base.seed(), base.flows(), base.simulatedPs(),
+            base.wallNanos(), base.events(), base.dataPackets(), base.switches(), base.cnpsSent(), base.retransmissions(),
+            base.timeouts(), null, 1224, 76);
+        final List<String> lines = summary(r);
+        assertEquals("data packets        1000 (2000.000 us wall per data packet)", lines.get(lines.size() - 2));
+        assertEquals("kernel look-ahead   on in 76 of 1224 epochs of 65536 events", lines.get(lines.size() - 1));
+        // a result without kernel figures (epochs 0) prints no such line: the table above ends at data packets
+    }
+
+    @Test
     void summaryTableOfAnEmulatorRunAndOfEmptyBuckets() {
         final List<String> lines = summary(result(emulator()));
         assertEquals("uNIC emulator       1234 events handled, 56 coalesced, 21 dropped "

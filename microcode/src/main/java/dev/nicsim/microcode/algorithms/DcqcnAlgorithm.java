@@ -170,13 +170,19 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
 
     /**
      * One event, in the order the reaction point takes it: a CNP counts, a first CNP starts the
-     * flow; otherwise the deadlines due by the event's time run ({@link #runDue}, entered only when
-     * one is due, which the flags word and the two deadline words already read tell), then a CNP
-     * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
-     * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
+     * flow; otherwise the deadlines due by the event's time run, then a CNP catches alpha up and
+     * moves the decrease boundary, a TX burst feeds the byte counter; then the timer is armed and
+     * the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>The flags word is read once and carried in a local through the common paths; after a slow
-     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
+     * <p>This method is the hot path only: an active flow with no deadline due (a CNP, a TIMER,
+     * or a TX burst whose bytes leave the byte counter below rpg_byte_reset_bytes), about five
+     * events in six. The flags word and the two deadline words are read once into locals, and one
+     * branch (in the sign bit) sends everything else, a first CNP, a due decrease or increase, a
+     * byte-counter increase, an inactive flow, to {@link #onEventSlow}, which handles the whole
+     * event as this method would have. The split keeps this method's compiled code small enough
+     * for HotSpot to inline it into its caller (below {@code InlineSmallCode}, 2,500 bytes), and
+     * {@link #onEventSlow} above {@code FreqInlineSize} (325 bytes of bytecode) so it is never
+     * inlined into this one (docs/performance.md "Handler benchmarks", sixth session).
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -188,6 +194,44 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         }
         final int now = event.timestampNs();
         int flags = context.get(W_FLAGS);
+        final int nextIncrease = context.get(W_NEXT_INCREASE_NS);
+        // bit 31 of each term: not active, and (flag shifted up) & "now - deadline >= 0" (the
+        // sign bit of its complement) for each deadline, that is !active || (pending &&
+        // atOrAfter(now, next decrease)) || (increasing && atOrAfter(now, next increase))
+        if (((~flags << 31) | ((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
+            | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease))) < 0) {
+            onEventSlow(context, event, attributes, result);
+            return;
+        }
+        if (cnp) {
+            counters.increment(C_CNP_HANDLED);
+            flags = onActiveCnp(context, now, flags);
+        } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
+            final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
+            if (bytes >= byteResetBytes) {
+                onEventSlow(context, event, attributes, result);
+                return;
+            }
+            context.set(W_BYTE_COUNTER, (int) bytes);
+        }
+        armTimer(context, flags, now, result);
+        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
+    }
+
+    /**
+     * The whole event when {@link #onEvent}'s hot path does not apply (an inactive flow, a first
+     * CNP, a deadline due, a byte-counter increase): the CNP counted, the first CNP or the due
+     * deadlines in time order (decrease check and increase timer, the loop written here so that
+     * this method stays one cold unit above {@code FreqInlineSize}), then the CNP's alpha and
+     * boundary or the TX burst's byte counter, the timer and the rate. Nothing of the event has
+     * been applied when it is called.
+     */
+    private void onEventSlow(final PccContext context, final PccEvent event, final PccAttributes attributes,
+                             final PccResult result) {
+        final int type = event.type();
+        final boolean cnp = type == PccEventType.CNP;
+        final int now = event.timestampNs();
+        int flags = context.get(W_FLAGS);
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
         }
@@ -197,13 +241,21 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             }
             flags = firstCnp(context, now, attributes);
         } else {
-            // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
-            // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
-            // atOrAfter(now, next increase)) with one branch instead of four
-            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
-                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
-                runDue(context, now, attributes);
-                flags = context.get(W_FLAGS);
+            // the decrease check and increase timer deadlines due at or before now, in time order
+            for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
+                final int nextDecrease = context.get(W_NEXT_DECREASE_NS);
+                final int nextIncrease = context.get(W_NEXT_INCREASE_NS);
+                final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0 && CcMath.atOrAfter(now, nextDecrease);
+                final boolean increaseDue = (flags & FLAG_INCREASING) != 0 && CcMath.atOrAfter(now, nextIncrease);
+                if (decreaseDue && (!increaseDue || CcMath.atOrAfter(nextIncrease, nextDecrease))) {
+                    flags = decrease(context, nextDecrease, flags, attributes);
+                } else if (increaseDue) {
+                    counters.increment(C_TIMER_INCREASE_EVENTS);
+                    flags = increase(context, true, flags, attributes);
+                    context.set(W_NEXT_INCREASE_NS, nextIncrease + timeResetNs);
+                } else {
+                    break;
+                }
             }
             if (cnp) {
                 flags = onActiveCnp(context, now, flags);
@@ -212,8 +264,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
                 if (bytes < byteResetBytes) {
                     context.set(W_BYTE_COUNTER, (int) bytes);
                 } else {
-                    countBytes(context, bytes, attributes);
-                    flags = context.get(W_FLAGS);
+                    flags = countBytes(context, bytes, flags, attributes);
                 }
             }
         }
@@ -281,54 +332,39 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
 
     /**
      * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
-     * the current alpha period, and a decrease is made pending at the first boundary after now.
+     * the current alpha period, and unless a decrease is already pending one is made pending at the
+     * first boundary after now (the boundary moves only when it is at or before now). The boundary
+     * step is computed on every CNP and applied by mask, not by branch: whether it applies changes
+     * from CNP to CNP (about one in three finds a decrease pending, one in three its boundary still
+     * ahead), so a branch on it would be mispredicted.
      *
      * @param flags the flags word as it is in the context
      * @return the new flags word (also written to the context)
      */
     private int onActiveCnp(final PccContext context, final int now, final int flags) {
-        int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
-        if ((f & FLAG_DECREASE_PENDING) == 0) {
-            int next = context.get(W_NEXT_DECREASE_NS);
-            final int late = FixedPoint.nsSince(next, now);
-            if (late >= 0) {
-                next += late < decreasePeriodNs ? decreasePeriodNs
-                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
-                        inverseDecreasePeriod) + 1) * decreasePeriodNs);
-                context.set(W_NEXT_DECREASE_NS, next);
-            }
-            f |= FLAG_DECREASE_PENDING;
-        }
-        context.set(W_FLAGS, f);
-        return f;
+        final int f = catchUpAlpha(context, now, flags);
+        final int next = context.get(W_NEXT_DECREASE_NS);
+        final int late = FixedPoint.nsSince(next, now);
+        // next boundary after now: next + (floor(late / period) + 1) x period, for late >= 0
+        final int step = (int) ((periods(Math.max(0, late), decreasePeriodNs, decreasePeriodMultiplier,
+            decreasePeriodShift, inverseDecreasePeriod) + 1) * decreasePeriodNs);
+        // all ones when late >= 0 and no decrease is pending (both sign bits clear), else 0
+        final int apply = ~((late | (f << DECREASE_PENDING_TO_SIGN)) >> 31);
+        context.set(W_NEXT_DECREASE_NS, next + (step & apply));
+        final int out = f | FLAG_ALPHA_CNP | FLAG_DECREASE_PENDING;
+        context.set(W_FLAGS, out);
+        return out;
     }
 
-    /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
-    private void runDue(final PccContext context, final int now, final PccAttributes attributes) {
-        for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
-            final int flags = context.get(W_FLAGS);
-            final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0
-                && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS));
-            final boolean increaseDue = (flags & FLAG_INCREASING) != 0
-                && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS));
-            if (decreaseDue && (!increaseDue
-                || CcMath.atOrAfter(context.get(W_NEXT_INCREASE_NS), context.get(W_NEXT_DECREASE_NS)))) {
-                decrease(context, context.get(W_NEXT_DECREASE_NS), attributes);
-            } else if (increaseDue) {
-                final int at = context.get(W_NEXT_INCREASE_NS);
-                counters.increment(C_TIMER_INCREASE_EVENTS);
-                increase(context, true, attributes);
-                context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
-            } else {
-                return;
-            }
-        }
-    }
-
-    /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
-    private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
+    /**
+     * Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2.
+     *
+     * @param flags the flags word as it is in the context
+     * @return the new flags word (also written to the context)
+     */
+    private int decrease(final PccContext context, final int at, final int flags, final PccAttributes attributes) {
         counters.increment(C_RATE_DECREASES);
-        catchUpAlpha(context, at, context.get(W_FLAGS));
+        final int f = catchUpAlpha(context, at, flags);
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
@@ -348,12 +384,20 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         context.set(W_BYTE_COUNTER, 0);
         context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
         context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
-        final int flags = context.get(W_FLAGS);
-        context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
+        final int out = (f & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING;
+        context.set(W_FLAGS, out);
+        return out;
     }
 
-    /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
-    private void increase(final PccContext context, final boolean timer, final PccAttributes attributes) {
+    /**
+     * One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the
+     * timer or the byte counter fired.
+     *
+     * @param flags the flags word as it is in the context
+     * @return the new flags word (written to the context when it changes)
+     */
+    private int increase(final PccContext context, final boolean timer, final int flags,
+                         final PccAttributes attributes) {
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
@@ -377,8 +421,11 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             ? (byteStage << 16) | Math.min(STAGE_MAX, timeStage + 1)
             : (Math.min(STAGE_MAX, byteStage + 1) << 16) | timeStage);
         if (newRc >= line && rt >= line) {
-            context.set(W_FLAGS, context.get(W_FLAGS) & ~FLAG_INCREASING);
+            final int out = flags & ~FLAG_INCREASING;
+            context.set(W_FLAGS, out);
+            return out;
         }
+        return flags;
     }
 
     /**
@@ -387,60 +434,47 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * per burst), the remainder kept.
      *
      * @param bytes the counter plus the burst's bytes, at least rpg_byte_reset_bytes (&gt; 0)
+     * @param flags the flags word as it is in the context
+     * @return the new flags word (as in the context)
      */
-    private void countBytes(final PccContext context, final long bytes, final PccAttributes attributes) {
+    private int countBytes(final PccContext context, final long bytes, final int flags,
+                           final PccAttributes attributes) {
         long b = bytes;
-        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes
-            && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
+        int f = flags;
+        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes && (f & FLAG_INCREASING) != 0; i++) {
             b -= byteResetBytes;
             counters.increment(C_BYTE_INCREASE_EVENTS);
-            increase(context, false, attributes);
+            f = increase(context, false, f, attributes);
         }
         context.set(W_BYTE_COUNTER, (int) (b < byteResetBytes ? b : b % byteResetBytes)); // b >= 0
+        return f;
     }
 
     /**
-     * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1.
+     * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1: with the
+     * next tick {@code late >= 0} ns behind, {@code q = floor(late / period)}, the first tick takes
+     * the period's CNP flag ({@link #alphaTick}) and the q after it multiply by {@code (1 - g)^q}
+     * (0.32, {@link #oneMinusGPowers} for q below {@link #POWERS}; {@code (1 - g)^0} is exactly
+     * 2^32, so one tick is the tick alone). One formula for one tick and for many, so the handler
+     * does not branch on which (a CNP finds 0, 1 or many periods passed, unpredictably).
      *
      * @param flags the flags word as it is in the context
-     * @return the flags word after the catch-up (written to the context, with alpha and the next
-     *         tick's time, unchanged when no tick was due)
+     * @return the flags word after the catch-up, {@link #FLAG_ALPHA_CNP} cleared when a tick was
+     *         due (not written: the caller writes the flags); alpha and the next tick's time are
+     *         written when a tick was due
      */
     private int catchUpAlpha(final PccContext context, final int now, final int flags) {
         final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);
-        if (late >= alphaPeriodNs) {
-            return catchUpAlphaPeriods(context, next, late, flags);
+        if (late < 0) {
+            return flags;
         }
-        // late < one period, the common case: no tick (late < 0) or one, without a branch on which
-        // (the two are about equally likely): tick is all ones for one tick, 0 for none, and with
-        // no tick the three words are written back unchanged
-        final int tick = late >> 31 ^ -1;
-        final int alpha = context.get(W_ALPHA);
-        final int ticked = (int) alphaTick(alpha, flags);
-        context.set(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick));
-        context.set(W_NEXT_ALPHA_NS, next + (alphaPeriodNs & tick));
-        final int f = flags & ~(FLAG_ALPHA_CNP & tick);
-        context.set(W_FLAGS, f);
-        return f;
-    }
-
-    /**
-     * {@link #catchUpAlpha} when at least one whole period has passed since the next tick:
-     * {@code 1 + floor(late / period)} ticks.
-     */
-    private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
-        final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
-        long alpha = alphaTick(context.get(W_ALPHA), flags);
-        final long m = ticks - 1;
-        if (m > 0 && alpha > 0) {
-            alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
-        }
-        context.set(W_ALPHA, (int) alpha);
-        context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
-        final int f = flags & ~FLAG_ALPHA_CNP;
-        context.set(W_FLAGS, f);
-        return f;
+        final long q = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod);
+        final long power = q < POWERS ? oneMinusGPowers[(int) q] : powOneMinusG32(q);
+        // tick <= 2^17 and power <= 2^32: the product fits a long
+        context.set(W_ALPHA, (int) ((alphaTick(context.get(W_ALPHA), flags) * power) >>> 32));
+        context.set(W_NEXT_ALPHA_NS, (int) (next + (q + 1) * alphaPeriodNs));
+        return flags & ~FLAG_ALPHA_CNP;
     }
 
     /**

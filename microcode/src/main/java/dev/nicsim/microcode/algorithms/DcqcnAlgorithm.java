@@ -193,28 +193,32 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             return; // ACK, NACK, RTT_RESPONSE do not drive the RP
         }
         final int now = event.timestampNs();
-        int flags = context.get(W_FLAGS);
+        final int flags = context.get(W_FLAGS);
+        final int nextDecrease = context.get(W_NEXT_DECREASE_NS);
         final int nextIncrease = context.get(W_NEXT_INCREASE_NS);
-        // bit 31 of each term: not active, and (flag shifted up) & "now - deadline >= 0" (the
-        // sign bit of its complement) for each deadline, that is !active || (pending &&
-        // atOrAfter(now, next decrease)) || (increasing && atOrAfter(now, next increase))
-        if (((~flags << 31) | ((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
-            | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease))) < 0) {
+        // a TX burst of an increasing flow: the byte counter after it (-1 when it is not counted)
+        long bytes = -1;
+        if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
+            bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
+        }
+        // one branch, in the sign bit, to onEventSlow: not active; a decrease pending and due
+        // (the flag shifted up, and "now - deadline >= 0" as the sign bit of its complement); the
+        // increase timer running and due; the byte counter reaching rpg_byte_reset_bytes
+        if (((~flags << 31) | ((flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease))
+            | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease)) | (int) ((byteResetBytes - 1 - bytes) >> 32)) < 0) {
             onEventSlow(context, event, attributes, result);
             return;
         }
+        int f = flags;
+        int decreaseAt = nextDecrease;
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
-            flags = onActiveCnp(context, now, flags);
-        } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
-            final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
-            if (bytes >= byteResetBytes) {
-                onEventSlow(context, event, attributes, result);
-                return;
-            }
+            f = onActiveCnp(context, now, flags, nextDecrease);
+            decreaseAt = context.get(W_NEXT_DECREASE_NS);
+        } else if (bytes >= 0) {
             context.set(W_BYTE_COUNTER, (int) bytes);
         }
-        armTimer(context, flags, now, result);
+        armTimer(f, now, decreaseAt, nextIncrease, result);
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
@@ -258,7 +262,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
                 }
             }
             if (cnp) {
-                flags = onActiveCnp(context, now, flags);
+                flags = onActiveCnp(context, now, flags, context.get(W_NEXT_DECREASE_NS));
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
@@ -268,7 +272,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
                 }
             }
         }
-        armTimer(context, flags, now, result);
+        armTimer(flags, now, context.get(W_NEXT_DECREASE_NS), context.get(W_NEXT_INCREASE_NS), result);
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
@@ -277,6 +281,11 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * {@link #lineRateShift} hold; 0 before the first event.
      */
     private long cachedLineRateBitsPerSec;
+    /**
+     * The cached line rate when it has a multiplier, else its complement (which no line rate
+     * equals once cached): {@link #rateOf}'s single test for the multiply-high path.
+     */
+    private long multipliedLineRateBitsPerSec = -1;
     /** {@link CcMath#divisionMultiplier} of the cached line rate; 0 when it is below 5 bit/s (then {@link #toRate} divides). */
     private long lineRateMultiplier;
     private int lineRateShift;
@@ -289,6 +298,19 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * this algorithm) or a line rate below 5 bit/s goes to {@link #toRate} itself.
      */
     private int rateOf(final int rcKbps, final long lineRateBitsPerSec) {
+        // one branch: the line rate is the cached one and has a multiplier, and rc >= 0
+        if (((lineRateBitsPerSec ^ multipliedLineRateBitsPerSec) | (rcKbps >>> 31)) != 0) {
+            return rateOfSlow(rcKbps, lineRateBitsPerSec);
+        }
+        final long r = CcMath.divideByMultiplier(((long) rcKbps * 1000L) << 20, lineRateMultiplier, lineRateShift);
+        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
+    }
+
+    /**
+     * {@link #rateOf} after a line rate change (the multiplier cached first), for a negative rc or
+     * a line rate below 5 bit/s (no multiplier: the divide); one cold branch in {@link #rateOf}.
+     */
+    private int rateOfSlow(final int rcKbps, final long lineRateBitsPerSec) {
         if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
             cacheLineRate(lineRateBitsPerSec);
         }
@@ -305,8 +327,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (lineRateBitsPerSec >= 5) {
             lineRateMultiplier = CcMath.divisionMultiplier(lineRateBitsPerSec);
             lineRateShift = CcMath.multiplierShift(lineRateBitsPerSec);
+            multipliedLineRateBitsPerSec = lineRateBitsPerSec;
         } else {
             lineRateMultiplier = 0;
+            multipliedLineRateBitsPerSec = ~lineRateBitsPerSec;
         }
     }
 
@@ -338,12 +362,13 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * from CNP to CNP (about one in three finds a decrease pending, one in three its boundary still
      * ahead), so a branch on it would be mispredicted.
      *
-     * @param flags the flags word as it is in the context
+     * @param flags        the flags word as it is in the context
+     * @param nextDecrease {@link #W_NEXT_DECREASE_NS} as it is in the context
      * @return the new flags word (also written to the context)
      */
-    private int onActiveCnp(final PccContext context, final int now, final int flags) {
+    private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
         final int f = catchUpAlpha(context, now, flags);
-        final int next = context.get(W_NEXT_DECREASE_NS);
+        final int next = nextDecrease;
         final int late = FixedPoint.nsSince(next, now);
         // next boundary after now: next + (floor(late / period) + 1) x period, for late >= 0
         final int step = (int) ((periods(Math.max(0, late), decreasePeriodNs, decreasePeriodMultiplier,
@@ -552,17 +577,23 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return t;
     }
 
-    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
-    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
-        long delay = Long.MAX_VALUE;
-        if ((flags & FLAG_DECREASE_PENDING) != 0) {
-            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
-        }
-        if ((flags & FLAG_INCREASING) != 0) {
-            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
-        }
-        if (delay != Long.MAX_VALUE) {
-            result.armTimerNs((int) Math.max(1, delay));
+    /**
+     * Arms the timer for the earliest running deadline, at least 1 ns ahead; no timer when neither
+     * runs. In ints, so the delay's range ({@code >= 1}) is plain to the compiler and
+     * {@link PccResult#armTimerNs}'s check folds away.
+     *
+     * @param flags        the flags word as it is in the context
+     * @param nextDecrease {@link #W_NEXT_DECREASE_NS} as it is in the context
+     * @param nextIncrease {@link #W_NEXT_INCREASE_NS} as it is in the context
+     */
+    private static void armTimer(final int flags, final int now, final int nextDecrease, final int nextIncrease,
+                                 final PccResult result) {
+        if ((flags & (FLAG_DECREASE_PENDING | FLAG_INCREASING)) != 0) {
+            final int decrease = (flags & FLAG_DECREASE_PENDING) != 0 ? FixedPoint.nsSince(now, nextDecrease)
+                : Integer.MAX_VALUE;
+            final int increase = (flags & FLAG_INCREASING) != 0 ? FixedPoint.nsSince(now, nextIncrease)
+                : Integer.MAX_VALUE;
+            result.armTimerNs(Math.max(1, Math.min(decrease, increase)));
         }
     }
 

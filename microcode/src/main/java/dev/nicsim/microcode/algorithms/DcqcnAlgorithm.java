@@ -368,14 +368,14 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      */
     private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
         final int f = catchUpAlpha(context, now, flags);
-        final int next = nextDecrease;
-        final int late = FixedPoint.nsSince(next, now);
-        // next boundary after now: next + (floor(late / period) + 1) x period, for late >= 0
-        final int step = (int) ((periods(Math.max(0, late), decreasePeriodNs, decreasePeriodMultiplier,
-            decreasePeriodShift, inverseDecreasePeriod) + 1) * decreasePeriodNs);
-        // all ones when late >= 0 and no decrease is pending (both sign bits clear), else 0
-        final int apply = ~((late | (f << DECREASE_PENDING_TO_SIGN)) >> 31);
-        context.set(W_NEXT_DECREASE_NS, next + (step & apply));
+        if ((f & FLAG_DECREASE_PENDING) == 0) {
+            final int late = FixedPoint.nsSince(nextDecrease, now);
+            if (late >= 0) {
+                context.set(W_NEXT_DECREASE_NS, nextDecrease + (late < decreasePeriodNs ? decreasePeriodNs
+                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
+                        inverseDecreasePeriod) + 1) * decreasePeriodNs)));
+            }
+        }
         final int out = f | FLAG_ALPHA_CNP | FLAG_DECREASE_PENDING;
         context.set(W_FLAGS, out);
         return out;
@@ -476,30 +476,47 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     }
 
     /**
-     * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1: with the
-     * next tick {@code late >= 0} ns behind, {@code q = floor(late / period)}, the first tick takes
-     * the period's CNP flag ({@link #alphaTick}) and the q after it multiply by {@code (1 - g)^q}
-     * (0.32, {@link #oneMinusGPowers} for q below {@link #POWERS}; {@code (1 - g)^0} is exactly
-     * 2^32, so one tick is the tick alone). One formula for one tick and for many, so the handler
-     * does not branch on which (a CNP finds 0, 1 or many periods passed, unpredictably).
+     * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1.
      *
      * @param flags the flags word as it is in the context
-     * @return the flags word after the catch-up, {@link #FLAG_ALPHA_CNP} cleared when a tick was
-     *         due (not written: the caller writes the flags); alpha and the next tick's time are
-     *         written when a tick was due
+     * @return the flags word after the catch-up (written to the context, with alpha and the next
+     *         tick's time, unchanged when no tick was due)
      */
     private int catchUpAlpha(final PccContext context, final int now, final int flags) {
         final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);
-        if (late < 0) {
-            return flags;
+        if (late >= alphaPeriodNs) {
+            return catchUpAlphaPeriods(context, next, late, flags);
         }
-        final long q = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod);
-        final long power = q < POWERS ? oneMinusGPowers[(int) q] : powOneMinusG32(q);
-        // tick <= 2^17 and power <= 2^32: the product fits a long
-        context.set(W_ALPHA, (int) ((alphaTick(context.get(W_ALPHA), flags) * power) >>> 32));
-        context.set(W_NEXT_ALPHA_NS, (int) (next + (q + 1) * alphaPeriodNs));
-        return flags & ~FLAG_ALPHA_CNP;
+        // late < one period, the common case: no tick (late < 0) or one, without a branch on which
+        // (the two are about equally likely): tick is all ones for one tick, 0 for none, and with
+        // no tick the three words are written back unchanged
+        final int tick = late >> 31 ^ -1;
+        final int alpha = context.get(W_ALPHA);
+        final int ticked = (int) alphaTick(alpha, flags);
+        context.set(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick));
+        context.set(W_NEXT_ALPHA_NS, next + (alphaPeriodNs & tick));
+        final int f = flags & ~(FLAG_ALPHA_CNP & tick);
+        context.set(W_FLAGS, f);
+        return f;
+    }
+
+    /**
+     * {@link #catchUpAlpha} when at least one whole period has passed since the next tick:
+     * {@code 1 + floor(late / period)} ticks.
+     */
+    private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
+        final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
+        long alpha = alphaTick(context.get(W_ALPHA), flags);
+        final long m = ticks - 1;
+        if (m > 0 && alpha > 0) {
+            alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
+        }
+        context.set(W_ALPHA, (int) alpha);
+        context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
+        final int f = flags & ~FLAG_ALPHA_CNP;
+        context.set(W_FLAGS, f);
+        return f;
     }
 
     /**

@@ -170,19 +170,13 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
 
     /**
      * One event, in the order the reaction point takes it: a CNP counts, a first CNP starts the
-     * flow; otherwise the deadlines due by the event's time run, then a CNP catches alpha up and
-     * moves the decrease boundary, a TX burst feeds the byte counter; then the timer is armed and
-     * the rate written. ACK, NACK and RTT_RESPONSE are ignored.
+     * flow; otherwise the deadlines due by the event's time run ({@link #runDue}, entered only when
+     * one is due, which the flags word and the two deadline words already read tell), then a CNP
+     * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
+     * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>This method is the hot path only: an active flow with no deadline due (a CNP, a TIMER,
-     * or a TX burst whose bytes leave the byte counter below rpg_byte_reset_bytes), about five
-     * events in six. The flags word and the two deadline words are read once into locals, and one
-     * branch (in the sign bit) sends everything else, a first CNP, a due decrease or increase, a
-     * byte-counter increase, an inactive flow, to {@link #onEventSlow}, which handles the whole
-     * event as this method would have. The split keeps this method's compiled code small enough
-     * for HotSpot to inline it into its caller (below {@code InlineSmallCode}, 2,500 bytes), and
-     * {@link #onEventSlow} above {@code FreqInlineSize} (325 bytes of bytecode) so it is never
-     * inlined into this one (docs/performance.md "Handler benchmarks", sixth session).
+     * <p>The flags word is read once and carried in a local through the common paths; after a slow
+     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -192,48 +186,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (!cnp && type != PccEventType.TIMER && type != PccEventType.TX_BURST) {
             return; // ACK, NACK, RTT_RESPONSE do not drive the RP
         }
-        final int now = event.timestampNs();
-        final int flags = context.get(W_FLAGS);
-        final int nextDecrease = context.get(W_NEXT_DECREASE_NS);
-        final int nextIncrease = context.get(W_NEXT_INCREASE_NS);
-        // a TX burst of an increasing flow: the byte counter after it (-1 when it is not counted)
-        long bytes = -1;
-        if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
-            bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
-        }
-        // one branch, in the sign bit, to onEventSlow: not active; a decrease pending and due
-        // (the flag shifted up, and "now - deadline >= 0" as the sign bit of its complement); the
-        // increase timer running and due; the byte counter reaching rpg_byte_reset_bytes
-        if (((~flags << 31) | ((flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease))
-            | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease)) | (int) ((byteResetBytes - 1 - bytes) >> 32)) < 0) {
-            onEventSlow(context, event, attributes, result);
-            return;
-        }
-        int f = flags;
-        int decreaseAt = nextDecrease;
-        if (cnp) {
-            counters.increment(C_CNP_HANDLED);
-            f = onActiveCnp(context, now, flags, nextDecrease);
-            decreaseAt = context.get(W_NEXT_DECREASE_NS);
-        } else if (bytes >= 0) {
-            context.set(W_BYTE_COUNTER, (int) bytes);
-        }
-        armTimer(f, now, decreaseAt, nextIncrease, result);
-        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
-    }
-
-    /**
-     * The whole event when {@link #onEvent}'s hot path does not apply (an inactive flow, a first
-     * CNP, a deadline due, a byte-counter increase): the CNP counted, the first CNP or the due
-     * deadlines in time order (decrease check and increase timer, the loop written here so that
-     * this method stays one cold unit above {@code FreqInlineSize}), then the CNP's alpha and
-     * boundary or the TX burst's byte counter, the timer and the rate. Nothing of the event has
-     * been applied when it is called.
-     */
-    private void onEventSlow(final PccContext context, final PccEvent event, final PccAttributes attributes,
-                             final PccResult result) {
-        final int type = event.type();
-        final boolean cnp = type == PccEventType.CNP;
         final int now = event.timestampNs();
         int flags = context.get(W_FLAGS);
         if (cnp) {
@@ -245,34 +197,27 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             }
             flags = firstCnp(context, now, attributes);
         } else {
-            // the decrease check and increase timer deadlines due at or before now, in time order
-            for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
-                final int nextDecrease = context.get(W_NEXT_DECREASE_NS);
-                final int nextIncrease = context.get(W_NEXT_INCREASE_NS);
-                final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0 && CcMath.atOrAfter(now, nextDecrease);
-                final boolean increaseDue = (flags & FLAG_INCREASING) != 0 && CcMath.atOrAfter(now, nextIncrease);
-                if (decreaseDue && (!increaseDue || CcMath.atOrAfter(nextIncrease, nextDecrease))) {
-                    flags = decrease(context, nextDecrease, flags, attributes);
-                } else if (increaseDue) {
-                    counters.increment(C_TIMER_INCREASE_EVENTS);
-                    flags = increase(context, true, flags, attributes);
-                    context.set(W_NEXT_INCREASE_NS, nextIncrease + timeResetNs);
-                } else {
-                    break;
-                }
+            // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
+            // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
+            // atOrAfter(now, next increase)) with one branch instead of four
+            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
+                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
+                runDue(context, now, attributes);
+                flags = context.get(W_FLAGS);
             }
             if (cnp) {
-                flags = onActiveCnp(context, now, flags, context.get(W_NEXT_DECREASE_NS));
+                flags = onActiveCnp(context, now, flags);
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
                     context.set(W_BYTE_COUNTER, (int) bytes);
                 } else {
-                    flags = countBytes(context, bytes, flags, attributes);
+                    countBytes(context, bytes, attributes);
+                    flags = context.get(W_FLAGS);
                 }
             }
         }
-        armTimer(flags, now, context.get(W_NEXT_DECREASE_NS), context.get(W_NEXT_INCREASE_NS), result);
+        armTimer(context, flags, now, result);
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
@@ -281,11 +226,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * {@link #lineRateShift} hold; 0 before the first event.
      */
     private long cachedLineRateBitsPerSec;
-    /**
-     * The cached line rate when it has a multiplier, else its complement (which no line rate
-     * equals once cached): {@link #rateOf}'s single test for the multiply-high path.
-     */
-    private long multipliedLineRateBitsPerSec = -1;
     /** {@link CcMath#divisionMultiplier} of the cached line rate; 0 when it is below 5 bit/s (then {@link #toRate} divides). */
     private long lineRateMultiplier;
     private int lineRateShift;
@@ -298,19 +238,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * this algorithm) or a line rate below 5 bit/s goes to {@link #toRate} itself.
      */
     private int rateOf(final int rcKbps, final long lineRateBitsPerSec) {
-        // one branch: the line rate is the cached one and has a multiplier, and rc >= 0
-        if (((lineRateBitsPerSec ^ multipliedLineRateBitsPerSec) | (rcKbps >>> 31)) != 0) {
-            return rateOfSlow(rcKbps, lineRateBitsPerSec);
-        }
-        final long r = CcMath.divideByMultiplier(((long) rcKbps * 1000L) << 20, lineRateMultiplier, lineRateShift);
-        return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
-    }
-
-    /**
-     * {@link #rateOf} after a line rate change (the multiplier cached first), for a negative rc or
-     * a line rate below 5 bit/s (no multiplier: the divide); one cold branch in {@link #rateOf}.
-     */
-    private int rateOfSlow(final int rcKbps, final long lineRateBitsPerSec) {
         if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
             cacheLineRate(lineRateBitsPerSec);
         }
@@ -327,10 +254,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (lineRateBitsPerSec >= 5) {
             lineRateMultiplier = CcMath.divisionMultiplier(lineRateBitsPerSec);
             lineRateShift = CcMath.multiplierShift(lineRateBitsPerSec);
-            multipliedLineRateBitsPerSec = lineRateBitsPerSec;
         } else {
             lineRateMultiplier = 0;
-            multipliedLineRateBitsPerSec = ~lineRateBitsPerSec;
         }
     }
 
@@ -356,40 +281,54 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
 
     /**
      * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
-     * the current alpha period, and unless a decrease is already pending one is made pending at the
-     * first boundary after now (the boundary moves only when it is at or before now). The boundary
-     * step is computed on every CNP and applied by mask, not by branch: whether it applies changes
-     * from CNP to CNP (about one in three finds a decrease pending, one in three its boundary still
-     * ahead), so a branch on it would be mispredicted.
-     *
-     * @param flags        the flags word as it is in the context
-     * @param nextDecrease {@link #W_NEXT_DECREASE_NS} as it is in the context
-     * @return the new flags word (also written to the context)
-     */
-    private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
-        final int f = catchUpAlpha(context, now, flags);
-        if ((f & FLAG_DECREASE_PENDING) == 0) {
-            final int late = FixedPoint.nsSince(nextDecrease, now);
-            if (late >= 0) {
-                context.set(W_NEXT_DECREASE_NS, nextDecrease + (late < decreasePeriodNs ? decreasePeriodNs
-                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
-                        inverseDecreasePeriod) + 1) * decreasePeriodNs)));
-            }
-        }
-        final int out = f | FLAG_ALPHA_CNP | FLAG_DECREASE_PENDING;
-        context.set(W_FLAGS, out);
-        return out;
-    }
-
-    /**
-     * Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2.
+     * the current alpha period, and a decrease is made pending at the first boundary after now.
      *
      * @param flags the flags word as it is in the context
      * @return the new flags word (also written to the context)
      */
-    private int decrease(final PccContext context, final int at, final int flags, final PccAttributes attributes) {
+    private int onActiveCnp(final PccContext context, final int now, final int flags) {
+        int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
+        if ((f & FLAG_DECREASE_PENDING) == 0) {
+            int next = context.get(W_NEXT_DECREASE_NS);
+            final int late = FixedPoint.nsSince(next, now);
+            if (late >= 0) {
+                next += late < decreasePeriodNs ? decreasePeriodNs
+                    : (int) ((periods(late, decreasePeriodNs, decreasePeriodMultiplier, decreasePeriodShift,
+                        inverseDecreasePeriod) + 1) * decreasePeriodNs);
+                context.set(W_NEXT_DECREASE_NS, next);
+            }
+            f |= FLAG_DECREASE_PENDING;
+        }
+        context.set(W_FLAGS, f);
+        return f;
+    }
+
+    /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
+    private void runDue(final PccContext context, final int now, final PccAttributes attributes) {
+        for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
+            final int flags = context.get(W_FLAGS);
+            final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS));
+            final boolean increaseDue = (flags & FLAG_INCREASING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS));
+            if (decreaseDue && (!increaseDue
+                || CcMath.atOrAfter(context.get(W_NEXT_INCREASE_NS), context.get(W_NEXT_DECREASE_NS)))) {
+                decrease(context, context.get(W_NEXT_DECREASE_NS), attributes);
+            } else if (increaseDue) {
+                final int at = context.get(W_NEXT_INCREASE_NS);
+                counters.increment(C_TIMER_INCREASE_EVENTS);
+                increase(context, true, attributes);
+                context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
+    private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
         counters.increment(C_RATE_DECREASES);
-        final int f = catchUpAlpha(context, at, flags);
+        catchUpAlpha(context, at, context.get(W_FLAGS));
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
@@ -409,20 +348,12 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         context.set(W_BYTE_COUNTER, 0);
         context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
         context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
-        final int out = (f & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING;
-        context.set(W_FLAGS, out);
-        return out;
+        final int flags = context.get(W_FLAGS);
+        context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
     }
 
-    /**
-     * One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the
-     * timer or the byte counter fired.
-     *
-     * @param flags the flags word as it is in the context
-     * @return the new flags word (written to the context when it changes)
-     */
-    private int increase(final PccContext context, final boolean timer, final int flags,
-                         final PccAttributes attributes) {
+    /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
+    private void increase(final PccContext context, final boolean timer, final PccAttributes attributes) {
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
@@ -446,11 +377,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             ? (byteStage << 16) | Math.min(STAGE_MAX, timeStage + 1)
             : (Math.min(STAGE_MAX, byteStage + 1) << 16) | timeStage);
         if (newRc >= line && rt >= line) {
-            final int out = flags & ~FLAG_INCREASING;
-            context.set(W_FLAGS, out);
-            return out;
+            context.set(W_FLAGS, context.get(W_FLAGS) & ~FLAG_INCREASING);
         }
-        return flags;
     }
 
     /**
@@ -459,20 +387,16 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * per burst), the remainder kept.
      *
      * @param bytes the counter plus the burst's bytes, at least rpg_byte_reset_bytes (&gt; 0)
-     * @param flags the flags word as it is in the context
-     * @return the new flags word (as in the context)
      */
-    private int countBytes(final PccContext context, final long bytes, final int flags,
-                           final PccAttributes attributes) {
+    private void countBytes(final PccContext context, final long bytes, final PccAttributes attributes) {
         long b = bytes;
-        int f = flags;
-        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes && (f & FLAG_INCREASING) != 0; i++) {
+        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes
+            && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
             b -= byteResetBytes;
             counters.increment(C_BYTE_INCREASE_EVENTS);
-            f = increase(context, false, f, attributes);
+            increase(context, false, attributes);
         }
         context.set(W_BYTE_COUNTER, (int) (b < byteResetBytes ? b : b % byteResetBytes)); // b >= 0
-        return f;
     }
 
     /**
@@ -594,23 +518,17 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return t;
     }
 
-    /**
-     * Arms the timer for the earliest running deadline, at least 1 ns ahead; no timer when neither
-     * runs. In ints, so the delay's range ({@code >= 1}) is plain to the compiler and
-     * {@link PccResult#armTimerNs}'s check folds away.
-     *
-     * @param flags        the flags word as it is in the context
-     * @param nextDecrease {@link #W_NEXT_DECREASE_NS} as it is in the context
-     * @param nextIncrease {@link #W_NEXT_INCREASE_NS} as it is in the context
-     */
-    private static void armTimer(final int flags, final int now, final int nextDecrease, final int nextIncrease,
-                                 final PccResult result) {
-        if ((flags & (FLAG_DECREASE_PENDING | FLAG_INCREASING)) != 0) {
-            final int decrease = (flags & FLAG_DECREASE_PENDING) != 0 ? FixedPoint.nsSince(now, nextDecrease)
-                : Integer.MAX_VALUE;
-            final int increase = (flags & FLAG_INCREASING) != 0 ? FixedPoint.nsSince(now, nextIncrease)
-                : Integer.MAX_VALUE;
-            result.armTimerNs(Math.max(1, Math.min(decrease, increase)));
+    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
+    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
+        long delay = Long.MAX_VALUE;
+        if ((flags & FLAG_DECREASE_PENDING) != 0) {
+            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
+        }
+        if ((flags & FLAG_INCREASING) != 0) {
+            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
+        }
+        if (delay != Long.MAX_VALUE) {
+            result.armTimerNs((int) Math.max(1, delay));
         }
     }
 

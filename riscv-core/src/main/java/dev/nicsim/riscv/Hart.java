@@ -275,6 +275,21 @@ public final class Hart {
     private int fetchLastWay;
     private long fetchPrevLine = -1;
     private int fetchPrevWay;
+    /**
+     * Set by {@link #fetchWindow} for {@link #run}'s inline L1I fast path: the window of
+     * {@link #fetchPrevLine} (clipped to the current page) when that line is still in its way of
+     * the core's L1I, else {@code fetchAltBytes == 0}. While {@link #run} runs, nothing but this
+     * hart's own line entries touches its core's L1I (threads of one core run one {@code run} call
+     * at a time), so an entry into that line, and any later entry back and forth between it and
+     * the last line, is an L1I hit; {@link #run} counts those hits and credits them in one go
+     * ({@link #creditFetchHits}) before the next full lookup and when it returns.
+     */
+    private long fetchAltBase;
+    private long fetchAltBytes;
+    /** L1I hits {@link #run} counted inline and has not credited yet ({@link #creditFetchHits}). */
+    private long fetchHits;
+    /** The hierarchy timing the page of {@link #fetchAltBase}'s line (the one hits are credited to). */
+    private MemoryHierarchy fetchHierarchy;
     /** Cycles the hart waited for instruction lines that missed the L1I. */
     private long fetchStallCycles;
     private MemoryRegion dataRegion = NO_REGION;
@@ -680,40 +695,56 @@ public final class Hart {
         long fetchBase = this.fetchBase;
         // the window's size biased by Long.MIN_VALUE, so one signed compare is an unsigned one
         long fetchLimit = this.fetchBytes + Long.MIN_VALUE;
+        // no other line of a pair yet: each run call starts without one, since other threads of
+        // the core may have used the L1I since the last
+        this.fetchAltBytes = 0;
         MemoryRegion dreg = this.dataRegion;
         while (n < maxInstret) {
             // pc left the fetch window: its page (flat models) or its L1I line (hierarchy models)
             if (pc - fetchBase + Long.MIN_VALUE >= fetchLimit) {
-                if (((pc - pageBase) >>> 12) != 0) {
-                    page = pageFor(pc);
-                    if (page == null) {
-                        pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
-                        now += redirectPenalty + 1;
-                        controlStallCycles += redirectPenalty;
-                        // no window and no page: the next fetch (the handler's) looks its pc up
-                        // afresh, wherever it is (FetchAfterTrapTest)
-                        pageBase = pc + DecodedPage.PAGE_BYTES;
-                        fetchBase = Long.MIN_VALUE;
-                        fetchLimit = Long.MIN_VALUE;
-                        if (haltReason != HaltReason.NONE || stopAfterTrap) {
-                            trapped = true;
+                final long altBase = this.fetchAltBase;
+                final long altLimit = this.fetchAltBytes + Long.MIN_VALUE;
+                if (pc - altBase + Long.MIN_VALUE < altLimit) {
+                    // into the other line of the pair: an L1I hit (fetchWindow's ping-pong case),
+                    // counted now and credited later; the two windows swap (fields, not locals: a
+                    // local more across the loop costs every instruction a spill)
+                    this.fetchAltBase = fetchBase;
+                    this.fetchAltBytes = fetchLimit - Long.MIN_VALUE;
+                    fetchBase = altBase;
+                    fetchLimit = altLimit;
+                    this.fetchHits++;
+                } else {
+                    if (((pc - pageBase) >>> 12) != 0) {
+                        page = pageFor(pc);
+                        if (page == null) {
+                            pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
+                            now += redirectPenalty + 1;
+                            controlStallCycles += redirectPenalty;
+                            // no window and no page: the next fetch (the handler's) looks its pc up
+                            // afresh, wherever it is (FetchAfterTrapTest)
+                            pageBase = pc + DecodedPage.PAGE_BYTES;
+                            fetchBase = Long.MIN_VALUE;
+                            fetchLimit = Long.MIN_VALUE;
+                            if (haltReason != HaltReason.NONE || stopAfterTrap) {
+                                trapped = true;
+                                break;
+                            }
+                            continue;
+                        }
+                        pageBase = page.base;
+                        decoded = page.decoded;
+                    }
+                    final int miss = fetchWindow(page, pc);
+                    fetchBase = this.fetchBase;
+                    fetchLimit = this.fetchBytes + Long.MIN_VALUE;
+                    if (miss > 0) {
+                        fetchStallCycles += miss;
+                        if (yieldOnStall) {
+                            readyAt = now + miss; // the slots go to other threads while the line comes
                             break;
                         }
-                        continue;
+                        now += miss;
                     }
-                    pageBase = page.base;
-                    decoded = page.decoded;
-                }
-                final int miss = fetchWindow(page, pc);
-                fetchBase = this.fetchBase;
-                fetchLimit = this.fetchBytes + Long.MIN_VALUE;
-                if (miss > 0) {
-                    fetchStallCycles += miss;
-                    if (yieldOnStall) {
-                        readyAt = now + miss; // the slots go to other threads while the line comes
-                        break;
-                    }
-                    now += miss;
                 }
             }
             final int slot = (int) (pc - pageBase) >>> 1;
@@ -1051,6 +1082,7 @@ public final class Hart {
                     }
                     if (systemCalls && environment != null) {
                         this.pc = pc;
+                        leaveFetchPair();
                         if (!environment.ecall(this)) {
                             if (haltReason == HaltReason.NONE) {
                                 haltReason = HaltReason.EXIT;
@@ -1126,6 +1158,7 @@ public final class Hart {
             now = next;
             n++;
         }
+        creditFetchHits();
         this.pc = pc;
         this.cycles = now;
         this.instret = n;
@@ -1145,8 +1178,12 @@ public final class Hart {
      * @return stall cycles of an L1I miss, 0 on a hit or without a hierarchy
      */
     private int fetchWindow(final DecodedPage page, final long pc) {
+        creditFetchHits();
         final long pageBase = page.base;
-        if (fetchLineShift == 12) {
+        final MemoryHierarchy mh = page.region.hierarchy;
+        fetchAltBytes = 0;
+        if (fetchLineShift == 12 || mh == null) {
+            // no L1I times this page (a flat model, or an untimed region): the window is the page
             fetchBase = pageBase;
             fetchBytes = DecodedPage.PAGE_BYTES;
             return 0;
@@ -1155,10 +1192,6 @@ public final class Hart {
         final long line = pc >>> fetchLineShift << fetchLineShift;
         fetchBase = Math.max(line, pageBase);
         fetchBytes = Math.min(line + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES) - fetchBase;
-        final MemoryHierarchy mh = page.region.hierarchy;
-        if (mh == null) {
-            return 0;
-        }
         // the line before the last one this hart fetched, still in its way of the L1I: a hit,
         // re-stamped in place (what Tags.access does on a hit), no full lookup
         final long lineNo = pc >>> fetchLineShift;
@@ -1179,7 +1212,78 @@ public final class Hart {
         fetchPrevWay = fetchLastWay;
         fetchLastLine = lineNo;
         fetchLastWay = way;
+        if (fetchPrevLine >= 0 && l1i.tag[fetchPrevWay] == fetchPrevLine) {
+            pairWindow(mh, pageBase);
+        }
         return miss;
+    }
+
+    /**
+     * After {@link #fetchWindow}: {@link #fetchPrevLine} is still in its way of the L1I; when it is
+     * another line than {@link #fetchLastLine} and (part of) it lies in this page, it becomes
+     * {@link #run}'s other window ({@link #fetchAltBase}), entered without a call.
+     */
+    private void pairWindow(final MemoryHierarchy mh, final long pageBase) {
+        final long prev = fetchPrevLine;
+        if (prev == fetchLastLine) {
+            return;
+        }
+        final long prevStart = prev << fetchLineShift;
+        final long altBase = Math.max(prevStart, pageBase);
+        final long altEnd = Math.min(prevStart + (1L << fetchLineShift), pageBase + DecodedPage.PAGE_BYTES);
+        if (altEnd > altBase) {
+            fetchAltBase = altBase;
+            fetchAltBytes = altEnd - altBase;
+            fetchHierarchy = mh;
+        }
+    }
+
+    /**
+     * Before control leaves {@link #run}'s interpreter loop for code that might look at the L1I or
+     * its counters (a trap, an environment call, the tohost hook): credits the hits counted inline
+     * and drops the pair, so the next line entry is a full {@link #fetchWindow} lookup.
+     */
+    private void leaveFetchPair() {
+        creditFetchHits();
+        fetchAltBytes = 0;
+    }
+
+    /** Credits the L1I hits {@link #run} counted inline ({@link #fetchHits}), if any. */
+    private void creditFetchHits() {
+        if (fetchHits != 0) {
+            creditFetchHits(fetchHits);
+        }
+    }
+
+    /**
+     * Credits the L1I hits {@link #run} counted inline (entries alternating between
+     * {@link #fetchPrevLine} and {@link #fetchLastLine}, the first into the former) exactly as
+     * that many {@link #fetchWindow} ping-pong hits would have: the two lines swap roles once per
+     * entry, each entry re-stamps its line with the next L1I clock tick, and each counts as a hit
+     * served by the L1 ({@link MemoryHierarchy#servedFetches}). The L1I, its clock and the
+     * counters are the same afterwards as with one {@link #fetchWindow} call per entry.
+     *
+     * @param hits entries, at least 1
+     */
+    private void creditFetchHits(final long hits) {
+        fetchHits = 0;
+        final MemoryHierarchy mh = fetchHierarchy;
+        final int core = mh.currentCore;
+        final MemoryHierarchy.Tags l1i = mh.l1i[core];
+        if ((hits & 1) != 0) {
+            final long line = fetchLastLine;
+            final int way = fetchLastWay;
+            fetchLastLine = fetchPrevLine;
+            fetchLastWay = fetchPrevWay;
+            fetchPrevLine = line;
+            fetchPrevWay = way;
+        }
+        l1i.clock += hits;
+        l1i.stamp[fetchLastWay] = l1i.clock;
+        if (hits >= 2) {
+            l1i.stamp[fetchPrevWay] = l1i.clock - 1;
+        }
+        mh.servedFetches[core * MemoryHierarchy.LEVELS + MemoryHierarchy.L1] += hits;
     }
 
     /**
@@ -1262,6 +1366,7 @@ public final class Hart {
         final long w = memory.watchAddress();
         if (a < w + 8 && w < a + size && environment != null) {
             final MemoryRegion wr = memory.find(w, 8);
+            leaveFetchPair();
             if (wr != null && environment.toHost(this, wr.get((int) (w - wr.base), 8))) {
                 if (haltReason == HaltReason.NONE) {
                     haltReason = HaltReason.EXIT;
@@ -1293,6 +1398,7 @@ public final class Hart {
     }
 
     private long exception(final long pc, final int cause, final long tval, final long n) {
+        leaveFetchPair();
         if (systemCalls) {
             fault = new Fault(pc, cause, tval);
             haltReason = HaltReason.FAULT;

@@ -302,43 +302,11 @@ public final class MemoryHierarchy implements RegionLatency {
             servedLoads[c * LEVELS + L1]++;
             return 0;
         }
-        // Tags.access of the L1D written out here, not called: it keeps this method over C2's
-        // FreqInlineSize (325 bytecodes), so C2 never inlines it into Hart.run's interpreter loop
-        // (a hot call site inlines any callee up to that size unless the callee already has
-        // compiled code over InlineSmallCode, which made the inlining depend on which of the two
-        // C2 finished first: the loop with this method and its three Tags.access inside ran
-        // about 10-30 % slower; docs/performance.md, "RISC-V core"). Same steps as Tags.access.
-        final int base = (int) (t.setMask >= 0 ? line & t.setMask : Long.remainderUnsigned(line, t.sets)) * t.ways;
-        final long now = ++t.clock;
-        final long[] tg = t.tag;
-        final long[] st = t.stamp;
-        final int end = base + t.ways;
-        int way = -1;
-        for (int w = base; w < end; w++) {
-            if (tg[w] == line) {
-                way = w;
-                break;
-            }
-        }
-        final boolean hit = way >= 0;
-        if (!hit) {
-            // a miss: the least recently used way of the set (the first of equal stamps)
-            way = base;
-            long oldest = st[base];
-            for (int w = base + 1; w < end; w++) {
-                if (st[w] < oldest) {
-                    oldest = st[w];
-                    way = w;
-                }
-            }
-            tg[way] = line;
-        }
-        st[way] = now;
-        t.way = way;
+        final boolean hit = t.access(address);
         prevL1dLine[c] = lastL1dLine[c];
         prevL1dWay[c] = lastL1dWay[c];
         lastL1dLine[c] = line;
-        lastL1dWay[c] = way;
+        lastL1dWay[c] = t.way;
         final int level = hit ? L1 : servedBelowL1(address);
         servedLoads[c * LEVELS + level]++;
         return extra[level];

@@ -383,14 +383,6 @@ public final class Simulator {
     }
 
     /**
-     * @return epochs ({@value #EPOCH_EVENTS} events each) completed so far, and of them those run with the
-     *         look-ahead, as {@code {epochs, withLookAhead}}
-     */
-    long[] lookAheadEpochs() {
-        return new long[] {epochs, epochsWithLookAhead};
-    }
-
-    /**
      * Epochs completed so far: blocks of {@value #EPOCH_EVENTS} events, the unit in which the
      * look-ahead is switched on or off (for the run summary).
      *

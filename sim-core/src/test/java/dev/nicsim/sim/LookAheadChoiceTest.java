@@ -84,8 +84,8 @@ class LookAheadChoiceTest {
         while (sim.eventsProcessed() < EVENTS) {
             sim.runUntil(sim.nowPs() + 50_000_000); // in steps, as the runner drives it
         }
-        final long[] epochs = sim.lookAheadEpochs();
-        return new long[] {sim.eventsProcessed(), sink.arrivals, sink.arrivalHash, sink.touches, epochs[0], epochs[1]};
+        return new long[] {sim.eventsProcessed(), sink.arrivals, sink.arrivalHash, sink.touches, sim.epochsCompleted(),
+            sim.epochsWithLookAhead()};
     }
 
     @Test

@@ -27,30 +27,6 @@ public record RunResult(String scenarioName, long seed, List<FlowRecord> flows, 
                         long lookAheadEpochs) {
 
     /**
-     * A result without the kernel's look-ahead figures ({@code kernelEpochs} and {@code lookAheadEpochs} 0);
-     * the other parameters as in the record.
-     *
-     * @param scenarioName    scenario name
-     * @param seed            seed used
-     * @param flows           every flow, by flow id
-     * @param simulatedPs     simulated time at the end, ps
-     * @param wallNanos       wall time of the simulation loop, ns
-     * @param events          kernel events handled
-     * @param dataPackets     data packets sent by all NICs
-     * @param switches        per-switch figures
-     * @param cnpsSent        CNPs sent by all NICs
-     * @param retransmissions packets retransmitted by all NICs
-     * @param timeouts        retransmission timeouts
-     * @param emulator        the uNIC emulators' figures, or null
-     */
-    public RunResult(final String scenarioName, final long seed, final List<FlowRecord> flows, final long simulatedPs,
-                     final long wallNanos, final long events, final long dataPackets, final List<SwitchFigures> switches,
-                     final long cnpsSent, final long retransmissions, final long timeouts, final EmulatorFigures emulator) {
-        this(scenarioName, seed, flows, simulatedPs, wallNanos, events, dataPackets, switches, cnpsSent, retransmissions,
-            timeouts, emulator, 0, 0);
-    }
-
-    /**
      * The uNIC emulators' figures over all NICs.
      *
      * @param handled             events handled

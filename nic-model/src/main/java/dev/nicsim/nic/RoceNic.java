@@ -95,6 +95,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
     private NicPort port;
     private boolean npProgramSet;
+    /** Partition of a partitioned run (0 otherwise) and its deferred peer releases (null when not partitioned). */
+    private int partition;
+    private PeerQpReleases peerReleases;
 
     /**
      * Creates a NIC. Its counters are allocated in {@code counters} under component {@code name}
@@ -308,7 +311,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
         final FlowListener listener = q.listener;
         rp.endFlow(q.qpn);
         final Qp peer = q.peerQp;
-        if (peer != null && peer.incarnation == q.peerIncarnation) {
+        if (peer != null && peerReleases != null && q.peerNic.partition != partition) {
+            peerReleases.add(q.peerNic, peer, q.peerIncarnation); // the peer NIC may be running: at the barrier
+        } else if (peer != null && peer.incarnation == q.peerIncarnation) {
             q.peerNic.releaseQp(peer);
         }
         releaseQp(q);
@@ -318,7 +323,20 @@ public final class RoceNic implements NetDevice, CcResultSink {
         }
     }
 
-    private void releaseQp(final Qp q) {
+    /**
+     * Puts the NIC in a partition of a partitioned run: a completing flow whose responder NIC is in
+     * another partition leaves the responder QP's release to {@code releases}, done at the next
+     * barrier ({@link PeerQpReleases}). Set-up only, before the run.
+     *
+     * @param partitionIndex the NIC's partition, {@code >= 0}
+     * @param releases       the partition's deferred releases, shared by its NICs
+     */
+    public void setPartition(final int partitionIndex, final PeerQpReleases releases) {
+        this.partition = partitionIndex;
+        this.peerReleases = releases;
+    }
+
+    void releaseQp(final Qp q) {
         tx.removeActive(q);
         qps.release(q);
     }

@@ -48,6 +48,8 @@ public abstract class EgressPort implements EventHandler {
     private PacketObserver observer;
     /** False while the link is down (scenario {@code link_events}): no frame starts on it. */
     private boolean linkUp = true;
+    /** Set when the link crosses partitions ({@link CutLink}): frames go to its outbox; null otherwise. */
+    private CutLink cutLink;
 
     /**
      * Creates a port.
@@ -240,6 +242,10 @@ public abstract class EgressPort implements EventHandler {
      * queue holds one event per busy link instead of one per frame in flight.
      */
     private void putOnWire(final Packet p, final long arrivalPs) {
+        if (cutLink != null) {
+            cutLink.offer(p, arrivalPs); // the peer is in another partition: delivered through the cut link
+            return;
+        }
         if (wireCount == wire.length) {
             final int n = wire.length * 2;
             final Packet[] w = new Packet[n];
@@ -284,9 +290,30 @@ public abstract class EgressPort implements EventHandler {
         return linkUp;
     }
 
-    /** @return frames on the wire (sent, not yet delivered) */
+    /** @return frames on the wire (sent, not yet delivered), on a cut link too */
     public int framesInFlight() {
-        return wireCount;
+        return cutLink != null ? cutLink.framesInFlight() : wireCount;
+    }
+
+    /**
+     * Routes this port's frames through a cut link ({@link CutLink}'s constructor calls it): the
+     * port keeps serialisation, busy time, PFC and counters, and hands each frame with its arrival
+     * time to the link instead of scheduling the delivery on its own simulator.
+     *
+     * @param link the cut link
+     * @throws IllegalStateException if a frame is on the wire or the port is already cut
+     */
+    void cutAt(final CutLink link) {
+        if (cutLink != null || wireCount > 0) {
+            throw new IllegalStateException("port to " + (peer == null ? "nothing" : peer.name())
+                + " is already cut or has frames on the wire");
+        }
+        cutLink = link;
+    }
+
+    /** @return whether this port's link crosses partitions ({@link CutLink}) */
+    public boolean isCut() {
+        return cutLink != null;
     }
 
     /**

@@ -85,6 +85,37 @@ public final class PacketPool {
         free[freeCount++] = p;
     }
 
+    /** @return packets free in the pool (ready for {@link #acquire()}) */
+    public int freeCount() {
+        return freeCount;
+    }
+
+    /**
+     * Moves free packets to another pool (a partitioned run's barrier rebalances its partitions'
+     * pools, since a frame acquired in one partition is released in the one that receives it).
+     * The most recently freed packets move first. Both pools must be idle (no partition running).
+     * {@link #outstanding()} is unchanged (it counts this pool's acquires less its releases).
+     * Allocation-free unless {@code to}'s free list grows.
+     *
+     * @param to    the receiving pool, not this one
+     * @param count packets to move, {@code 0 .. freeCount()}
+     * @throws IllegalArgumentException if {@code count} is out of range or {@code to} is this pool
+     */
+    public void moveFreeTo(final PacketPool to, final int count) {
+        if (count < 0 || count > freeCount || to == this) {
+            throw new IllegalArgumentException("moveFreeTo: count must be in 0.." + freeCount + " and the pool another, got "
+                + count);
+        }
+        if (to.freeCount + count > to.free.length) {
+            to.free = Arrays.copyOf(to.free, Math.max(to.free.length * 2, to.freeCount + count));
+        }
+        for (int i = 0; i < count; i++) {
+            final Packet p = free[--freeCount];
+            free[freeCount] = null;
+            to.free[to.freeCount++] = p;
+        }
+    }
+
     /** @return packets ever allocated (the pool's peak) */
     public long allocated() {
         return allocated;

@@ -26,11 +26,14 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code nicsim run SCENARIO [--out DIR] [--seed N] [--set path=value]... [--no-progress]
- * [--record TRACE_DIR] [--pcap FILE [--pcap-at host:N|switch:S:port:P]]}: runs a scenario, shows
+ * [--record TRACE_DIR] [--pcap FILE [--pcap-at host:N|switch:S:port:P]] [--partitions N [--threads T]]}:
+ * runs a scenario, shows
  * a progress bar on a terminal, prints the summary and writes the output files. {@code --record}
  * records every PCC event, flow start and end and result (with cycles) of every NIC's CC
  * processor to a Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
- * frames of one link as pcap ({@link PcapTap}, default {@code host:0}).
+ * frames of one link as pcap ({@link PcapTap}, default {@code host:0}). {@code --partitions N}
+ * (N &gt;= 2) runs the fabric as N partitions in parallel ({@link Runner}); it refuses
+ * {@code --record} and {@code --pcap} (exit 2).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, throughput.csv, classes.csv,"
@@ -64,8 +67,30 @@ final class RunCommand implements Callable<Integer> {
             + " (index or name) (default " + PcapTap.DEFAULT_POINT + ")")
     String pcapAt;
 
+    @Option(names = "--partitions", paramLabel = "N",
+        description = "Split the fabric into N partitions run in parallel (conservative windows; results depend on N,"
+            + " not on the threads; default 1: the sequential run)")
+    int partitions = 1;
+
+    @Option(names = "--threads", paramLabel = "T",
+        description = "Threads for --partitions (1..N, default min(N, available processors)); the results do not depend on it")
+    Integer threads;
+
     @Override
     public Integer call() throws Exception {
+        if (partitions < 1) {
+            throw new OptionException("--partitions " + partitions + ": expected a whole number of at least 1");
+        }
+        if (partitions > 1 && record != null) {
+            throw new OptionException("--record needs --partitions 1 (got --partitions " + partitions + ")");
+        }
+        if (partitions > 1 && pcap != null) {
+            throw new OptionException("--pcap needs --partitions 1 (got --partitions " + partitions + ")");
+        }
+        if (threads != null && (threads < 1 || threads > partitions)) {
+            throw new OptionException("--threads " + threads + ": expected 1.." + partitions + " (at most --partitions)");
+        }
+        final int threadCount = threads != null ? threads : Math.min(partitions, Runtime.getRuntime().availableProcessors());
         OutputPaths.nonEmpty("--out", out);
         OutputPaths.nonEmpty("--record", record);
         OutputPaths.nonEmpty("--pcap", pcap);
@@ -91,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
             if (record != null) {
                 trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
             }
-            runner = new Runner(scenario, series, trace == null ? null : trace::listener);
+            runner = new Runner(scenario, series, trace == null ? null : trace::listener, partitions, threadCount);
             warnIfHeapTight(runner.flowCount());
             if (point != null) {
                 tap = PcapTap.attach(runner, point, pcap);

@@ -94,6 +94,21 @@ public final class Reports {
             g.writeNumberField("wall_ns_per_data_packet", Math.round(r.wallNsPerDataPacket() * 10) / 10.0);
             g.writeNumberField("flows", r.flows().size());
             g.writeNumberField("flows_completed", r.completedFlows());
+            final RunResult.PartitionFigures pf = r.partitioning();
+            if (pf != null) { // a partitioned run only: a sequential run's run.json is unchanged
+                g.writeObjectFieldStart("partitions");
+                g.writeNumberField("count", pf.partitions());
+                g.writeNumberField("threads", pf.threads());
+                g.writeArrayFieldStart("hosts_per_partition");
+                for (final int h : pf.hostsPerPartition()) {
+                    g.writeNumber(h);
+                }
+                g.writeEndArray();
+                g.writeNumberField("cut_links", pf.cutLinks());
+                g.writeNumberField("window_ps", pf.lookAheadPs());
+                g.writeNumberField("windows", pf.windows());
+                g.writeEndObject();
+            }
             g.writeEndObject();
         }
         java.nio.file.Files.writeString(dir.resolve("run.json"), text + "\n");
@@ -148,6 +163,12 @@ public final class Reports {
         out.printf(Locale.ROOT, "events              %d (%.2f M events/s)%n", r.events(), r.eventsPerSecond() / 1e6);
         out.printf(Locale.ROOT, "data packets        %d (%.3f us wall per data packet)%n", r.dataPackets(),
             r.wallNsPerDataPacket() / 1000);
+        final RunResult.PartitionFigures pf = r.partitioning();
+        if (pf != null) {
+            out.printf(Locale.ROOT, "partitions          %d on %d threads, hosts %s, %d cut links, window %.3f ns, %d windows%n",
+                pf.partitions(), pf.threads(), java.util.Arrays.toString(pf.hostsPerPartition()), pf.cutLinks(),
+                pf.lookAheadPs() / 1e3, pf.windows());
+        }
         if (r.kernelEpochs() > 0) { // which way the kernel's self-timed look-ahead went (speed only)
             out.printf(Locale.ROOT, "kernel look-ahead   on in %d of %d epochs of 65536 events%n", r.lookAheadEpochs(),
                 r.kernelEpochs());

@@ -20,11 +20,27 @@ import java.util.List;
  * @param kernelEpochs     the kernel's epochs of 65,536 events ({@code Simulator#epochsCompleted}), 0 if not known
  * @param lookAheadEpochs  of those, the epochs run with the kernel's look-ahead on
  *                         ({@code Simulator#epochsWithLookAhead}); speed only, never results
+ * @param partitioning     how a partitioned run ({@code --partitions N}, N >= 2) was split and ran, or null
+ *                         for a sequential run
  */
 public record RunResult(String scenarioName, long seed, List<FlowRecord> flows, long simulatedPs, long wallNanos,
                         long events, long dataPackets, List<SwitchFigures> switches, long cnpsSent,
                         long retransmissions, long timeouts, EmulatorFigures emulator, long kernelEpochs,
-                        long lookAheadEpochs) {
+                        long lookAheadEpochs, PartitionFigures partitioning) {
+
+    /**
+     * How a partitioned run was split and ran ({@code nicsim run --partitions N}).
+     *
+     * @param partitions        number of partitions, {@code >= 2}
+     * @param threads           threads they ran on (the results do not depend on it)
+     * @param hostsPerPartition hosts in each partition
+     * @param cutLinks          links between partitions (full-duplex links, each counted once)
+     * @param lookAheadPs       the window length L: the least propagation delay over the cut links, ps
+     * @param windows           windows run
+     */
+    public record PartitionFigures(int partitions, int threads, int[] hostsPerPartition, int cutLinks, long lookAheadPs,
+                                   long windows) {
+    }
 
     /**
      * The uNIC emulators' figures over all NICs.

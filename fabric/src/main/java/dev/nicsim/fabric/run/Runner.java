@@ -57,8 +57,14 @@ public final class Runner implements FlowListener, EventHandler {
     private static final long PROGRESS_STEP_PS = 20_000_000L; // 20 us of simulated time
 
     private final Scenario scenario;
+    /** The run's simulator; in a partitioned run, the global events' ({@link #partitions}). */
     private final Simulator sim = new Simulator();
     private final PacketPool pool;
+    /** The partitions of a partitioned run ({@code --partitions N}, N >= 2), or null. */
+    private final Partitions partitions;
+    /** Time of the last flow completion merged, ps (the end of a partitioned run). */
+    private long lastCompletionPs;
+    private RunResult.PartitionFigures partitionFigures;
     private final CounterRegistry counters = new CounterRegistry();
     private final TopologyGraph graph;
     private final RoceNic[] nics;
@@ -107,6 +113,37 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public Runner(final Scenario scenario, final TimeSeriesWriter series,
                   final IntFunction<PccTraceListener> traceListeners) {
+        this(scenario, series, traceListeners, 1, 1);
+    }
+
+    /**
+     * Builds the fabric, split into {@code partitionCount} partitions run in parallel
+     * ({@code nicsim run --partitions N}; {@link PartitionPlan}, {@link dev.nicsim.sim.PartitionedRun}).
+     * With one partition this is the sequential run, byte-identical to the other constructors'.
+     * With more, each partition has its own simulator and packet pool, the links between partitions
+     * are cut links, and the runner's own events (flow starts, samplers, mailbox and link events)
+     * run on the global simulator at the barriers, after the partitions' events of the same time.
+     * The results depend on the partition count, never on {@code threads}. Recording
+     * ({@code traceListeners}) and {@link #simulator()} observers need one partition.
+     *
+     * @param scenario       the scenario
+     * @param series         where queue and rate samples go
+     * @param traceListeners the listener of each host's processor, or null to record nothing
+     * @param partitionCount partitions, {@code >= 1}
+     * @param threads        threads to run them on, {@code 1 .. partitionCount}
+     * @throws dev.nicsim.fabric.scenario.ScenarioException if the fabric cannot be split that way
+     *                                  (fewer access switches than partitions, a zero-delay cut link)
+     * @throws IllegalArgumentException if {@code threads} is out of range, or recording is asked with
+     *                                  more than one partition
+     */
+    public Runner(final Scenario scenario, final TimeSeriesWriter series,
+                  final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
+        if (partitionCount > 1 && traceListeners != null) {
+            throw new IllegalArgumentException("recording PCC traces needs --partitions 1");
+        }
+        if (threads < 1 || threads > Math.max(1, partitionCount)) {
+            throw new IllegalArgumentException("threads must be in 1.." + partitionCount + ", got " + threads);
+        }
         this.scenario = scenario;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
@@ -122,7 +159,10 @@ public final class Runner implements FlowListener, EventHandler {
         final boolean hpccInt = usesInt(scenario);
         swConfig.intEnabled = hpccInt;
         // RCM flow IDs only where RCM runs, INT hop records only where HPCC runs
+        final PartitionPlan plan = PartitionPlan.of(graph, partitionCount);
         this.pool = new PacketPool(swConfig.rcm.anyEnabled(), hpccInt);
+        this.partitions = partitionCount == 1 ? null
+            : new Partitions(plan, p -> p == 0 ? pool : new PacketPool(swConfig.rcm.anyEnabled(), hpccInt), threads);
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
@@ -133,14 +173,18 @@ public final class Runner implements FlowListener, EventHandler {
             nicConfig.intMulti = (int) scenario.algorithm().values().value("int_multi");
         }
         for (int h = 0; h < hosts; h++) {
-            nics[h] = new RoceNic(sim, "host" + h, h, nicConfig, counters, pool);
+            nics[h] = new RoceNic(simOf(h), "host" + h, h, nicConfig, counters, poolOf(h));
+            if (partitions != null) {
+                nics[h].setPartition(plan.partitionOf(h), partitions.releases[plan.partitionOf(h)]);
+            }
             if (psnStreams != null) {
                 psnStreams[h] = RngStreams.stream(scenario.seed(), "host" + h + "/initial_psn");
             }
         }
         switches = new SwitchAsic[graph.switches()];
         for (int s = 0; s < switches.length; s++) {
-            switches[s] = new SwitchAsic(sim, graph.switchName(s), graph.ports(hosts + s), swConfig, counters, pool,
+            switches[s] = new SwitchAsic(simOf(hosts + s), graph.switchName(s), graph.ports(hosts + s), swConfig, counters,
+                poolOf(hosts + s),
                 scenario.seed());
         }
         lastDepth = new long[switches.length][][];
@@ -150,6 +194,9 @@ public final class Runner implements FlowListener, EventHandler {
         for (final TopologyGraph.Edge e : graph.edges()) {
             attach(e.a(), e.portA(), e.b(), e.portB(), e);
             attach(e.b(), e.portB(), e.a(), e.portA(), e);
+        }
+        if (partitions != null) {
+            partitions.cutLinks(graph, (node, port) -> node < hosts ? nics[node].port() : switches[node - hosts].egressPort(port));
         }
         for (int s = 0; s < switches.length; s++) {
             for (int d = 0; d < hosts; d++) {
@@ -211,8 +258,20 @@ public final class Runner implements FlowListener, EventHandler {
         for (int i = 0; i < scenario.linkEvents().size(); i++) {
             sim.schedule(scenario.linkEvents().get(i).atPs(), this, EV_LINK, i, null);
         }
-        throughput = new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(),
-            List.of(switches));
+        throughput = partitions == null
+            ? new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), List.of(switches))
+            : new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), List.of(switches),
+                partitionCount, sw -> plan.partitionOf(hosts + List.of(switches).indexOf(sw)));
+    }
+
+    /** The simulator of a node's partition (the run's one simulator when not partitioned). */
+    private Simulator simOf(final int node) {
+        return partitions == null ? sim : partitions.sims[partitions.plan.partitionOf(node)];
+    }
+
+    /** The packet pool of a node's partition. */
+    private PacketPool poolOf(final int node) {
+        return partitions == null ? pool : partitions.pools[partitions.plan.partitionOf(node)];
     }
 
     /** Wraps a NIC's firmware instances so that the first one (core 0) is kept in {@link #firmware}. */
@@ -487,7 +546,8 @@ public final class Runner implements FlowListener, EventHandler {
                 final FlowSpec f = flows.get((int) arg);
                 final int qpn = f.flowId() + 1;
                 nics[f.src()].startFlow(f.flowId(), qpn, nics[f.dst()], qpn, op(scenario.workload().op()), f.sizeBytes(),
-                    baseRttNs[f.flowId()], initialPsn(f.src()), this);
+                    baseRttNs[f.flowId()], initialPsn(f.src()),
+                    partitions == null ? this : partitions.completions[partitions.plan.partitionOf(f.src())]);
             }
             case EV_SAMPLE_QUEUES -> {
                 if (completed < flows.size()) {
@@ -543,6 +603,7 @@ public final class Runner implements FlowListener, EventHandler {
     public void onFlowComplete(final int flowId, final long completionPs) {
         if (fctPs[flowId] < 0) {
             fctPs[flowId] = completionPs - flows.get(flowId).startPs();
+            lastCompletionPs = completionPs;
             completionOrder[completed] = flowId;
             completed++;
             if (completed == flows.size()) {
@@ -561,10 +622,16 @@ public final class Runner implements FlowListener, EventHandler {
     public RunResult run(final LongConsumer progress) throws IOException {
         final long t0 = System.nanoTime();
         final long stop = scenario.stopTimePs();
-        while (completed < flows.size() && sim.nowPs() < stop && sim.pending() > 0) {
-            sim.runUntil(Math.min(stop, sim.nowPs() + PROGRESS_STEP_PS));
-            progress.accept(completed);
-            series.checkError();
+        final long endPs;
+        if (partitions == null) {
+            while (completed < flows.size() && sim.nowPs() < stop && sim.pending() > 0) {
+                sim.runUntil(Math.min(stop, sim.nowPs() + PROGRESS_STEP_PS));
+                progress.accept(completed);
+                series.checkError();
+            }
+            endPs = sim.nowPs();
+        } else {
+            endPs = runPartitioned(stop, progress);
         }
         final long wall = System.nanoTime() - t0;
         for (int i = mailboxDelivered; i < scenario.mailbox().size(); i++) {
@@ -576,7 +643,7 @@ public final class Runner implements FlowListener, EventHandler {
             }
         }
         mailboxDelivered = scenario.mailbox().size();
-        throughput.finish(sim.nowPs());
+        throughput.finish(endPs);
         for (int h = 0; h < nics.length; h++) {
             nics[h].publishProcessorCounters();
         }
@@ -595,9 +662,77 @@ public final class Runner implements FlowListener, EventHandler {
         for (final RoceNic n : nics) {
             dataPackets += n.dataPacketsSent();
         }
-        return new RunResult(scenario.name(), scenario.seed(), records, sim.nowPs(), wall, sim.eventsProcessed(), dataPackets,
+        long epochs = sim.epochsCompleted();
+        long lookAheadEpochs = sim.epochsWithLookAhead();
+        long events = sim.eventsProcessed();
+        if (partitions != null) {
+            events += partitions.partitionEvents();
+            for (final Simulator s : partitions.sims) {
+                epochs += s.epochsCompleted();
+                lookAheadEpochs += s.epochsWithLookAhead();
+            }
+        }
+        return new RunResult(scenario.name(), scenario.seed(), records, endPs, wall, events, dataPackets,
             sw, counters.sum("host", "np_cnp_sent"), counters.sum("host", "roce_adp_retrans"),
-            counters.sum("host", "local_ack_timeout_err"), emulatorFigures(), sim.epochsCompleted(), sim.epochsWithLookAhead());
+            counters.sum("host", "local_ack_timeout_err"), emulatorFigures(), epochs, lookAheadEpochs, partitionFigures);
+    }
+
+    /**
+     * The partitioned run's loop ({@link dev.nicsim.sim.PartitionedRun}): at every barrier the
+     * deferred QP releases and the completions are merged; the run ends after the barrier at which
+     * every flow has completed, at the last completion's time. Events of other partitions after that
+     * time but inside that last window (less than one look-ahead) have run, so counters may include
+     * them.
+     *
+     * @return the run's end time, ps
+     */
+    private long runPartitioned(final long stop, final LongConsumer progress) throws IOException {
+        final IOException[] writeError = new IOException[1];
+        final long[] nextProgressPs = {PROGRESS_STEP_PS};
+        final long end;
+        final dev.nicsim.sim.PartitionedRun pr = partitions.start(sim);
+        try (pr) {
+            end = pr.run(stop, e -> {
+                partitions.merge(this);
+                if (completed == flows.size()) {
+                    return true;
+                }
+                if (e >= nextProgressPs[0]) {
+                    nextProgressPs[0] = e + PROGRESS_STEP_PS;
+                    progress.accept(completed);
+                    try {
+                        series.checkError();
+                    } catch (final IOException ex) {
+                        writeError[0] = ex;
+                        return true;
+                    }
+                }
+                return false;
+            });
+        }
+        if (writeError[0] != null) {
+            throw writeError[0];
+        }
+        progress.accept(completed);
+        partitionFigures = new RunResult.PartitionFigures(partitions.plan.partitions(), pr.threads(),
+            partitions.plan.hostsPerPartition(), partitions.cutLinkCount(), pr.lookAheadPs(), pr.windows());
+        if (completed == flows.size()) {
+            return lastCompletionPs;
+        }
+        return hasEvents() ? stop : end; // stopped at the stop time, or ran out of events
+    }
+
+    /** @return whether any partition or the global simulator still has an event */
+    private boolean hasEvents() {
+        if (sim.pending() > 0) {
+            return true;
+        }
+        for (final Simulator s : partitions.sims) {
+            if (s.pending() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private RunResult.EmulatorFigures emulatorFigures() {
@@ -701,6 +836,10 @@ public final class Runner implements FlowListener, EventHandler {
      * @return the run's simulator (time in ps)
      */
     public Simulator simulator() {
+        if (partitions != null) {
+            throw new IllegalStateException("simulator observers need --partitions 1 (this run has "
+                + partitions.plan.partitions() + " partitions)");
+        }
         return sim;
     }
 

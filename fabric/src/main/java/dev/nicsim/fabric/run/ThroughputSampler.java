@@ -35,8 +35,10 @@ import java.util.List;
  * one 10 us interval give {@code 10 x 1024 x 8 / 10 us = 8 192 000 000} bits/s.
  *
  * <p>Allocation: none per frame or per sample besides the CSV writer's own row formatting (one
- * counter array and one touched-flow list, sized by the flow count). Thread-safety: simulation
- * thread only.
+ * counter array and one touched-flow list per partition, sized by the flow count). Thread-safety:
+ * simulation thread only; in a partitioned run each partition's ports count into that partition's
+ * part (its thread only), and the sampler's own events run on the coordinator with every partition
+ * stopped.
  */
 public final class ThroughputSampler implements EventHandler, PacketObserver {
     private static final int EV_INSTALL = 0;
@@ -46,11 +48,13 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     private final TimeSeriesWriter series;
     private final long intervalPs;
     private final List<EgressPort> ports = new ArrayList<>();
-    private final long[] intervalBytes;
-    private final long[] totalBytes;
-    private final boolean[] touched;
-    private final int[] touchedIds;
-    private int touchedCount;
+    /** The observer of each port in {@link #ports}: the part of the port's partition. */
+    private final List<Part> portParts = new ArrayList<>();
+    /** One counting part per partition of a partitioned run (one part otherwise). */
+    private final Part[] parts;
+    /** Flow ids touched in any part in the interval (merged at each sample; unused with one part). */
+    private final boolean[] mergedTouched;
+    private final int[] mergedIds;
     private long nextSamplePs;
 
     /**
@@ -66,6 +70,32 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      */
     public ThroughputSampler(final Simulator sim, final TimeSeriesWriter series, final int flows, final long intervalPs,
                              final List<SwitchAsic> switches) {
+        this(sim, series, flows, intervalPs, switches, 1, s -> 0);
+    }
+
+    /**
+     * Creates the sampler of a partitioned run ({@code --partitions}): each partition's ports count
+     * into that partition's own arrays (the partitions run at the same time), and every sample
+     * merges them (the union of the flows that delivered bytes, in ascending flow id, the bytes
+     * summed), so the rows are those one shared set of arrays would give. Otherwise as
+     * {@link #ThroughputSampler(Simulator, TimeSeriesWriter, int, long, List)}; {@code sim} is the
+     * run's global simulator (its events run with every partition stopped).
+     *
+     * @param sim        the simulator of the sampler's own events (at time 0)
+     * @param series     where rows go
+     * @param flows      number of flows
+     * @param intervalPs sampling interval, ps, {@code > 0}
+     * @param switches   the fabric's switches
+     * @param partitions number of partitions, {@code >= 1}
+     * @param partOf     the partition of a switch, {@code 0 .. partitions-1}
+     * @throws IllegalArgumentException if the interval is not positive or the flow or partition count out of range
+     */
+    public ThroughputSampler(final Simulator sim, final TimeSeriesWriter series, final int flows, final long intervalPs,
+                             final List<SwitchAsic> switches, final int partitions,
+                             final java.util.function.ToIntFunction<SwitchAsic> partOf) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
         if (intervalPs <= 0) {
             throw new IllegalArgumentException("intervalPs must be > 0, got " + intervalPs);
         }
@@ -75,15 +105,18 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
         this.sim = sim;
         this.series = series;
         this.intervalPs = intervalPs;
-        this.intervalBytes = new long[flows];
-        this.totalBytes = new long[flows];
-        this.touched = new boolean[flows];
-        this.touchedIds = new int[flows];
+        this.parts = new Part[partitions];
+        for (int i = 0; i < partitions; i++) {
+            parts[i] = new Part(flows);
+        }
+        this.mergedTouched = partitions > 1 ? new boolean[flows] : null;
+        this.mergedIds = partitions > 1 ? new int[flows] : null;
         for (final SwitchAsic s : switches) {
             for (int p = 0; p < s.portCount(); p++) {
                 final EgressPort e = s.egressPort(p);
                 if (e != null && e.peer() instanceof RoceNic) {
                     ports.add(e);
+                    portParts.add(parts[partOf.applyAsInt(s)]);
                 }
             }
         }
@@ -101,19 +134,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      */
     @Override
     public void onTransmit(final EgressPort port, final Packet frame, final long timePs) {
-        if (frame.kind != Packet.KIND_DATA) {
-            return;
-        }
-        final int id = frame.flowId;
-        if (id < 0 || id >= intervalBytes.length) {
-            return;
-        }
-        intervalBytes[id] += frame.payloadBytes;
-        totalBytes[id] += frame.payloadBytes;
-        if (!touched[id]) {
-            touched[id] = true;
-            touchedIds[touchedCount++] = id;
-        }
+        parts[0].onTransmit(port, frame, timePs);
     }
 
     /**
@@ -128,9 +149,11 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     @Override
     public void onEvent(final int kind, final long arg, final Object ref) {
         if (kind == EV_INSTALL) {
-            for (final EgressPort e : ports) {
+            for (int i = 0; i < ports.size(); i++) {
+                final EgressPort e = ports.get(i);
+                final PacketObserver part = portParts.get(i);
                 final PacketObserver prev = e.packetObserver();
-                e.setPacketObserver(prev == null ? this : new Chain(this, prev));
+                e.setPacketObserver(prev == null ? part : new Chain(part, prev));
             }
             return;
         }
@@ -146,21 +169,53 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      * @param nowPs the time the run stopped, ps
      */
     public void finish(final long nowPs) {
-        if (touchedCount > 0) {
-            emit(nextSamplePs);
+        for (final Part p : parts) {
+            if (p.touchedCount > 0) {
+                emit(nextSamplePs);
+                return;
+            }
         }
     }
 
     private void emit(final long endPs) {
         final long timeNs = endPs / 1000;
-        Arrays.sort(touchedIds, 0, touchedCount);
-        for (int i = 0; i < touchedCount; i++) {
-            final int id = touchedIds[i];
-            series.throughput(timeNs, id, Math.round(intervalBytes[id] * 8e12 / intervalPs));
-            intervalBytes[id] = 0;
-            touched[id] = false;
+        if (parts.length == 1) {
+            final Part p = parts[0];
+            Arrays.sort(p.touchedIds, 0, p.touchedCount);
+            for (int i = 0; i < p.touchedCount; i++) {
+                final int id = p.touchedIds[i];
+                series.throughput(timeNs, id, Math.round(p.intervalBytes[id] * 8e12 / intervalPs));
+                p.intervalBytes[id] = 0;
+                p.touched[id] = false;
+            }
+            p.touchedCount = 0;
+            return;
         }
-        touchedCount = 0;
+        int n = 0;
+        for (final Part p : parts) {
+            for (int i = 0; i < p.touchedCount; i++) {
+                final int id = p.touchedIds[i];
+                if (!mergedTouched[id]) {
+                    mergedTouched[id] = true;
+                    mergedIds[n++] = id;
+                }
+            }
+        }
+        Arrays.sort(mergedIds, 0, n);
+        for (int i = 0; i < n; i++) {
+            final int id = mergedIds[i];
+            long bytes = 0;
+            for (final Part p : parts) {
+                bytes += p.intervalBytes[id];
+                p.intervalBytes[id] = 0;
+                p.touched[id] = false;
+            }
+            series.throughput(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+            mergedTouched[id] = false;
+        }
+        for (final Part p : parts) {
+            p.touchedCount = 0;
+        }
     }
 
     /**
@@ -168,7 +223,48 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      * @return payload bytes of the flow's data frames counted so far (all intervals)
      */
     public long deliveredBytes(final int flowId) {
-        return totalBytes[flowId];
+        long b = 0;
+        for (final Part p : parts) {
+            b += p.totalBytes[flowId];
+        }
+        return b;
+    }
+
+    /**
+     * The counts of one partition's ports (the only part of an unpartitioned run): written only by
+     * that partition's thread, read and cleared by the sampler's events (coordinator, partitions
+     * stopped).
+     */
+    private static final class Part implements PacketObserver {
+        private final long[] intervalBytes;
+        private final long[] totalBytes;
+        private final boolean[] touched;
+        private final int[] touchedIds;
+        private int touchedCount;
+
+        Part(final int flows) {
+            intervalBytes = new long[flows];
+            totalBytes = new long[flows];
+            touched = new boolean[flows];
+            touchedIds = new int[flows];
+        }
+
+        @Override
+        public void onTransmit(final EgressPort port, final Packet frame, final long timePs) {
+            if (frame.kind != Packet.KIND_DATA) {
+                return;
+            }
+            final int id = frame.flowId;
+            if (id < 0 || id >= intervalBytes.length) {
+                return;
+            }
+            intervalBytes[id] += frame.payloadBytes;
+            totalBytes[id] += frame.payloadBytes;
+            if (!touched[id]) {
+                touched[id] = true;
+                touchedIds[touchedCount++] = id;
+            }
+        }
     }
 
     /** @return the sampling interval, ps */

@@ -108,7 +108,7 @@ class ReportsTest {
         assertEquals(6, r.completedFlows());
         assertEquals(1.5e6, r.eventsPerSecond());        // 3e6 events in 2 s
         assertEquals(2e6, r.wallNsPerDataPacket());       // 2e9 ns over 1000 packets
-        final RunResult idle = new RunResult("x", 1, List.of(), 0, 0, 5, 0, List.of(), 0, 0, 0, null, 0, 0);
+        final RunResult idle = new RunResult("x", 1, List.of(), 0, 0, 5, 0, List.of(), 0, 0, 0, null, 0, 0, null);
         assertEquals(0, idle.eventsPerSecond());
         assertEquals(0, idle.wallNsPerDataPacket());
         assertEquals(0, idle.completedFlows());
@@ -123,7 +123,7 @@ class ReportsTest {
     private static RunResult result(final RunResult.EmulatorFigures e) {
         return new RunResult("edges", 42, edgeFlows(), 12_345_678, 2_000_000_000L, 3_000_000, 1000,
             List.of(new RunResult.SwitchFigures("sw0", 81_920, 17, 3, 9), new RunResult.SwitchFigures("sw1", 0, 0, 0, 0)),
-            11, 22, 33, e, 0, 0);
+            11, 22, 33, e, 0, 0, null);
     }
 
     private static List<String> summary(final RunResult r) {
@@ -163,7 +163,7 @@ class ReportsTest {
         final RunResult base = result(null);
         final RunResult r = new RunResult(base.scenarioName(), base.seed(), base.flows(), base.simulatedPs(),
             base.wallNanos(), base.events(), base.dataPackets(), base.switches(), base.cnpsSent(), base.retransmissions(),
-            base.timeouts(), null, 1224, 76);
+            base.timeouts(), null, 1224, 76, null);
         final List<String> lines = summary(r);
         assertEquals("data packets        1000 (2000.000 us wall per data packet)", lines.get(lines.size() - 2));
         assertEquals("kernel look-ahead   on in 76 of 1224 epochs of 65536 events", lines.get(lines.size() - 1));
@@ -179,7 +179,7 @@ class ReportsTest {
             + "latency p50 300 ns (600 cycles), p99 1200 ns (2400 cycles)", lines.get(15));
         assertEquals("simulated time      12.346 us", lines.get(16));
         final RunResult none = new RunResult("none", 7, List.of(new FlowRecord(0, 0, 1, 50, 0, -1, 10)), 1000, 0, 0, 0,
-            List.of(), 0, 0, 0, null, 0, 0);
+            List.of(), 0, 0, 0, null, 0, 0, null);
         final List<String> l = summary(none);
         assertEquals("flows done          0 / 1", l.get(2));
         assertEquals("all                        0         -         -         -", l.get(4));

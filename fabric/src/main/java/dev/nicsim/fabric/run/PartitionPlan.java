@@ -82,36 +82,59 @@ public final class PartitionPlan {
             partitionOf[h] = partitionOf[accessOf[h]];
             hostsPer[partitionOf[h]]++;
         }
-        // the other switches: rounds of index order over those with an assigned neighbour
-        boolean changed = true;
-        final int[] votes = new int[n];
-        while (changed) {
-            changed = false;
+        // the other switches, in rounds: the candidates of a round are the unassigned switches with an
+        // assigned neighbour, their votes counted on the assignment at the round's start; first those
+        // with one partition ahead (index order), then the tied ones (index order, fewer nodes first)
+        final int[][] votes = new int[nodes][];
+        final List<Integer> candidates = new ArrayList<>();
+        while (true) {
+            candidates.clear();
             for (int s = hosts; s < nodes; s++) {
                 if (partitionOf[s] >= 0) {
                     continue;
                 }
-                java.util.Arrays.fill(votes, 0);
+                final int[] v = new int[n];
                 boolean any = false;
                 for (final TopologyGraph.Edge e : edges) {
                     final int other = e.a() == s ? e.b() : e.b() == s ? e.a() : -1;
                     if (other >= 0 && partitionOf[other] >= 0) {
-                        votes[partitionOf[other]]++;
+                        v[partitionOf[other]]++;
                         any = true;
                     }
                 }
-                if (!any) {
-                    continue;
+                if (any) {
+                    votes[s] = v;
+                    candidates.add(s);
                 }
-                int best = 0;
-                for (int p = 1; p < n; p++) {
-                    if (votes[p] > votes[best] || (votes[p] == votes[best] && nodesPer[p] < nodesPer[best])) {
-                        best = p;
+            }
+            if (candidates.isEmpty()) {
+                break;
+            }
+            for (int pass = 0; pass < 2; pass++) {
+                for (final int s : candidates) {
+                    final int[] v = votes[s];
+                    int max = 0;
+                    int ties = 0;
+                    for (int p = 0; p < n; p++) {
+                        if (v[p] > max) {
+                            max = v[p];
+                            ties = 1;
+                        } else if (v[p] == max) {
+                            ties++;
+                        }
                     }
+                    if ((pass == 0) != (ties == 1)) {
+                        continue;
+                    }
+                    int best = -1;
+                    for (int p = 0; p < n; p++) {
+                        if (v[p] == max && (best < 0 || nodesPer[p] < nodesPer[best])) {
+                            best = p;
+                        }
+                    }
+                    partitionOf[s] = best;
+                    nodesPer[best]++;
                 }
-                partitionOf[s] = best;
-                nodesPer[best]++;
-                changed = true;
             }
         }
         for (int s = hosts; s < nodes; s++) {

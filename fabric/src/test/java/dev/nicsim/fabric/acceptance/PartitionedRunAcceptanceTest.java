@@ -1,0 +1,135 @@
+package dev.nicsim.fabric.acceptance;
+
+import dev.nicsim.fabric.Cli;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code nicsim run --partitions N} through the command line: a partitioned run's outputs depend on
+ * N only (N = 2 on one thread and on two threads are byte-identical, {@code run.json}'s wall times
+ * and thread count aside), stay close to the sequential run's, and the options it cannot honour
+ * are refused in one line with exit 2.
+ */
+class PartitionedRunAcceptanceTest {
+    private static final String[] OUTPUTS = {"flows.csv", "fct.txt", "counters.csv", "queues.csv", "rates.csv",
+        "throughput.csv", "classes.csv"};
+
+    @TempDir
+    Path dir;
+
+    private Path run(final String scenario, final String name, final String... extra) {
+        final Path out = dir.resolve(name);
+        final List<String> args = new ArrayList<>(List.of("run", Acceptance.shipped(scenario).toString(), "--out",
+            out.toString(), "--no-progress"));
+        args.addAll(Arrays.asList(extra));
+        final Cli.Outcome o = Cli.run(args.toArray(new String[0]));
+        assertEquals(0, o.exitCode(), o.err());
+        return out;
+    }
+
+    /** run.json without the lines that hold wall times or the thread count. */
+    private static List<String> runJson(final Path out) throws IOException {
+        return Files.readAllLines(out.resolve("run.json")).stream()
+            .filter(l -> !l.contains("wall_") && !l.contains("events_per_sec") && !l.contains("\"threads\"")).toList();
+    }
+
+    private static void assertSameOutputs(final Path a, final Path b) throws IOException {
+        for (final String f : OUTPUTS) {
+            assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f + " differs");
+        }
+        assertEquals(runJson(a), runJson(b));
+    }
+
+    private static double[] slowdowns(final Path out) throws IOException {
+        return Files.readAllLines(out.resolve("flows.csv")).stream().skip(1)
+            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1))).sorted().toArray();
+    }
+
+    private static double percentile(final double[] sorted, final double p) {
+        return sorted[(int) Math.ceil(p / 100 * sorted.length) - 1];
+    }
+
+    /**
+     * websearch-leafspine-dcqcn cut to 300 flows (ECMP over 4 spines, WRED, PFC, the uNIC emulator):
+     * 2 partitions of 64 hosts, 16 cut links. One thread and two threads give the same bytes; against
+     * the sequential run the FCT slowdown's p50 and p95 stay within 3 %.
+     */
+    @Test
+    void twoPartitionsGiveTheSameOutputsOnOneOrTwoThreadsAndStayCloseToTheSequentialRun() throws IOException {
+        final String[] flows = {"--set", "workload.flows=300"};
+        final Path seq = run("websearch-leafspine-dcqcn.yaml", "seq", flows);
+        final Path one = run("websearch-leafspine-dcqcn.yaml", "one", "--set", "workload.flows=300", "--partitions", "2",
+            "--threads", "1");
+        final Path two = run("websearch-leafspine-dcqcn.yaml", "two", "--set", "workload.flows=300", "--partitions", "2",
+            "--threads", "2");
+        assertSameOutputs(one, two);
+        final String json = Files.readString(two.resolve("run.json"));
+        assertTrue(json.contains("\"count\" : 2"), json);
+        assertTrue(json.contains("\"hosts_per_partition\" : [ 64, 64 ]"), json);
+        assertTrue(json.contains("\"cut_links\" : 16"), json);
+        assertTrue(json.contains("\"window_ps\" : 1000000"), json);
+        final double[] s = slowdowns(seq);
+        final double[] p = slowdowns(two);
+        assertEquals(300, p.length);
+        for (final double pct : new double[] {50, 95}) {
+            final double ratio = percentile(p, pct) / percentile(s, pct);
+            assertTrue(Math.abs(ratio - 1) <= 0.03, "p" + pct + " slowdown " + percentile(p, pct) + " against "
+                + percentile(s, pct) + " sequential");
+        }
+    }
+
+    /** A k = 4 fat tree with regional congestion mitigation (CN frames between switches, RCC windows) and PFC. */
+    @Test
+    void rcmFatTreeGivesTheSameOutputsOnOneOrTwoThreads() throws IOException {
+        final Path one = run("rcm-hotspot-fattree.yaml", "one", "--set", "workload.flows=1500", "--partitions", "2",
+            "--threads", "1");
+        final Path two = run("rcm-hotspot-fattree.yaml", "two", "--set", "workload.flows=1500", "--partitions", "2",
+            "--threads", "2");
+        assertSameOutputs(one, two);
+    }
+
+    /** Firmware handlers on the RISC-V emulator in every NIC, 2 partitions run on 2 threads. */
+    @Test
+    void firmwareRunGivesTheSameOutputsOnOneOrTwoThreads() throws IOException {
+        final Path one = run("websearch-leafspine-dcqcn-firmware.yaml", "one", "--set", "workload.flows=40",
+            "--partitions", "2", "--threads", "1");
+        final Path two = run("websearch-leafspine-dcqcn-firmware.yaml", "two", "--set", "workload.flows=40",
+            "--partitions", "2", "--threads", "2");
+        assertSameOutputs(one, two);
+    }
+
+    private void refused(final String expected, final String... extra) {
+        final List<String> args = new ArrayList<>(List.of("run", Acceptance.shipped("websearch-leafspine-dcqcn.yaml").toString(),
+            "--out", dir.resolve("refused").toString(), "--no-progress"));
+        args.addAll(Arrays.asList(extra));
+        final Cli.Outcome o = Cli.run(args.toArray(new String[0]));
+        assertEquals(2, o.exitCode(), o.err());
+        assertEquals(1, o.errLines().size(), o.err());
+        assertTrue(o.err().contains(expected), o.err());
+        assertTrue(!Files.exists(dir.resolve("refused").resolve("flows.csv")));
+    }
+
+    @Test
+    void refusesWhatAPartitionedRunCannotDo() {
+        refused("--partitions 0: expected a whole number of at least 1", "--partitions", "0");
+        refused("--pcap needs --partitions 1 (got --partitions 2)", "--partitions", "2", "--pcap",
+            dir.resolve("x.pcap").toString());
+        refused("--record needs --partitions 1 (got --partitions 2)", "--partitions", "2", "--record",
+            dir.resolve("trace").toString());
+        refused("--threads 3: expected 1..2 (at most --partitions)", "--partitions", "2", "--threads", "3");
+        refused("--partitions 2: the link leaf0 port 17 - spine1 port 0 crosses partitions and has a delay of 0 ns",
+            "--partitions", "2", "--set", "topology.fabric_link.delay_ns=0");
+        refused("--partitions 9: the topology has 8 access switch(es)", "--partitions", "9");
+    }
+}

@@ -1,0 +1,238 @@
+package dev.nicsim.sim;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link PartitionedRun} and {@link CutLink} on a toy fabric of two devices joined by one
+ * full-duplex link (100 Gb/s, 1 us), each device in its own partition. Times are derived by hand:
+ * a 1000-byte frame takes (1000 + 20 preamble/IFG) x 8 bit / 100 Gb/s = 81,600 ps to serialise and
+ * arrives 81,600 + 1,000,000 = 1,081,600 ps after its serialisation starts.
+ */
+class PartitionedRunTest {
+    private static final long RATE_BITS_PER_SEC = 100_000_000_000L;
+    private static final long PROPAGATION_PS = 1_000_000;
+    private static final long SERIALISATION_PS = 81_600;
+    private static final int FRAME_BYTES = 1000;
+
+    private static final class QueuePort extends EgressPort {
+        final ArrayDeque<Packet> queue = new ArrayDeque<>();
+
+        QueuePort(final Simulator sim) {
+            super(sim, RATE_BITS_PER_SEC, PROPAGATION_PS);
+        }
+
+        void send(final Packet p) {
+            queue.add(p);
+            kick();
+        }
+
+        @Override
+        protected Packet nextDataPacket() {
+            return queue.poll();
+        }
+    }
+
+    /** Records arrivals (time on its own simulator, frame id); sends each frame back while {@code bounces} last. */
+    private static final class Device implements NetDevice, EventHandler {
+        final String name;
+        final Simulator sim;
+        QueuePort port;
+        final List<long[]> arrivals = new ArrayList<>();
+        int bounces;
+        RuntimeException failOnReceive;
+
+        Device(final String name, final Simulator sim) {
+            this.name = name;
+            this.sim = sim;
+        }
+
+        @Override
+        public void receive(final Packet packet, final int inPort) {
+            if (failOnReceive != null) {
+                throw failOnReceive;
+            }
+            arrivals.add(new long[] {sim.nowPs(), packet.flowId});
+            if (bounces > 0) {
+                bounces--;
+                port.send(packet);
+            }
+        }
+
+        /** An event that sends frame {@code arg}. */
+        @Override
+        public void onEvent(final int kind, final long arg, final Object ref) {
+            final Packet p = new Packet();
+            p.frameBytes = FRAME_BYTES;
+            p.flowId = (int) arg;
+            port.send(p);
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+    }
+
+    /** Two devices, a and b, in partitions 0 and 1 (or both on one simulator when {@code partitioned} is false). */
+    private static final class Fabric {
+        final Simulator simA = new Simulator();
+        final Simulator simB;
+        final Simulator global = new Simulator();
+        final Device a;
+        final Device b;
+        final PartitionedRun run;
+
+        Fabric(final boolean partitioned, final int threads) {
+            simB = partitioned ? new Simulator() : simA;
+            a = new Device("a", simA);
+            b = new Device("b", simB);
+            a.port = new QueuePort(simA);
+            b.port = new QueuePort(simB);
+            a.port.connect(b, 0);
+            b.port.connect(a, 0);
+            if (partitioned) {
+                final CutLink ab = new CutLink(a.port, simB, 0);
+                final CutLink ba = new CutLink(b.port, simA, 1);
+                run = new PartitionedRun(new Simulator[] {simA, simB}, new PacketPool[] {new PacketPool(), new PacketPool()},
+                    global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads);
+            } else {
+                run = null;
+            }
+        }
+
+        long runTo(final long stopPs) {
+            if (run == null) {
+                simA.runUntil(stopPs);
+                return simA.nowPs();
+            }
+            try (run) {
+                return run.run(stopPs, e -> false);
+            }
+        }
+    }
+
+    @Test
+    void aFrameOverACutLinkArrivesAtSendPlusSerialisationPlusPropagationAsOnALocalLink() {
+        for (final boolean partitioned : new boolean[] {false, true}) {
+            final Fabric f = new Fabric(partitioned, 1);
+            f.simA.schedule(5_000, f.a, 0, 7, null);
+            f.runTo(10_000_000);
+            assertEquals(1, f.b.arrivals.size());
+            assertEquals(5_000 + SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(0)[0], "partitioned " + partitioned);
+            assertEquals(7, f.b.arrivals.get(0)[1]);
+            assertTrue(f.a.port.isCut() == partitioned);
+        }
+    }
+
+    @Test
+    void backToBackFramesKeepTheirOrderAndSpacing() {
+        final Fabric f = new Fabric(true, 1);
+        for (int i = 0; i < 3; i++) {
+            f.simA.schedule(0, f.a, 0, i, null); // three frames queued at time 0: serialised one after the other
+        }
+        f.runTo(10_000_000);
+        assertEquals(3, f.b.arrivals.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals((i + 1) * SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(i)[0]);
+            assertEquals(i, f.b.arrivals.get(i)[1]);
+        }
+    }
+
+    /** Ping-pong of two frames for 20 round trips: the same arrivals sequential, partitioned on 1 and on 2 threads. */
+    @Test
+    void pingPongIsTheSameSequentialAndPartitionedOnOneOrTwoThreads() {
+        List<long[]> reference = null;
+        for (final int mode : new int[] {0, 1, 2}) {
+            final Fabric f = new Fabric(mode > 0, Math.max(1, mode));
+            f.a.bounces = 20;
+            f.b.bounces = 20;
+            f.simA.schedule(0, f.a, 0, 1, null);
+            f.simA.schedule(300_000, f.a, 0, 2, null);
+            f.runTo(100_000_000);
+            final List<long[]> all = new ArrayList<>(f.b.arrivals);
+            all.addAll(f.a.arrivals);
+            assertEquals(42, all.size());
+            // frame 1 reaches b at 1,081,600 ps, then bounces every 1,081,600 ps
+            assertEquals(SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(0)[0]);
+            assertEquals(2 * (SERIALISATION_PS + PROPAGATION_PS), f.a.arrivals.get(0)[0]);
+            if (reference == null) {
+                reference = all;
+            } else {
+                for (int i = 0; i < all.size(); i++) {
+                    assertEquals(reference.get(i)[0], all.get(i)[0], "arrival " + i + ", mode " + mode);
+                    assertEquals(reference.get(i)[1], all.get(i)[1], "arrival " + i + ", mode " + mode);
+                }
+            }
+        }
+    }
+
+    /** A global event at T runs after the partitions' events of T, with every partition's now at T. */
+    @Test
+    void globalEventsRunAtTheBarrierWithEveryPartitionAtTheirTime() {
+        final Fabric f = new Fabric(true, 2);
+        final long[] seen = new long[3];
+        f.simA.schedule(5_000, f.a, 0, 1, null);
+        f.global.schedule(1_086_600, (kind, arg, ref) -> {
+            seen[0] = f.simA.nowPs();
+            seen[1] = f.simB.nowPs();
+            seen[2] = f.b.arrivals.size(); // the frame arriving at this very time has been delivered
+        }, 0, 0, null);
+        f.runTo(10_000_000);
+        assertEquals(1_086_600, seen[0]);
+        assertEquals(1_086_600, seen[1]);
+        assertEquals(1, seen[2]);
+        assertEquals(1_086_600, f.b.arrivals.get(0)[0]);
+    }
+
+    @Test
+    void aWorkersExceptionReachesTheCaller() {
+        final Fabric f = new Fabric(true, 2);
+        final IllegalStateException boom = new IllegalStateException("b: broken");
+        f.b.failOnReceive = boom; // b's partition runs on the worker thread
+        f.simA.schedule(0, f.a, 0, 1, null);
+        assertSame(boom, assertThrows(IllegalStateException.class, () -> f.runTo(10_000_000)));
+    }
+
+    @Test
+    void aZeroDelayLinkCannotBeCut() {
+        final Simulator sim = new Simulator();
+        final EgressPort p = new EgressPort(sim, RATE_BITS_PER_SEC, 0) {
+            @Override
+            protected Packet nextDataPacket() {
+                return null;
+            }
+        };
+        p.connect(new Device("far", sim), 3);
+        final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new CutLink(p, sim, 4));
+        assertEquals("cut link 4 to far has a propagation delay of 0 ps; a partitioned run needs a positive delay on every"
+            + " cut link", e.getMessage());
+    }
+
+    @Test
+    void poolsBelowTheLowWaterMarkAreRefilledFromTheFullest() {
+        final PacketPool full = new PacketPool();
+        final PacketPool empty = new PacketPool();
+        final List<Packet> ps = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            ps.add(full.acquire());
+        }
+        ps.forEach(full::release);
+        full.moveFreeTo(empty, 100);
+        assertEquals(900, full.freeCount());
+        assertEquals(100, empty.freeCount());
+        final Packet p = empty.acquire(); // a moved packet, not a new one
+        assertEquals(1000, full.allocated());
+        assertEquals(0, empty.allocated());
+        assertEquals(1, empty.outstanding());
+        empty.release(p);
+    }
+}

@@ -56,6 +56,12 @@ class PartitionedRunAcceptanceTest {
             .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1))).sorted().toArray();
     }
 
+    /** Sum of throughput.csv's bits_per_sec column: every payload byte counted once, whichever partition counted it. */
+    private static double throughputSum(final Path out) throws IOException {
+        return Files.readAllLines(out.resolve("throughput.csv")).stream().skip(1)
+            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1))).sum();
+    }
+
     private static double percentile(final double[] sorted, final double p) {
         return sorted[(int) Math.ceil(p / 100 * sorted.length) - 1];
     }
@@ -63,7 +69,8 @@ class PartitionedRunAcceptanceTest {
     /**
      * websearch-leafspine-dcqcn cut to 300 flows (ECMP over 4 spines, WRED, PFC, the uNIC emulator):
      * 2 partitions of 64 hosts, 16 cut links. One thread and two threads give the same bytes; against
-     * the sequential run the FCT slowdown's p50 and p95 stay within 3 %.
+     * the sequential run the FCT slowdown's p50 and p95 stay within 3 %, and throughput.csv counts the
+     * same bytes (the partitions' counts merged).
      */
     @Test
     void twoPartitionsGiveTheSameOutputsOnOneOrTwoThreadsAndStayCloseToTheSequentialRun() throws IOException {
@@ -79,6 +86,9 @@ class PartitionedRunAcceptanceTest {
         assertTrue(json.contains("\"hosts_per_partition\" : [ 64, 64 ]"), json);
         assertTrue(json.contains("\"cut_links\" : 16"), json);
         assertTrue(json.contains("\"window_ps\" : 1000000"), json);
+        final double sum = throughputSum(seq);
+        assertTrue(sum > 0);
+        assertEquals(1, throughputSum(two) / sum, 1e-6, "throughput.csv's bytes, partitioned against sequential");
         final double[] s = slowdowns(seq);
         final double[] p = slowdowns(two);
         assertEquals(300, p.length);

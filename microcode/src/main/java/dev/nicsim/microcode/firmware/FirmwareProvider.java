@@ -29,8 +29,11 @@ import java.util.function.Supplier;
  * tag-only cache hierarchy; its model file gives every number's source or assumption); with it
  * the emulator interleaves the handlers of one core's threads ({@link FirmwareAlgorithm}).
  *
- * <p>Thread-safety: the provider is shared by the NICs of one run, driven by one thread; the
- * fault record and profile are plain fields.
+ * <p>Thread-safety: the provider is shared by the NICs of one run. The fault record is updated
+ * under the provider's lock, since a partitioned run ({@code nicsim run --partitions N}) drives
+ * its NICs from several threads: the counts are exact; when NICs of two partitions fault in the
+ * same window, which one {@link #firstFault()} names depends on the threads' timing (the only
+ * figure of such a run that may). The profile is a plain field (profiling runs one partition).
  */
 public final class FirmwareProvider implements PccAlgorithmProvider {
     /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware.md). */
@@ -221,14 +224,14 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
         return profile;
     }
 
-    void recordFault(final String line, final int type) {
+    synchronized void recordFault(final String line, final int type) {
         faults++;
         if (firstFault == null) {
             firstFault = line + " (" + typeName(type) + ")";
         }
     }
 
-    void recordBudget(final long pc, final String symbol, final int type) {
+    synchronized void recordBudget(final long pc, final String symbol, final int type) {
         budgetExceeded++;
         if (firstFault == null) {
             firstFault = String.format(Locale.ROOT, "instruction budget of %d exceeded at pc 0x%x (%s) (%s)", maxInstructionsPerEvent,
@@ -252,17 +255,17 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     static final int TYPE_MAILBOX = -3;
 
     /** @return handler calls abandoned on a trap, over every NIC so far */
-    public long faults() {
+    public synchronized long faults() {
         return faults;
     }
 
     /** @return handler calls abandoned at the instruction budget, over every NIC so far */
-    public long budgetExceeded() {
+    public synchronized long budgetExceeded() {
         return budgetExceeded;
     }
 
     /** @return the first abandoned call: cause, pc, symbol, event type; null when none */
-    public String firstFault() {
+    public synchronized String firstFault() {
         return firstFault;
     }
 

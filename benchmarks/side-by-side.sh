@@ -19,7 +19,9 @@
 # Environment: NS3_DIR (default ../shared/peers/hpcc-ns3 from the repository root),
 # LOCK (default /tmp/nicsim-cpu.lock), LOCK_HELD=1 when the caller already holds that lock for the
 # whole script (the script then takes it nowhere; taking it again would wait for itself),
-# KEEP=1 keeps the temporary directory.
+# KEEP=1 keeps the temporary directory, NEW_RUN_ARGS adds arguments to the new build's runs only
+# (word-split; e.g. NEW_RUN_ARGS="--partitions 4" times a partitioned run against the base's
+# sequential one; the base build may not know the option).
 # Exit: 0 done, 2 bad arguments or missing input, 1 a build or run failed.
 set -euo pipefail
 
@@ -55,6 +57,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "side-by-side: base $base_ref ($base_sha), new $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- . ':!out' || echo '+changes'), $rounds rounds"
+new_run_args=(); read -r -a new_run_args <<<"${NEW_RUN_ARGS:-}"
+[ "${#new_run_args[@]}" -gt 0 ] && echo "new build's run arguments: ${new_run_args[*]}"
 echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(date -u '+%Y-%m-%d %H:%M UTC'), load:$(uptime | sed 's/.*load average://')"
 
 build() { # build TREE
@@ -101,10 +105,11 @@ done
 
 # run_one BUILD NAME ROUND: one timed run under the lock; appends "wall_s rss_kb events packets".
 run_one() {
-  local b="$1" n="$2" r="$3" out
+  local b="$1" n="$2" r="$3" out extra=()
   out="$tmp/$b/out-$n-$r"
-  locked /usr/bin/time -v -o "$out.time" bash -c 'java $(cat "$1") -jar "$2" run "$3" --out "$4"' _ \
-    "$tmp/$b/jvm.flags" "$tmp/$b/nicsim.jar" "$(cat "$tmp/$b/$n.path")" "$out" > "$out.log" 2>&1 \
+  [ "$b" = new ] && extra=("${new_run_args[@]}")
+  locked /usr/bin/time -v -o "$out.time" bash -c 'a="$1" j="$2" s="$3" o="$4"; shift 4; java $(cat "$a") -jar "$j" run "$s" --out "$o" "$@"' _ \
+    "$tmp/$b/jvm.flags" "$tmp/$b/nicsim.jar" "$(cat "$tmp/$b/$n.path")" "$out" "${extra[@]}" > "$out.log" 2>&1 \
     || { tail -20 "$out.log" >&2; echo "side-by-side.sh: run $b $n failed" >&2; exit 1; }
   local wall rss events packets
   wall="$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$out.time")"

@@ -14,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>W0 = the earliest next event over the partitions and the global set; the window's last
  *       time (inclusive) is E = min(W0 + L - 1, the next global event's time, the stop time);</li>
  *   <li>every partition runs its events up to and including E ({@link Simulator#runUntil}, which
- *       leaves its now at E), partitions spread over the threads, each thread running its
- *       partitions in partition order;</li>
+ *       leaves its now at E); each partition is run by whichever thread claims it first (an
+ *       atomic counter per window), so a thread the OS deschedules leaves its share to the
+ *       others;</li>
  *   <li>barrier; the coordinator alone then calls {@link Barrier#afterWindow} (the caller merges
  *       what the partitions recorded, e.g. flow completions, and may end the run), runs the global
  *       events due at E (every partition's now being E: they run after the partitions' events of
@@ -64,9 +65,13 @@ public final class PartitionedRun implements AutoCloseable {
     private final long lookAheadPs;
     private final int threads;
     private final Worker[] workers;
-    /** Last time of the current window, ps; published by the volatile write of {@link #epoch}. */
+    /** Last time of the current window, ps; published by the volatile writes of {@link #claims} and {@link #epoch}. */
     private long windowEndPs;
     private volatile long epoch;
+    /** The current window's partition claims: window number (upper 32 bits) and next partition to claim (lower 32). */
+    private final java.util.concurrent.atomic.AtomicLong claims = new java.util.concurrent.atomic.AtomicLong();
+    /** Partitions of the current window run to its end. */
+    private final java.util.concurrent.atomic.AtomicInteger finished = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean shutdown;
     private volatile Throwable failure;
     private long windows;
@@ -152,25 +157,21 @@ public final class PartitionedRun implements AutoCloseable {
             return;
         }
         final long ep = epoch + 1;
+        finished.set(0);
+        claims.set(ep << 32);
         epoch = ep;
         for (final Worker w : workers) {
             if (w.parked) {
                 LockSupport.unpark(w);
             }
         }
-        try {
-            runPartitions(0, e);
-        } catch (final RuntimeException | Error ex) {
-            failure = ex;
-        }
-        for (final Worker w : workers) {
-            int spins = 0;
-            while (w.doneEpoch != ep) {
-                if (++spins < SPINS_BEFORE_PARK) {
-                    Thread.onSpinWait();
-                } else {
-                    Thread.yield();
-                }
+        runClaimed(ep);
+        int spins = 0;
+        while (finished.get() < partitions.length) {
+            if (++spins < SPINS_BEFORE_PARK) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
             }
         }
         final Throwable f = failure;
@@ -186,9 +187,32 @@ public final class PartitionedRun implements AutoCloseable {
         }
     }
 
-    private void runPartitions(final int thread, final long e) {
-        for (int p = thread; p < partitions.length; p += threads) {
-            partitions[p].runUntil(e);
+    /**
+     * Claims and runs partitions of window {@code ep} until none is left: each partition is run by
+     * whichever thread claims it first (a thread the OS has descheduled leaves its share to the
+     * others), exactly once per window. Which thread runs a partition changes no result: within a
+     * window the partitions share no mutable state.
+     */
+    private void runClaimed(final long ep) {
+        while (true) {
+            final long c = claims.get();
+            final int p = (int) c;
+            if ((c >>> 32) != ep || p >= partitions.length) {
+                return;
+            }
+            if (!claims.compareAndSet(c, c + 1)) {
+                continue;
+            }
+            try {
+                // read after the claim: the claim word was set after windowEndPs, and the next
+                // window's end is written only once every partition of this one has finished
+                partitions[p].runUntil(windowEndPs);
+            } catch (final Throwable t) {
+                if (failure == null) {
+                    failure = t;
+                }
+            }
+            finished.incrementAndGet();
         }
     }
 
@@ -251,15 +275,12 @@ public final class PartitionedRun implements AutoCloseable {
         return n;
     }
 
-    /** A worker: runs partitions {@code id, id + T, ...} of every window. */
+    /** A worker: claims partitions of every window ({@link #runClaimed}). */
     private final class Worker extends Thread {
-        private final int id;
-        volatile long doneEpoch;
         volatile boolean parked;
 
         Worker(final int id) {
             super("nicsim-partition-" + id);
-            this.id = id;
             setDaemon(true);
         }
 
@@ -287,12 +308,7 @@ public final class PartitionedRun implements AutoCloseable {
                     return;
                 }
                 seen = ep;
-                try {
-                    runPartitions(id, windowEndPs);
-                } catch (final Throwable t) {
-                    failure = t;
-                }
-                doneEpoch = ep;
+                runClaimed(ep);
             }
         }
     }

@@ -119,6 +119,22 @@ class PartitionedRunAcceptanceTest {
         assertSameOutputs(one, two);
     }
 
+    /** Observers that schedule on the run's simulator need one partition; recording too. */
+    @Test
+    void simulatorObserversAndRecordingNeedOnePartition() throws IOException {
+        final dev.nicsim.fabric.scenario.Scenario sc = dev.nicsim.fabric.scenario.ScenarioLoader.load(
+            Acceptance.shipped("websearch-leafspine-dcqcn.yaml"), List.of("workload.flows=10"), null);
+        try (dev.nicsim.fabric.run.TimeSeriesWriter w = new dev.nicsim.fabric.run.TimeSeriesWriter(dir.resolve("obs"))) {
+            final dev.nicsim.fabric.run.Runner r = new dev.nicsim.fabric.run.Runner(sc, w, null, 2, 1);
+            assertEquals("simulator observers need --partitions 1 (this run has 2 partitions)",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, r::simulator).getMessage());
+            assertEquals("recording PCC traces needs --partitions 1",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> new dev.nicsim.fabric.run.Runner(sc, w, h -> null, 2, 1)).getMessage());
+            assertEquals(10, r.run(done -> { }).completedFlows());
+        }
+    }
+
     private void refused(final String expected, final String... extra) {
         final List<String> args = new ArrayList<>(List.of("run", Acceptance.shipped("websearch-leafspine-dcqcn.yaml").toString(),
             "--out", dir.resolve("refused").toString(), "--no-progress"));

@@ -31,7 +31,11 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * at a time, and its handler starts the moment the probe has arrived; NP calls do not share a
  * pipeline with the NIC's reaction-point handlers (on a DPA the NP and RP processes may share cores).
  *
- * <p>Thread-safety: not thread-safe; one simulation thread drives every NIC of a run.
+ * <p>Thread-safety: each NIC's instance ({@link #forNic}) is driven by one thread; the shared
+ * counts (calls, failed, faults, budget) are updated under this object's lock, since a partitioned
+ * run ({@code nicsim run --partitions N}) drives the NICs of different partitions from different
+ * threads: the counts are exact; when NICs of two partitions fault in the same window, which fault
+ * {@link #firstFault()} names may depend on the threads' timing.
  */
 public final class FirmwareNotificationPoint {
     /** {@link Nic#handle} outcome: the handler returned {@code DOCA_PCC_DEV_STATUS_OK}. */
@@ -131,27 +135,27 @@ public final class FirmwareNotificationPoint {
     }
 
     /** @return handler calls so far, over every NIC (port-info calls not included) */
-    public long calls() {
+    public synchronized long calls() {
         return calls;
     }
 
     /** @return handler calls that returned FAIL */
-    public long failed() {
+    public synchronized long failed() {
         return failed;
     }
 
     /** @return calls (handler or port-info) abandoned on a trap */
-    public long faults() {
+    public synchronized long faults() {
         return faults;
     }
 
     /** @return calls abandoned at the instruction budget */
-    public long budgetExceeded() {
+    public synchronized long budgetExceeded() {
         return budgetExceeded;
     }
 
     /** @return the first abandoned call: cause, pc, symbol; null when none */
-    public String firstFault() {
+    public synchronized String firstFault() {
         return firstFault;
     }
 
@@ -234,7 +238,9 @@ public final class FirmwareNotificationPoint {
             final long m = FirmwareNic.mailbox(RANK);
             nic.memory.store(m + CT_NP_DATA, 8, 0);
             nic.memory.store(m + CT_NP_DATA + 8, 4, 0);
-            calls++;
+            synchronized (FirmwareNotificationPoint.this) { // NICs of a partitioned run call from several threads
+                calls++;
+            }
             final FirmwareNic.Outcome o = call(CALL_NP_PACKET, REQUEST_BYTES, port, nowNs);
             lastCycles = nic.lastCycles;
             lastInstructions = nic.lastInstructions;
@@ -248,7 +254,9 @@ public final class FirmwareNotificationPoint {
                 return o == FirmwareNic.Outcome.FAULT ? FAULT : BUDGET;
             }
             if (nic.memory.load(m + CT_RETURN, 4) != 0) {
-                failed++;
+                synchronized (FirmwareNotificationPoint.this) {
+                    failed++;
+                }
                 return FAILED;
             }
             return OK;
@@ -272,6 +280,12 @@ public final class FirmwareNotificationPoint {
         }
 
         private void record(final FirmwareNic.Outcome o, final String what) {
+            synchronized (FirmwareNotificationPoint.this) {
+                recordLocked(o, what);
+            }
+        }
+
+        private void recordLocked(final FirmwareNic.Outcome o, final String what) {
             if (o == FirmwareNic.Outcome.FAULT) {
                 faults++;
                 if (firstFault == null) {

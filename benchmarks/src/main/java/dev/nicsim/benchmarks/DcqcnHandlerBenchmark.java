@@ -35,7 +35,7 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
     /** Builds the (context, event) pools. */
     @Setup(Level.Trial)
     public void setup() {
-        fixture = new HandlerFixture("dcqcn");
+        fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.ARMED);
     }
 
     /**

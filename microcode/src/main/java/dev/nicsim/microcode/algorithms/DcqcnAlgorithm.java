@@ -175,10 +175,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
      * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>The words are read in the layout's adjacent pairs ({@link PccContext#getPair}: flags and
-     * Rc, the two deadlines) and carried in locals through the common paths; after a slow path
-     * that rewrites them (a first CNP, a deadline run, a byte-counter increase, a CNP's boundary)
-     * they are read again.
+     * <p>The flags word is read once and carried in a local through the common paths; after a slow
+     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -189,49 +187,38 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             return; // ACK, NACK, RTT_RESPONSE do not drive the RP
         }
         final int now = event.timestampNs();
-        final long flagsRc = context.getPair(W_FLAGS);
-        int flags = (int) flagsRc;
-        int rcKbps = (int) (flagsRc >>> 32);
+        int flags = context.get(W_FLAGS);
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
         }
-        long deadlines; // next decrease (bits 0-31), next increase (bits 32-63)
         if ((flags & FLAG_ACTIVE) == 0) {
             if (!cnp) {
                 return;
             }
             flags = firstCnp(context, now, attributes);
-            rcKbps = context.get(W_RC_KBPS);
-            deadlines = context.getPair(W_NEXT_DECREASE_NS);
         } else {
-            deadlines = context.getPair(W_NEXT_DECREASE_NS);
             // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
             // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
             // atOrAfter(now, next increase)) with one branch instead of four
-            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - (int) deadlines))
-                | ((flags << INCREASING_TO_SIGN) & ~(now - (int) (deadlines >>> 32)))) < 0) {
-                flags = runDue(context, now, flags, attributes);
-                rcKbps = context.get(W_RC_KBPS);
-                deadlines = context.getPair(W_NEXT_DECREASE_NS);
+            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
+                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
+                runDue(context, now, attributes);
+                flags = context.get(W_FLAGS);
             }
             if (cnp) {
-                final int f = onActiveCnp(context, now, flags, (int) deadlines);
-                if ((flags & FLAG_DECREASE_PENDING) == 0) {
-                    deadlines = context.getPair(W_NEXT_DECREASE_NS);
-                }
-                flags = f;
+                flags = onActiveCnp(context, now, flags);
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
                     context.set(W_BYTE_COUNTER, (int) bytes);
                 } else {
-                    flags = countBytes(context, bytes, flags, attributes);
-                    rcKbps = context.get(W_RC_KBPS);
+                    countBytes(context, bytes, attributes);
+                    flags = context.get(W_FLAGS);
                 }
             }
         }
-        armTimer(flags, now, deadlines, result);
-        result.rate(rateOf(rcKbps, attributes.lineRateBitsPerSec()));
+        armTimer(context, flags, now, result);
+        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
     /**
@@ -242,22 +229,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
     /** {@link CcMath#divisionMultiplier} of the cached line rate; 0 when it is below 5 bit/s (then {@link #toRate} divides). */
     private long lineRateMultiplier;
     private int lineRateShift;
-    /** The cached line rate in kb/s, or -1 when it is outside 1 .. 2^31 - 1 kb/s (then {@link #lineKbps} throws). */
-    private long cachedLineKbps = -1;
-
-    /**
-     * {@link CcMath#lineKbps} of the attributes' line rate, from the cache while the line rate
-     * stays the same.
-     *
-     * @throws IllegalArgumentException if the line rate is outside 1 kb/s .. 2^31 - 1 kb/s
-     */
-    private long lineKbps(final PccAttributes attributes) {
-        final long lineRateBitsPerSec = attributes.lineRateBitsPerSec();
-        if (lineRateBitsPerSec != cachedLineRateBitsPerSec) {
-            cacheLineRate(lineRateBitsPerSec);
-        }
-        return cachedLineKbps >= 0 ? cachedLineKbps : CcMath.lineKbps(attributes, "dcqcn");
-    }
 
     /**
      * {@link #toRate} without a divide per event: the dividend {@code rc x 1000 x 2^20} is below
@@ -277,11 +248,9 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return (int) Math.max(1, Math.min(FixedPoint.RATE_ONE, r));
     }
 
-    /** Caches the division multiplier and kb/s of a new line rate (cold: once per line rate change). */
+    /** Caches the division multiplier of a new line rate (cold: once per line rate change). */
     private void cacheLineRate(final long lineRateBitsPerSec) {
         cachedLineRateBitsPerSec = lineRateBitsPerSec;
-        final long kbps = lineRateBitsPerSec / 1000L;
-        cachedLineKbps = kbps > 0 && kbps <= Integer.MAX_VALUE ? kbps : -1;
         if (lineRateBitsPerSec >= 5) {
             lineRateMultiplier = CcMath.divisionMultiplier(lineRateBitsPerSec);
             lineRateShift = CcMath.multiplierShift(lineRateBitsPerSec);
@@ -298,11 +267,14 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      */
     private int firstCnp(final PccContext context, final int now, final PccAttributes attributes) {
         counters.increment(C_FIRST_CNP);
-        final int rate = (int) Math.max(1, (lineKbps(attributes) * rateOnFirstCnp) >> 16);
-        context.setPair(W_RC_KBPS, rate, rate);
-        context.setPair(W_ALPHA, initialAlpha, now + alphaPeriodNs);
+        final int rate = (int) Math.max(1, ((long) CcMath.lineKbps(attributes, "dcqcn") * rateOnFirstCnp) >> 16);
+        context.set(W_RC_KBPS, rate);
+        context.set(W_RT_KBPS, rate);
+        context.set(W_ALPHA, initialAlpha);
+        context.set(W_NEXT_ALPHA_NS, now + alphaPeriodNs);
         context.set(W_NEXT_DECREASE_NS, now + decreasePeriodNs);
-        context.setPair(W_STAGES, 0, 0);
+        context.set(W_STAGES, 0);
+        context.set(W_BYTE_COUNTER, 0);
         context.set(W_FLAGS, FLAG_ACTIVE | FLAG_DECREASE_PENDING);
         return FLAG_ACTIVE | FLAG_DECREASE_PENDING;
     }
@@ -311,14 +283,13 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
      * the current alpha period, and a decrease is made pending at the first boundary after now.
      *
-     * @param flags        the flags word as it is in the context
-     * @param nextDecrease the next decrease boundary word as it is in the context
+     * @param flags the flags word as it is in the context
      * @return the new flags word (also written to the context)
      */
-    private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
+    private int onActiveCnp(final PccContext context, final int now, final int flags) {
         int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
         if ((f & FLAG_DECREASE_PENDING) == 0) {
-            int next = nextDecrease;
+            int next = context.get(W_NEXT_DECREASE_NS);
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
@@ -332,80 +303,64 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return f;
     }
 
-    /**
-     * Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order.
-     *
-     * @param flags the flags word as it is in the context
-     * @return the flags word afterwards (as written to the context)
-     */
-    private int runDue(final PccContext context, final int now, final int flags, final PccAttributes attributes) {
-        int f = flags;
+    /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
+    private void runDue(final PccContext context, final int now, final PccAttributes attributes) {
         for (int i = 0; i < MAX_DEADLINES_PER_EVENT; i++) {
-            final long deadlines = context.getPair(W_NEXT_DECREASE_NS);
-            final int nextDecrease = (int) deadlines;
-            final int nextIncrease = (int) (deadlines >>> 32);
-            final boolean decreaseDue = (f & FLAG_DECREASE_PENDING) != 0 && CcMath.atOrAfter(now, nextDecrease);
-            final boolean increaseDue = (f & FLAG_INCREASING) != 0 && CcMath.atOrAfter(now, nextIncrease);
-            if (decreaseDue && (!increaseDue || CcMath.atOrAfter(nextIncrease, nextDecrease))) {
-                f = decrease(context, nextDecrease, f, attributes);
+            final int flags = context.get(W_FLAGS);
+            final boolean decreaseDue = (flags & FLAG_DECREASE_PENDING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_DECREASE_NS));
+            final boolean increaseDue = (flags & FLAG_INCREASING) != 0
+                && CcMath.atOrAfter(now, context.get(W_NEXT_INCREASE_NS));
+            if (decreaseDue && (!increaseDue
+                || CcMath.atOrAfter(context.get(W_NEXT_INCREASE_NS), context.get(W_NEXT_DECREASE_NS)))) {
+                decrease(context, context.get(W_NEXT_DECREASE_NS), attributes);
             } else if (increaseDue) {
+                final int at = context.get(W_NEXT_INCREASE_NS);
                 counters.increment(C_TIMER_INCREASE_EVENTS);
-                f = increase(context, true, f, attributes);
-                context.set(W_NEXT_INCREASE_NS, nextIncrease + timeResetNs);
+                increase(context, true, attributes);
+                context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
             } else {
-                break;
+                return;
             }
         }
-        return f;
     }
 
-    /**
-     * Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2.
-     *
-     * @param flags the flags word as it is in the context
-     * @return the flags word afterwards (as written to the context)
-     */
-    private int decrease(final PccContext context, final int at, final int flags, final PccAttributes attributes) {
+    /** Rate decrease at boundary time {@code at}, the RoCE ECN/DCQCN article §7.2. */
+    private void decrease(final PccContext context, final int at, final PccAttributes attributes) {
         counters.increment(C_RATE_DECREASES);
-        final int f = catchUpAlpha(context, at, flags);
+        catchUpAlpha(context, at, context.get(W_FLAGS));
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
         final boolean clamp = clampTgtRate
             || (clampAfterTimeInc ? (timeStage != 0 || byteStage != 0) : byteStage != 0);
-        final long rcRt = context.getPair(W_RC_KBPS);
-        final long rc = (int) rcRt;
-        final int rt = clamp ? (int) rc : (int) (rcRt >>> 32);
+        final long rc = context.get(W_RC_KBPS);
+        if (clamp) {
+            context.set(W_RT_KBPS, (int) rc);
+        }
         final long alpha = context.get(W_ALPHA);
         final long reduced = rc - ((rc * alpha) >> gdShift);
         final long floor = rc * minDecFacPercent / 100;
-        final long line = lineKbps(attributes);
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
         final long newRc = Math.min(line, Math.max(Math.max(reduced, floor), minRateKbps));
-        context.setPair(W_RC_KBPS, (int) newRc, rt);
-        context.setPair(W_STAGES, 0, 0);
-        context.setPair(W_NEXT_DECREASE_NS, at + decreasePeriodNs, at + timeResetNs);
-        final int after = (f & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING;
-        context.set(W_FLAGS, after);
-        return after;
+        context.set(W_RC_KBPS, (int) newRc);
+        context.set(W_STAGES, 0);
+        context.set(W_BYTE_COUNTER, 0);
+        context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
+        context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
+        final int flags = context.get(W_FLAGS);
+        context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
     }
 
-    /**
-     * One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the
-     * timer or the byte counter fired.
-     *
-     * @param flags the flags word as it is in the context
-     * @return the flags word afterwards (as written to the context)
-     */
-    private int increase(final PccContext context, final boolean timer, final int flags,
-                         final PccAttributes attributes) {
+    /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
+    private void increase(final PccContext context, final boolean timer, final PccAttributes attributes) {
         final int stages = context.get(W_STAGES);
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
         final int stage = Math.max(timeStage, byteStage);
-        final long line = lineKbps(attributes);
-        final long rcRt = context.getPair(W_RC_KBPS);
-        long rt = (int) (rcRt >>> 32);
-        final long rc = (int) rcRt;
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
+        long rt = context.get(W_RT_KBPS);
+        final long rc = context.get(W_RC_KBPS);
         if (stage < threshold) {
             counters.increment(C_FAST_RECOVERY);
         } else if (stage == threshold) {
@@ -416,16 +371,14 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             rt = Math.min(line, rt + (haiScaling ? haiKbps * (stage - threshold) : haiKbps));
         }
         final long newRc = Math.min(line, (rc + rt + 1) >> 1);
-        context.setPair(W_RC_KBPS, (int) newRc, (int) rt);
+        context.set(W_RT_KBPS, (int) rt);
+        context.set(W_RC_KBPS, (int) newRc);
         context.set(W_STAGES, timer
             ? (byteStage << 16) | Math.min(STAGE_MAX, timeStage + 1)
             : (Math.min(STAGE_MAX, byteStage + 1) << 16) | timeStage);
         if (newRc >= line && rt >= line) {
-            final int after = flags & ~FLAG_INCREASING;
-            context.set(W_FLAGS, after);
-            return after;
+            context.set(W_FLAGS, context.get(W_FLAGS) & ~FLAG_INCREASING);
         }
-        return flags;
     }
 
     /**
@@ -434,61 +387,60 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * per burst), the remainder kept.
      *
      * @param bytes the counter plus the burst's bytes, at least rpg_byte_reset_bytes (&gt; 0)
-     * @param flags the flags word as it is in the context
-     * @return the flags word afterwards (as written to the context)
      */
-    private int countBytes(final PccContext context, final long bytes, final int flags,
-                           final PccAttributes attributes) {
+    private void countBytes(final PccContext context, final long bytes, final PccAttributes attributes) {
         long b = bytes;
-        int f = flags;
-        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes && (f & FLAG_INCREASING) != 0; i++) {
+        for (int i = 0; i < MAX_BYTE_EVENTS_PER_BURST && b >= byteResetBytes
+            && (context.get(W_FLAGS) & FLAG_INCREASING) != 0; i++) {
             b -= byteResetBytes;
             counters.increment(C_BYTE_INCREASE_EVENTS);
-            f = increase(context, false, f, attributes);
+            increase(context, false, attributes);
         }
         context.set(W_BYTE_COUNTER, (int) (b < byteResetBytes ? b : b % byteResetBytes)); // b >= 0
-        return f;
     }
 
     /**
      * Applies the alpha ticks at or before {@code now}, the RoCE ECN/DCQCN article §7.1.
      *
      * @param flags the flags word as it is in the context
-     * @return the flags word after the catch-up, NOT written to the context: the caller writes it
-     *         (alpha and the next tick's time are written, unchanged when no tick was due)
+     * @return the flags word after the catch-up (written to the context, with alpha and the next
+     *         tick's time, unchanged when no tick was due)
      */
     private int catchUpAlpha(final PccContext context, final int now, final int flags) {
-        final long alphaNext = context.getPair(W_ALPHA);
-        final int alpha = (int) alphaNext;
-        final int next = (int) (alphaNext >>> 32);
+        final int next = context.get(W_NEXT_ALPHA_NS);
         final int late = FixedPoint.nsSince(next, now);
         if (late >= alphaPeriodNs) {
-            return catchUpAlphaPeriods(context, alpha, next, late, flags);
+            return catchUpAlphaPeriods(context, next, late, flags);
         }
         // late < one period, the common case: no tick (late < 0) or one, without a branch on which
         // (the two are about equally likely): tick is all ones for one tick, 0 for none, and with
         // no tick the three words are written back unchanged
         final int tick = late >> 31 ^ -1;
+        final int alpha = context.get(W_ALPHA);
         final int ticked = (int) alphaTick(alpha, flags);
-        context.setPair(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick), next + (alphaPeriodNs & tick));
-        return flags & ~(FLAG_ALPHA_CNP & tick);
+        context.set(W_ALPHA, alpha ^ ((alpha ^ ticked) & tick));
+        context.set(W_NEXT_ALPHA_NS, next + (alphaPeriodNs & tick));
+        final int f = flags & ~(FLAG_ALPHA_CNP & tick);
+        context.set(W_FLAGS, f);
+        return f;
     }
 
     /**
      * {@link #catchUpAlpha} when at least one whole period has passed since the next tick:
-     * {@code 1 + floor(late / period)} ticks; as {@link #catchUpAlpha}, the flags word returned is
-     * not written.
+     * {@code 1 + floor(late / period)} ticks.
      */
-    private int catchUpAlphaPeriods(final PccContext context, final int alphaBefore, final int next, final int late,
-                                    final int flags) {
+    private int catchUpAlphaPeriods(final PccContext context, final int next, final int late, final int flags) {
         final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
-        long alpha = alphaTick(alphaBefore, flags);
+        long alpha = alphaTick(context.get(W_ALPHA), flags);
         final long m = ticks - 1;
         if (m > 0 && alpha > 0) {
             alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
         }
-        context.setPair(W_ALPHA, (int) alpha, (int) (next + ticks * alphaPeriodNs));
-        return flags & ~FLAG_ALPHA_CNP;
+        context.set(W_ALPHA, (int) alpha);
+        context.set(W_NEXT_ALPHA_NS, (int) (next + ticks * alphaPeriodNs));
+        final int f = flags & ~FLAG_ALPHA_CNP;
+        context.set(W_FLAGS, f);
+        return f;
     }
 
     /**
@@ -566,20 +518,14 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return t;
     }
 
-    /**
-     * Arms the timer for the earliest running deadline.
-     *
-     * @param flags     the flags word as it is in the context
-     * @param deadlines the two deadline words as they are in the context (next decrease in bits
-     *                  0-31, next increase in bits 32-63, as {@link PccContext#getPair} reads them)
-     */
-    private static void armTimer(final int flags, final int now, final long deadlines, final PccResult result) {
+    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
+    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
         long delay = Long.MAX_VALUE;
         if ((flags & FLAG_DECREASE_PENDING) != 0) {
-            delay = FixedPoint.nsSince(now, (int) deadlines);
+            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
         }
         if ((flags & FLAG_INCREASING) != 0) {
-            delay = Math.min(delay, FixedPoint.nsSince(now, (int) (deadlines >>> 32)));
+            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
         }
         if (delay != Long.MAX_VALUE) {
             result.armTimerNs((int) Math.max(1, delay));

@@ -110,45 +110,6 @@ class PccAccessorsTest {
         assertEquals("context word 4 not in 0..3", e.getMessage());
     }
 
-    /**
-     * A word pair is the two words {@code get} and {@code set} see: the first word in the low 32
-     * bits, the second in the high (so 0x0000_0002_FFFF_FFFE is word i = -2, word i + 1 = 2), on a
-     * heap slice and an off-heap slice at an odd word offset (byte 12: not 8-aligned), with the
-     * neighbouring words untouched; a pair reaching past either end is refused with its one-line
-     * message.
-     */
-    @Test
-    void wordPairsAreTheTwoAdjacentWords() {
-        for (final UnsafeBuffer buf : new UnsafeBuffer[] {new UnsafeBuffer(new byte[64]),
-            new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(64))}) {
-            buf.setMemory(0, 64, (byte) 0x55);
-            final PccContext c = new PccContext().wrap(buf, 12, 4);
-            c.set(1, -2);
-            c.set(2, 2);
-            assertEquals(0x0000_0002_FFFF_FFFEL, c.getPair(1));
-            assertEquals(0xFFFF_FFFE_5555_5555L, c.getPair(0));
-            c.setPair(2, 0x01020304, -7);
-            assertEquals(-2, c.get(1));
-            assertEquals(0x01020304, c.get(2));
-            assertEquals(-7, c.get(3));
-            // word 2 at byte 12 + 8, low byte first; the bytes before word 0 and after word 3 keep 0x55
-            assertEquals(0x04, buf.getByte(20) & 0xFF);
-            assertEquals(-7, buf.getInt(24, java.nio.ByteOrder.LITTLE_ENDIAN));
-            assertEquals(0x55, buf.getByte(11) & 0xFF);
-            assertEquals(0x55, buf.getByte(28) & 0xFF);
-            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> c.getPair(3));
-            assertEquals("context words 3..4 not in 0..3", e.getMessage());
-            e = assertThrows(IndexOutOfBoundsException.class, () -> c.setPair(3, 1, 1));
-            assertEquals("context words 3..4 not in 0..3", e.getMessage());
-            assertThrows(IndexOutOfBoundsException.class, () -> c.getPair(-1));
-            assertThrows(IndexOutOfBoundsException.class, () -> c.setPair(-1, 1, 1));
-            assertEquals(0x55, buf.getByte(28) & 0xFF, "a refused setPair wrote nothing");
-        }
-        final PccContext one = new PccContext().wrap(new UnsafeBuffer(new byte[4]), 0, 1);
-        assertEquals("context words 0..1 not in 0..0",
-            assertThrows(IndexOutOfBoundsException.class, () -> one.getPair(0)).getMessage());
-    }
-
     @Test
     void countersAllocateInOrderGrowAndAdd() {
         final PccCounters c = new PccCounters();

@@ -102,51 +102,6 @@ public final class PccContext {
         }
     }
 
-    /**
-     * Reads two adjacent words with one access and one index check: word {@code index} in bits
-     * 0-31 and word {@code index + 1} in bits 32-63 of the result, the values {@link #get} returns
-     * for them. A handler that needs both words of a pair (two deadlines, a flags word and the word
-     * after it) pays one check and one load instead of two of each.
-     *
-     * @param index index of the first word, {@code 0 .. words-2}
-     * @return {@code (get(index) & 0xFFFFFFFFL) | ((long) get(index + 1) << 32)}
-     * @throws IndexOutOfBoundsException if either word is outside the context
-     */
-    public long getPair(final int index) {
-        if (index < 0 || index >= words - 1) {
-            throw outsidePair(index);
-        }
-        return NATIVE_LITTLE_ENDIAN ? UnsafeApi.getLongUnaligned(array, address + (index << 2))
-            : (getOrdered(index) & 0xFFFF_FFFFL) | ((long) getOrdered(index + 1) << 32);
-    }
-
-    /**
-     * Writes two adjacent words with one access and one index check, as {@code set(index, low)}
-     * then {@code set(index + 1, high)} would.
-     *
-     * @param index index of the first word, {@code 0 .. words-2}
-     * @param low   value of word {@code index}
-     * @param high  value of word {@code index + 1}
-     * @throws IndexOutOfBoundsException if either word is outside the context
-     */
-    public void setPair(final int index, final int low, final int high) {
-        if (index < 0 || index >= words - 1) {
-            throw outsidePair(index);
-        }
-        if (NATIVE_LITTLE_ENDIAN) {
-            UnsafeApi.putLongUnaligned(array, address + (index << 2), (low & 0xFFFF_FFFFL) | ((long) high << 32));
-        } else {
-            buffer.putInt(offset + (index << 2), low, ORDER);
-            buffer.putInt(offset + (index << 2) + 4, high, ORDER);
-        }
-    }
-
-    /** The error for a word pair not inside the context, built out of line to keep getPair/setPair small. */
-    private IndexOutOfBoundsException outsidePair(final int index) {
-        return new IndexOutOfBoundsException("context words " + index + ".." + (index + 1L) + " not in 0.."
-            + (words - 1));
-    }
-
     /** {@link #get} on a big-endian machine: through the buffer, little-endian. */
     private int getOrdered(final int index) {
         return buffer.getInt(offset + (index << 2), ORDER);

@@ -25,6 +25,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  * that came next, so the calls go through the handler's paths in the mix a run gives them (a
  * repeating sequence of 256 different states, so branches are not all predicted).
  *
+ * <p>TIMER events come from the scripted flow ({@link Timers#SCRIPTED}, at random) or, for an
+ * algorithm whose timer carries its deadlines (DCQCN's benchmark), when the handler armed them
+ * ({@link Timers#ARMED}), as the simulator's {@code ReactionPoint} delivers them. With scripted
+ * timers DCQCN's TX pool found a rate decrease due on 41 of its 256 ops and its TIMER pool on 26,
+ * where a run's armed timer runs every decrease at its boundary; with armed timers no TX or CNP
+ * op finds a deadline due and every TIMER op runs one (256 rate decreases in this flow), which
+ * {@code HandlerFixtureTest} checks.
+ *
  * <h2>What one op includes</h2>
  * {@link #runRound} runs the handler once on each of the lane's {@link #POOL} pairs in turn, and a
  * benchmark declares it as {@link #POOL} operations ({@code @OperationsPerInvocation}), so the

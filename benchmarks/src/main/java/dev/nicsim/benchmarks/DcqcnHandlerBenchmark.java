@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Handler cost of the DCQCN reaction point (the RoCE ECN/DCQCN article §7, Mellanox defaults),
  * per event type it handles: average ns per event, from states the flow really was in
- * ({@link HandlerFixture}); one op is one handler call, with 1/256 of the round's context restore (what one op includes:
- * {@link HandlerFixture}).
+ * ({@link HandlerFixture}, TIMER events when the handler armed them: {@link HandlerFixture.Timers#ARMED}); one op
+ * is one handler call, with 1/256 of the round's context restore (what one op includes: {@link HandlerFixture}).
  * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DcqcnHandlerBenchmark -prof gc}
@@ -35,11 +35,12 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
     /** Builds the (context, event) pools. */
     @Setup(Level.Trial)
     public void setup() {
-        fixture = new HandlerFixture("dcqcn");
+        fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.ARMED);
     }
 
     /**
-     * TX burst: due deadlines, byte counter and the increase steps it triggers, rate.
+     * TX burst: the due test (nothing is due: the armed timer ran it), byte counter and the increase
+     * steps it triggers, timer, rate.
      *
      * @return a digest of the result (consumed by JMH)
      */
@@ -50,7 +51,7 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
     }
 
     /**
-     * CNP: first-CNP start, alpha catch-up, rate-decrease boundary, timer, rate.
+     * CNP: alpha catch-up, rate-decrease boundary, timer, rate (first-CNP start, once per flow, not in the pool).
      *
      * @return a digest of the result (consumed by JMH)
      */
@@ -61,7 +62,8 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
     }
 
     /**
-     * Timer: rate decrease at the boundary or a timer increase step (fast recovery, additive, hyper), rate.
+     * Timer at the deadline the handler armed: every op runs it, a rate decrease at the boundary (with
+     * the alpha catch-up) or a timer increase step (fast recovery, additive, hyper), then timer and rate.
      *
      * @return a digest of the result (consumed by JMH)
      */

@@ -25,6 +25,14 @@ import org.agrona.concurrent.UnsafeBuffer;
  * that came next, so the calls go through the handler's paths in the mix a run gives them (a
  * repeating sequence of 256 different states, so branches are not all predicted).
  *
+ * <p>TIMER events come from the scripted flow ({@link Timers#SCRIPTED}, at random) or, for an
+ * algorithm whose timer carries its deadlines (DCQCN's benchmark), when the handler armed them
+ * ({@link Timers#ARMED}), as the simulator's {@code ReactionPoint} delivers them. With scripted
+ * timers DCQCN's TX pool found a rate decrease due on 41 of its 256 ops and its TIMER pool on 26,
+ * where a run's armed timer runs every decrease at its boundary; with armed timers no TX or CNP
+ * op finds a deadline due and every TIMER op runs one (256 rate decreases in this flow), which
+ * {@code HandlerFixtureTest} checks.
+ *
  * <h2>What one op includes</h2>
  * {@link #runRound} runs the handler once on each of the lane's {@link #POOL} pairs in turn, and a
  * benchmark declares it as {@link #POOL} operations ({@code @OperationsPerInvocation}), so the
@@ -92,14 +100,52 @@ public final class HandlerFixture {
     }
 
     /**
-     * Builds the pools.
+     * Where the recorded flow's TIMER events come from.
+     *
+     * <p>Thread-safety: immutable.
+     */
+    public enum Timers {
+        /**
+         * The scripted flow's own TIMER events (10 % of its events, at random times, whether or not
+         * the handler armed a timer).
+         */
+        SCRIPTED,
+        /**
+         * TIMER events as the simulator delivers them ({@code ReactionPoint}): a result with a
+         * positive {@link PccResult#timerNs()} (re-)arms the flow's one-shot timer at the event's
+         * time plus that delay (a later arm replaces an earlier one, a result with 0 leaves it as
+         * it is); before each scripted event, a timer whose deadline is at or before the event's
+         * time fires first, a TIMER event at the deadline (sequence number that of the scripted
+         * event, as the NIC's TIMER carries the last PSN sent), and is recorded and run like any
+         * other event. The scripted flow's own TIMER events are skipped (their time still passes),
+         * since a run offers TIMER only when one was armed.
+         */
+        ARMED
+    }
+
+    /**
+     * Builds the pools with the scripted flow's own timers ({@link Timers#SCRIPTED}).
      *
      * @param algorithmName built-in algorithm name ({@code ldcp}, {@code ldcp-pcc}, {@code dctcp}, {@code dcqcn})
      * @throws IllegalStateException if the scripted flow does not give {@link #POOL} events of every type
      *                               within 4 M events
      */
     public HandlerFixture(final String algorithmName) {
-        this(algorithmName, null);
+        this(algorithmName, Timers.SCRIPTED, null);
+    }
+
+    /**
+     * Builds the pools.
+     *
+     * @param algorithmName built-in algorithm name ({@code ldcp}, {@code ldcp-pcc}, {@code dctcp}, {@code dcqcn})
+     * @param timers        where TIMER events come from; with {@link Timers#ARMED} the TIMER pool fills
+     *                      only if the algorithm arms timers often enough (DCQCN does; LDCP-PCC's
+     *                      probe timeout is not armed in this flow)
+     * @throws IllegalStateException if the flow does not give {@link #POOL} events of every type
+     *                               within 4 M events
+     */
+    public HandlerFixture(final String algorithmName, final Timers timers) {
+        this(algorithmName, timers, null);
     }
 
     /**
@@ -108,36 +154,65 @@ public final class HandlerFixture {
      * does almost nothing).
      *
      * @param algorithmName built-in algorithm whose flow records the states
+     * @param timers        where TIMER events come from
      * @param measured      the algorithm {@link #runRound} calls, or null for the recording one
-     * @throws IllegalStateException if the scripted flow does not give {@link #POOL} events of every type
+     * @throws IllegalStateException if the flow does not give {@link #POOL} events of every type
      *                               within 4 M events
      */
-    HandlerFixture(final String algorithmName, final PccAlgorithm measured) {
+    HandlerFixture(final String algorithmName, final Timers timers, final PccAlgorithm measured) {
         algorithm = PccAlgorithms.byName(algorithmName).create(PccAlgorithms.byName(algorithmName).defaults());
         final int[] filled = new int[PccEventType.COUNT];
         for (int t = 0; t < PccEventType.COUNT; t++) {
             lanes[t] = new Lane();
         }
+        final boolean armed = timers == Timers.ARMED;
         final ScriptedFlow flow = new ScriptedFlow(algorithm);
         final PccContext slot = new PccContext();
+        final PccEvent timer = new PccEvent().wrap(new UnsafeBuffer(new byte[R]), 0);
+        long deadlineNs = Long.MAX_VALUE;
         for (int i = 0; i < 4_000_000 && !full(filled); i++) {
             final PccEvent e = flow.next();
-            final int type = e.type();
-            if (i >= 4_000 && filled[type] < POOL) {
-                final Lane lane = lanes[type];
-                slot.wrap(new UnsafeBuffer(lane.recorded), filled[type] * CONTEXT_BYTES, WORDS);
-                for (int w = 0; w < WORDS; w++) {
-                    slot.set(w, flow.context.get(w));
+            if (armed) {
+                if (e.type() == PccEventType.TIMER) {
+                    continue;
                 }
-                lane.events.putBytes(filled[type] * R, e.buffer(), e.offset(), R);
-                filled[type]++;
+                while (deadlineNs <= e.timestampNs()) {
+                    timer.reset(PccEventType.TIMER, PccEventType.SUBTYPE_NONE, e.flowId(), e.sn(), (int) deadlineNs);
+                    if (i >= 4_000) {
+                        record(flow, timer, slot, filled);
+                    }
+                    flow.run(timer);
+                    deadlineNs = flow.result.timerNs() > 0 ? (long) timer.timestampNs() + flow.result.timerNs()
+                        : Long.MAX_VALUE;
+                }
+            }
+            if (i >= 4_000) {
+                record(flow, e, slot, filled);
             }
             flow.run(e);
+            if (flow.result.timerNs() > 0) {
+                deadlineNs = (long) e.timestampNs() + flow.result.timerNs();
+            }
         }
         if (!full(filled)) {
             throw new IllegalStateException("could not fill the event pools: " + java.util.Arrays.toString(filled));
         }
         this.measured = measured != null ? measured : algorithm;
+    }
+
+    /** Copies the flow's context and the event about to run into the event type's pool, unless it is full. */
+    private void record(final ScriptedFlow flow, final PccEvent e, final PccContext slot, final int[] filled) {
+        final int type = e.type();
+        if (filled[type] >= POOL) {
+            return;
+        }
+        final Lane lane = lanes[type];
+        slot.wrap(new UnsafeBuffer(lane.recorded), filled[type] * CONTEXT_BYTES, WORDS);
+        for (int w = 0; w < WORDS; w++) {
+            slot.set(w, flow.context.get(w));
+        }
+        lane.events.putBytes(filled[type] * R, e.buffer(), e.offset(), R);
+        filled[type]++;
     }
 
     private static boolean full(final int[] filled) {

@@ -68,7 +68,7 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
     /** Builds the (context, event) pools from a DCQCN flow. */
     @Setup(Level.Trial)
     public void setup() {
-        fixture = new HandlerFixture("dcqcn", new StandIn());
+        fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.SCRIPTED, new StandIn());
     }
 
     /**

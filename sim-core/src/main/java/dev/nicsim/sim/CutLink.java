@@ -96,8 +96,9 @@ public final class CutLink implements EventHandler {
      * to the receiving FIFO, scheduling the head's delivery on the receiving simulator if the FIFO
      * was empty.
      *
-     * @throws IllegalStateException if a frame's arrival is before the receiving partition's now
-     *                               (the window exceeded the look-ahead: a bug, never expected)
+     * @throws IllegalArgumentException from {@link Simulator#schedule} if a frame's arrival is before
+     *                                  the receiving partition's now (the window exceeded the
+     *                                  look-ahead: a bug, never expected)
      */
     public void handOver() {
         final int n = outboxCount;

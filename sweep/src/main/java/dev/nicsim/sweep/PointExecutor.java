@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * Runs one {@link PointTask} in the calling JVM (a Spark executor, or the driver in local mode):
  * loads the scenario with the task's seed and overrides and runs it through {@link RunOutputs#run},
- * the same code as {@code nicsim run}, into the task's run directory. Every failure becomes a
+ * the same code as {@code nicsim run} (with the task's {@code --partitions}), into the task's run
+ * directory. Every failure becomes a
  * {@link PointRow} with status {@code failed} and a one-line error, never an exception: a value
  * the scenario loader rejects, a fabric it cannot build, any exception of the run, and a run
  * still going after the task's timeout (checked every 20 us of simulated time, when the runner
@@ -54,12 +55,13 @@ public final class PointExecutor {
             dir = temporary ? Files.createTempDirectory("nicsim-sweep-point-") : Path.of(task.runDir());
             final Scenario scenario = ScenarioLoader.load(Path.of(task.scenario()), task.overrides(), task.seed());
             final long deadline = task.timeoutSeconds() > 0 ? t0 + (long) (task.timeoutSeconds() * 1e9) : Long.MAX_VALUE;
+            final int threads = Math.min(task.partitions(), Runtime.getRuntime().availableProcessors());
             final RunOutputs.Outcome o = RunOutputs.run(scenario, dir, new PrintStream(OutputStream.nullOutputStream()),
                 done -> {
                     if (System.nanoTime() > deadline) {
                         throw new PointTimeout(task.timeoutSeconds());
                     }
-                });
+                }, task.partitions(), threads);
             return new PointRow(task.point(), task.seed(), PointRow.OK, "", PointMetrics.of(o, System.nanoTime() - t0));
         } catch (final ScenarioException | PointTimeout e) {
             return failed(task, e.getMessage(), t0);

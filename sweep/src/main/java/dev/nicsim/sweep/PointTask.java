@@ -14,8 +14,10 @@ import java.util.List;
  * @param runDir         where the run's files go ({@code --keep-runs}), or null for a temporary
  *                       directory deleted after the point
  * @param timeoutSeconds wall time after which the point is abandoned as failed, s; 0 for none
+ * @param partitions     {@code nicsim run --partitions N}: 1 (sequential) or more; the run uses
+ *                       min(N, the executor's processors) threads (the results depend on N only)
  */
 public record PointTask(int point, long seed, String scenario, List<String> overrides, String runDir,
-                        double timeoutSeconds) implements Serializable {
-    private static final long serialVersionUID = 1L;
+                        double timeoutSeconds, int partitions) implements Serializable {
+    private static final long serialVersionUID = 2L;
 }

@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 /**
  * The sweep jar's command line, reached through the {@code nicsim} launcher or {@code spark-submit}:
  * {@code sweep SWEEP.yaml [--out DIR] [--master URL] [--resume] [--keep-runs] [--point-timeout SECONDS]
- * [--no-progress]} and {@code spark-cluster start|stop [--workers N]}.
+ * [--no-progress] [--partitions N]} and {@code spark-cluster start|stop [--workers N]}.
  *
  * <p>Exit codes: 0 every point ok, 4 some point failed, 2 bad input (one line on standard error,
  * never a stack trace), 1 internal error.
@@ -75,10 +75,17 @@ public final class SweepMain implements Runnable {
         @Option(names = "--no-progress", description = "Do not show the progress bar")
         boolean noProgress;
 
+        @Option(names = "--partitions", paramLabel = "N",
+            description = "Run every point as nicsim run --partitions N (default 1: points already run in parallel)")
+        int partitions = 1;
+
         @Override
         public Integer call() throws IOException {
             if (pointTimeout < 0 || Double.isNaN(pointTimeout)) {
                 throw new SweepException("--point-timeout " + pointTimeout + ": expected seconds > 0");
+            }
+            if (partitions < 1) {
+                throw new SweepException("--partitions " + partitions + ": expected a whole number of at least 1");
             }
             if (out != null && out.toString().isBlank()) {
                 throw new SweepException("--out: the path is empty; give a directory name");
@@ -92,7 +99,7 @@ public final class SweepMain implements Runnable {
             System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
                 (System.nanoTime() - t0) / 1e9);
             try {
-                return new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out).run(spark);
+                return new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out, partitions).run(spark);
             } finally {
                 spark.stop();
             }

@@ -64,6 +64,7 @@ public final class SweepRun {
     private final double pointTimeoutSeconds;
     private final boolean progress;
     private final PrintStream messages;
+    private final int partitions;
 
     /**
      * @param spec                the sweep, validated ({@link SweepSpec#validate})
@@ -77,6 +78,28 @@ public final class SweepRun {
      */
     public SweepRun(final SweepSpec spec, final Path out, final boolean resume, final boolean keepRuns,
                     final double pointTimeoutSeconds, final boolean progress, final PrintStream messages) {
+        this(spec, out, resume, keepRuns, pointTimeoutSeconds, progress, messages, 1);
+    }
+
+    /**
+     * A sweep whose every point runs as {@code nicsim run --partitions N} ({@link PointTask#partitions()}).
+     *
+     * @param spec                the sweep, validated ({@link SweepSpec#validate})
+     * @param out                 output directory, created if missing
+     * @param resume              as {@link #SweepRun(SweepSpec, Path, boolean, boolean, double, boolean, PrintStream)}
+     * @param keepRuns            keep each point's run directory as {@code runs/p<point>-s<seed>}
+     * @param pointTimeoutSeconds a point still running after this wall time fails, s; 0 for none
+     * @param progress            show a progress bar (only on a terminal)
+     * @param messages            where the closing line goes
+     * @param partitions          N, 1 or more (a point whose fabric cannot be split so fails with the reason)
+     * @throws IllegalArgumentException if {@code partitions} is below 1
+     */
+    public SweepRun(final SweepSpec spec, final Path out, final boolean resume, final boolean keepRuns,
+                    final double pointTimeoutSeconds, final boolean progress, final PrintStream messages, final int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
+        this.partitions = partitions;
         this.spec = spec;
         this.out = out.toAbsolutePath().normalize();
         this.resume = resume;
@@ -114,7 +137,7 @@ public final class SweepRun {
                     if (!rows.containsKey(PointsFile.key(p, seed))) {
                         final String runDir = keepRuns ? out.resolve("runs").resolve("p" + p + "-s" + seed).toString() : null;
                         tasks.add(new PointTask(p, seed, spec.scenario().toString(), spec.overrides(p), runDir,
-                            pointTimeoutSeconds));
+                            pointTimeoutSeconds, partitions));
                     }
                 }
             }

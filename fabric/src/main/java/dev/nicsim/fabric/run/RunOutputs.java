@@ -48,10 +48,31 @@ public final class RunOutputs {
      */
     public static Outcome run(final Scenario scenario, final Path dir, final PrintStream out, final LongConsumer progress)
         throws IOException {
+        return run(scenario, dir, out, progress, 1, 1);
+    }
+
+    /**
+     * Runs a scenario as {@code nicsim run --partitions N --threads T} does ({@link Runner}: N partitions
+     * in conservative windows; the results depend on N only) and writes every output file to a directory.
+     *
+     * @param scenario   the validated scenario
+     * @param dir        output directory, created if missing; existing output files are replaced
+     * @param out        where the summary is printed
+     * @param progress   as {@link #run(Scenario, Path, PrintStream, LongConsumer)}
+     * @param partitions N, 1 (the sequential run) or more
+     * @param threads    T, 1..max(1, N)
+     * @return the outcome
+     * @throws IOException if an output file cannot be written or a chart's CSV cannot be read
+     * @throws dev.nicsim.fabric.scenario.ScenarioException if the fabric cannot be built from the scenario, or
+     *         cannot be split into N partitions (more than its access switches, a cut link of delay 0)
+     * @throws IllegalArgumentException if {@code threads} is out of range
+     */
+    public static Outcome run(final Scenario scenario, final Path dir, final PrintStream out, final LongConsumer progress,
+                              final int partitions, final int threads) throws IOException {
         final Runner runner;
         final RunResult result;
         try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
-            runner = new Runner(scenario, series);
+            runner = new Runner(scenario, series, null, partitions, threads);
             result = runner.run(progress);
         }
         write(dir, scenario, runner, result, out);

@@ -327,13 +327,26 @@ public final class Runner implements FlowListener, EventHandler {
 
     /**
      * What firmware on host {@code h}'s NIC reads through DOCA's port queries and NIC counters: the
-     * host link rate and the NIC's own {@code tx_bytes}/{@code rx_bytes} counters (frames, all traffic).
+     * host link rate and the NIC's own {@code tx_bytes}/{@code rx_bytes} counters (frames, all traffic);
+     * and, for fault records, the host index and the clock of the NIC's partition (the run's simulator
+     * when not partitioned; at a barrier every partition's clock is the window's end, the global events' time).
      */
     private NicPorts nicPorts(final int h) {
         final Counter tx = counters.counter(nics[h].name(), "tx_bytes");
         final Counter rx = counters.counter(nics[h].name(), "rx_bytes");
         final long speed = scenario.topology().hostLink().rateBitsPerSec();
+        final Simulator clock = simOf(h);
         return new NicPorts() {
+            @Override
+            public int host() {
+                return h;
+            }
+
+            @Override
+            public long nowPs() {
+                return clock.nowPs();
+            }
+
             @Override
             public long speedBitsPerSec(final int port) {
                 return speed;

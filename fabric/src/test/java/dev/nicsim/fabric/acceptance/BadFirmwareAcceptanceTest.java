@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * run the DCQCN incast ({@code scenarios/incast-dcqcn.yaml} with {@code --set
  * algorithm.firmware=...}). Each run exits 0 with all 16 flows done; every CNP call is abandoned
  * and counted ({@code firmware_budget_exceeded} or {@code firmware_faults} in {@code host<i>/cc}),
- * the summary names the first fault's cause, pc and symbol, and since no call ever changes a rate
+ * the summary names the first fault's cause, pc, symbol, NIC and simulated time, and since no call ever changes a rate
  * every sender keeps its line rate (100 Gb/s) in {@code rates.csv}. The ELF without
  * {@code doca_pcc_dev_user_algo} is exit 2 with one line, from {@code --set} and from a scenario
  * file (which the line names with its line number).
@@ -32,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BadFirmwareAcceptanceTest {
     private static final int SENDERS = 16;
     private static final long BUDGET = 100_000;
+    /** The first fault's place: a sender's NIC (hosts 0..15) and the simulated time, us with six decimals. */
+    private static final String WHERE = " on host(\\d|1[0-5]) at \\d+\\.\\d{6} us";
 
     @TempDir
     Path dir;
@@ -88,7 +90,7 @@ class BadFirmwareAcceptanceTest {
         final String line = firmwareLine(o);
         assertTrue(line.contains("0 faults, " + over + " over the budget of 100000 instructions; first: instruction budget of"
             + " 100000 exceeded at pc 0x"), line);
-        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.endsWith("(CNP event)"), line);
+        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.matches(".*\\(CNP event\\)" + WHERE), line);
     }
 
     @Test
@@ -103,7 +105,7 @@ class BadFirmwareAcceptanceTest {
         final String line = firmwareLine(o);
         assertTrue(line.contains(c.get("firmware_faults") + " faults, 0 over the budget of 100000 instructions; first:"
             + " illegal instruction at pc 0x"), line);
-        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.endsWith("(CNP event)"), line);
+        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.matches(".*\\(CNP event\\)" + WHERE), line);
     }
 
     @Test
@@ -116,7 +118,7 @@ class BadFirmwareAcceptanceTest {
         assertEquals(0L, c.get("firmware_budget_exceeded"));
         final String line = firmwareLine(o);
         assertTrue(line.contains("first: store/AMO access fault at pc 0x"), line);
-        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.endsWith("address 0x20000000 (CNP event)"), line);
+        assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.matches(".*address 0x20000000 \\(CNP event\\)" + WHERE), line);
     }
 
     @Test

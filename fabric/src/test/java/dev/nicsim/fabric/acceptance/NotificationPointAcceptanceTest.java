@@ -142,6 +142,9 @@ class NotificationPointAcceptanceTest {
         assertTrue(o.out().contains(calls + " probes handled, 1 FAIL, 1 faults, 1 over the budget of 100000 instructions; first:"
             + " instruction budget of 100000 exceeded at pc 0x"), o.out());
         assertTrue(o.out().contains("(doca_pcc_dev_np_user_packet_handler+0x"), o.out());
+        // the earliest fault names the NIC that ran it (host 0, the receiver) and its simulated time
+        assertTrue(o.out().matches("(?s).*\\(doca_pcc_dev_np_user_packet_handler call\\) on host0 at \\d+\\.\\d{6} us\n.*"),
+            o.out());
     }
 
     @Test

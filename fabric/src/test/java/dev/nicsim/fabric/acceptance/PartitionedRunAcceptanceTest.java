@@ -119,6 +119,61 @@ class PartitionedRunAcceptanceTest {
         assertSameOutputs(one, two);
     }
 
+    /**
+     * Two 3:1 incasts, one per leaf of a 2-leaf leaf-spine, with {@code firmware/bin/test/illegal_insn.elf}
+     * (every CNP call traps): leaf 1's incast (hosts 4, 5, 6 to 7) starts at 0, leaf 0's (0, 1, 2 to 3)
+     * {@value #LEAF0_OFFSET_NS} ns later, so the NICs of both partitions fault within the same windows and
+     * partition 1's first CNP fault comes before partition 0's. The summary's first fault is the earliest by
+     * (simulated time, host): on a host of leaf 1, the same on one thread (which runs partition 0 first in
+     * every window) and on two, and the same as the sequential run's.
+     */
+    @Test
+    void firmwareFaultsInTwoPartitionsNameTheEarliestFaultOnOneOrTwoThreadsAsTheSequentialRunDoes() throws IOException {
+        final Path elf = dev.nicsim.fabric.TestPaths.root().resolve("firmware/bin/test/illegal_insn.elf");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(elf), "firmware/bin/test/illegal_insn.elf not in this checkout");
+        final StringBuilder flows = new StringBuilder();
+        for (int s = 0; s < 3; s++) {
+            flows.append("    - {src: ").append(4 + s).append(", dst: 7, size_bytes: 300000}\n");
+            flows.append("    - {src: ").append(s).append(", dst: 3, size_bytes: 300000, start_us: ")
+                .append(LEAF0_OFFSET_NS / 1000.0).append("}\n");
+        }
+        final Path yaml = Acceptance.write(dir, "two-incasts.yaml", "name: two-incasts\nseed: 1\nstop_time_us: 2000\n"
+            + "topology: {type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 4, host_link: {rate_gbps: 100, delay_ns: 1000},"
+            + " fabric_link: {rate_gbps: 400, delay_ns: 1000}}\n"
+            + "switch:\n  pfc: {enabled: true, priorities: [3], mode: static, xoff_bytes: 100000, xon_bytes: 80000}\n"
+            + "  wred: {priorities: [3], kmin_bytes: 20000, kmax_bytes: 20001, pmax: 1}\n"
+            + "algorithm:\n  firmware: " + elf + "\n"
+            + "workload:\n  type: flows\n  flows:\n" + flows);
+        final String seq = firstFault(yaml, "seq");
+        final String one = firstFault(yaml, "one", "--partitions", "2", "--threads", "1");
+        final String two = firstFault(yaml, "two", "--partitions", "2", "--threads", "2");
+        assertTrue(seq.matches("illegal instruction at pc 0x\\p{XDigit}+ \\(doca_pcc_dev_user_algo\\+0x\\p{XDigit}+\\)"
+            + " \\(CNP event\\) on host[456] at \\d+\\.\\d{6} us"), seq);
+        assertEquals(seq, one, "--partitions 2 on one thread against the sequential run");
+        assertEquals(seq, two, "--partitions 2 on two threads against the sequential run");
+        // partition 0's NICs fault too (else there would be nothing to choose between)
+        final long leaf0Faults = Files.readAllLines(dir.resolve("one").resolve("counters.csv")).stream()
+            .map(l -> l.split(",", -1)).filter(f -> f[0].matches("host[012]/cc") && f[1].equals("firmware_faults"))
+            .mapToLong(f -> Long.parseLong(f[2])).sum();
+        assertTrue(leaf0Faults > 0, "no fault on leaf 0's senders");
+    }
+
+    /** Leaf 0's incast starts this much after leaf 1's, ns. */
+    private static final long LEAF0_OFFSET_NS = 300;
+
+    /** Runs a scenario file and returns the text after "first: " of its firmware summary line. */
+    private String firstFault(final Path yaml, final String name, final String... extra) {
+        final List<String> args = new ArrayList<>(List.of("run", yaml.toString(), "--out", dir.resolve(name).toString(),
+            "--no-progress"));
+        args.addAll(Arrays.asList(extra));
+        final Cli.Outcome o = Cli.run(args.toArray(new String[0]));
+        assertEquals(0, o.exitCode(), o.err());
+        final String line = o.out().lines().filter(l -> l.startsWith("firmware ")).findFirst().orElse("(no firmware line)");
+        final int at = line.indexOf("; first: ");
+        assertTrue(at > 0, name + ": " + line);
+        return line.substring(at + "; first: ".length());
+    }
+
     /** Observers that schedule on the run's simulator need one partition; recording too. */
     @Test
     void simulatorObserversAndRecordingNeedOnePartition() throws IOException {

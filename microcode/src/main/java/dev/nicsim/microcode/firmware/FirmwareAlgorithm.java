@@ -48,8 +48,8 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * outside the firmware's memory, misaligned atomic, ebreak) or retires more than the budget of
  * instructions per event is abandoned: the result stays "unchanged" (the flow keeps its last rate
  * and window), the context keeps its value from before the event, and {@code firmware_faults} or
- * {@code firmware_budget_exceeded} counts it; the provider keeps the first fault's pc, symbol and
- * cause ({@link FirmwareProvider#firstFault()}). The cycles it ran are charged.
+ * {@code firmware_budget_exceeded} counts it; the provider keeps the earliest fault's pc, symbol,
+ * cause, NIC and simulated time ({@link FirmwareProvider#firstFault()}). The cycles it ran are charged.
  *
  * <p>Counters ({@link #counters()}): the firmware's declared counters (read from its memory; the
  * NIC's instance 0 reports them, the others 0, so a processor's sum is the NIC's value), then
@@ -384,10 +384,10 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         counters.add(cyclesId, nic.lastCycles);
         if (o == FirmwareNic.Outcome.FAULT) {
             counters.increment(faultsId);
-            provider.recordFault(nic.faultLine(hart.fault()), faultType);
+            provider.recordFault(nic.nowPs(), nic.host(), nic.faultLine(hart.fault()), faultType);
         } else if (o == FirmwareNic.Outcome.BUDGET) {
             counters.increment(budgetId);
-            provider.recordBudget(hart.pc(), nic.image.describe(hart.pc()), faultType);
+            provider.recordBudget(nic.nowPs(), nic.host(), hart.pc(), nic.image.describe(hart.pc()), faultType);
         }
         return o;
     }
@@ -553,10 +553,10 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         if (o != FirmwareNic.Outcome.DONE) {
             if (o == FirmwareNic.Outcome.FAULT) {
                 counters.increment(faultsId);
-                provider.recordFault(nic.faultLine(h.fault()), type);
+                provider.recordFault(nic.nowPs(), nic.host(), nic.faultLine(h.fault()), type);
             } else {
                 counters.increment(budgetId);
-                provider.recordBudget(h.pc(), nic.image.describe(h.pc()), type);
+                provider.recordBudget(nic.nowPs(), nic.host(), h.pc(), nic.image.describe(h.pc()), type);
             }
             return; // result unchanged, context as before the event
         }

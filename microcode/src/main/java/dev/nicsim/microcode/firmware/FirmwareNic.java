@@ -239,6 +239,16 @@ final class FirmwareNic implements Environment {
         this.ports = nicPorts;
     }
 
+    /** @return the connected NIC's host index, or {@link FirmwareFaultLog#NO_HOST} without one (fault records) */
+    int host() {
+        return ports == null ? FirmwareFaultLog.NO_HOST : ports.host();
+    }
+
+    /** @return the connected NIC's simulated time now, ps, or {@link FirmwareFaultLog#NO_TIME} without one (fault records) */
+    long nowPs() {
+        return ports == null ? FirmwareFaultLog.NO_TIME : ports.nowPs();
+    }
+
     /**
      * Writes the port state ({@code nicsim_pcc_ports}: mask 1, port 0's speed in Gb/s, 0 while its link
      * is down) the DOCA port queries read; marks the ports up (the caller then makes the port-info calls).

@@ -25,17 +25,19 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * {@code nicsim_pcc_event_entry} runs with control {@code call} = 5 on a solo hart of the machine
  * model, to completion or until abandoned, exactly like a reaction-point handler: cycle-counted
  * (memory stalls included), with the same instruction budget, and faults and budget overruns
- * contained and counted ({@link #faults()}, {@link #budgetExceeded()}, the first one kept).
+ * contained and counted ({@link #faults()}, {@link #budgetExceeded()}, the earliest one kept:
+ * {@link #firstFault()}).
  *
  * <p>Model choices (docs/doca-pcc.md): every probe runs on hardware thread 0 of the NP process, one
  * at a time, and its handler starts the moment the probe has arrived; NP calls do not share a
  * pipeline with the NIC's reaction-point handlers (on a DPA the NP and RP processes may share cores).
  *
  * <p>Thread-safety: each NIC's instance ({@link #forNic}) is driven by one thread; the shared
- * counts (calls, failed, faults, budget) are updated under this object's lock, since a partitioned
- * run ({@code nicsim run --partitions N}) drives the NICs of different partitions from different
- * threads: the counts are exact; when NICs of two partitions fault in the same window, which fault
- * {@link #firstFault()} names may depend on the threads' timing.
+ * counts (calls, failed) are updated under this object's lock and the fault record
+ * ({@link FirmwareFaultLog}) under its own, since a partitioned run ({@code nicsim run --partitions N})
+ * drives the NICs of different partitions from different threads: the counts are exact, and
+ * {@link #firstFault()} is the earliest fault by (simulated time, host index), whichever thread
+ * recorded it first, so it depends on N only.
  */
 public final class FirmwareNotificationPoint {
     /** {@link Nic#handle} outcome: the handler returned {@code DOCA_PCC_DEV_STATUS_OK}. */
@@ -70,14 +72,13 @@ public final class FirmwareNotificationPoint {
     private Consumer<String> log = line -> System.err.println("firmware np: " + line);
     private long calls;
     private long failed;
-    private long faults;
-    private long budgetExceeded;
-    private String firstFault;
+    private final FirmwareFaultLog faultLog;
 
     private FirmwareNotificationPoint(final FirmwareImage image, final CycleModel model, final long maxInstructions) {
         this.image = image;
         this.model = model;
         this.maxInstructions = maxInstructions;
+        this.faultLog = new FirmwareFaultLog(maxInstructions);
         // a trial load: the image fits, its init runs, its packet buffer is where the runtime puts it
         final FirmwareNic trial = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> { });
         if (image.symbol(NP_PACKETS) < 0) {
@@ -145,18 +146,25 @@ public final class FirmwareNotificationPoint {
     }
 
     /** @return calls (handler or port-info) abandoned on a trap */
-    public synchronized long faults() {
-        return faults;
+    public long faults() {
+        return faultLog.faults();
     }
 
     /** @return calls abandoned at the instruction budget */
-    public synchronized long budgetExceeded() {
-        return budgetExceeded;
+    public long budgetExceeded() {
+        return faultLog.budgetExceeded();
     }
 
-    /** @return the first abandoned call: cause, pc, symbol; null when none */
-    public synchronized String firstFault() {
-        return firstFault;
+    /**
+     * The earliest abandoned call by (simulated time, host index), ties on both kept in the NIC's own
+     * order ({@link FirmwareFaultLog}): cause, pc, symbol, the call, then, when the NIC is known
+     * ({@link NicPorts#host()}, {@link NicPorts#nowPs()}), {@code " on host<i> at <t> us"}. The same on
+     * any number of threads.
+     *
+     * @return the text; null when none
+     */
+    public String firstFault() {
+        return faultLog.firstFault();
     }
 
     /**
@@ -166,12 +174,10 @@ public final class FirmwareNotificationPoint {
      */
     public String summaryLine() {
         final StringBuilder b = new StringBuilder("np firmware        ").append(image.path());
-        b.append(String.format(Locale.ROOT, "; %s model; %d probes handled, %d FAIL, %d faults, %d over the budget of %d"
-            + " instructions", model.name(), calls, failed, faults, budgetExceeded, maxInstructions));
-        if (firstFault != null) {
-            b.append("; first: ").append(firstFault);
+        synchronized (this) {
+            b.append(String.format(Locale.ROOT, "; %s model; %d probes handled, %d FAIL, ", model.name(), calls, failed));
         }
-        return b.toString();
+        return b.append(faultLog.summary()).toString();
     }
 
     /**
@@ -279,24 +285,12 @@ public final class FirmwareNotificationPoint {
             return nic.call(hart, image.entryEvent, m, 0, maxInstructions);
         }
 
+        /** Records an abandoned call in the shared fault log (nothing for a call that returned). */
         private void record(final FirmwareNic.Outcome o, final String what) {
-            synchronized (FirmwareNotificationPoint.this) {
-                recordLocked(o, what);
-            }
-        }
-
-        private void recordLocked(final FirmwareNic.Outcome o, final String what) {
             if (o == FirmwareNic.Outcome.FAULT) {
-                faults++;
-                if (firstFault == null) {
-                    firstFault = nic.faultLine(hart.fault()) + " (" + what + ")";
-                }
+                faultLog.trap(nic.nowPs(), nic.host(), nic.faultLine(hart.fault()), what);
             } else if (o == FirmwareNic.Outcome.BUDGET) {
-                budgetExceeded++;
-                if (firstFault == null) {
-                    firstFault = String.format(Locale.ROOT, "instruction budget of %d exceeded at pc 0x%x (%s) (%s)",
-                        maxInstructions, hart.pc(), image.describe(hart.pc()), what);
-                }
+                faultLog.budget(nic.nowPs(), nic.host(), hart.pc(), image.describe(hart.pc()), what);
             }
         }
 

@@ -29,11 +29,12 @@ import java.util.function.Supplier;
  * tag-only cache hierarchy; its model file gives every number's source or assumption); with it
  * the emulator interleaves the handlers of one core's threads ({@link FirmwareAlgorithm}).
  *
- * <p>Thread-safety: the provider is shared by the NICs of one run. The fault record is updated
- * under the provider's lock, since a partitioned run ({@code nicsim run --partitions N}) drives
- * its NICs from several threads: the counts are exact; when NICs of two partitions fault in the
- * same window, which one {@link #firstFault()} names depends on the threads' timing (the only
- * figure of such a run that may). The profile is a plain field (profiling runs one partition).
+ * <p>Thread-safety: the provider is shared by the NICs of one run. The fault record
+ * ({@link FirmwareFaultLog}) is updated under its lock, since a partitioned run
+ * ({@code nicsim run --partitions N}) drives its NICs from several threads: the counts are exact,
+ * and {@link #firstFault()} is the earliest fault by (simulated time, host index), whichever
+ * thread recorded it first, so it depends on N only. The profile is a plain field (profiling runs
+ * one partition).
  */
 public final class FirmwareProvider implements PccAlgorithmProvider {
     /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware.md). */
@@ -49,14 +50,13 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     private final CycleModel model;
     private Consumer<String> log = line -> System.err.println("firmware: " + line);
     private FirmwareProfile profile;
-    private long faults;
-    private long budgetExceeded;
-    private String firstFault;
+    private final FirmwareFaultLog faultLog;
 
     private FirmwareProvider(final FirmwareImage image, final long maxInstructionsPerEvent, final CycleModel model) {
         this.image = image;
         this.maxInstructionsPerEvent = maxInstructionsPerEvent;
         this.model = model;
+        this.faultLog = new FirmwareFaultLog(maxInstructionsPerEvent);
         this.declarations = new FirmwareNic(image, model, null, INIT_MAX_INSTRUCTIONS, line -> { }).declarations;
     }
 
@@ -224,19 +224,29 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
         return profile;
     }
 
-    synchronized void recordFault(final String line, final int type) {
-        faults++;
-        if (firstFault == null) {
-            firstFault = line + " (" + typeName(type) + ")";
-        }
+    /**
+     * Records a call abandoned on a trap.
+     *
+     * @param timePs simulated time of the NIC, ps ({@link FirmwareFaultLog#NO_TIME} if unknown)
+     * @param host   the NIC's host index ({@link FirmwareFaultLog#NO_HOST} if unknown)
+     * @param line   the trap as {@code FirmwareNic.faultLine} gives it
+     * @param type   the event type, or -1 (flow start), {@link #TYPE_PORT_INFO}, {@link #TYPE_MAILBOX}
+     */
+    void recordFault(final long timePs, final int host, final String line, final int type) {
+        faultLog.trap(timePs, host, line, typeName(type));
     }
 
-    synchronized void recordBudget(final long pc, final String symbol, final int type) {
-        budgetExceeded++;
-        if (firstFault == null) {
-            firstFault = String.format(Locale.ROOT, "instruction budget of %d exceeded at pc 0x%x (%s) (%s)", maxInstructionsPerEvent,
-                pc, symbol, typeName(type));
-        }
+    /**
+     * Records a call abandoned at the instruction budget.
+     *
+     * @param timePs simulated time of the NIC, ps ({@link FirmwareFaultLog#NO_TIME} if unknown)
+     * @param host   the NIC's host index ({@link FirmwareFaultLog#NO_HOST} if unknown)
+     * @param pc     where the hart stopped
+     * @param symbol the pc as symbol+offset
+     * @param type   the event type, or -1 (flow start), {@link #TYPE_PORT_INFO}, {@link #TYPE_MAILBOX}
+     */
+    void recordBudget(final long timePs, final int host, final long pc, final String symbol, final int type) {
+        faultLog.budget(timePs, host, pc, symbol, typeName(type));
     }
 
     private static String typeName(final int type) {
@@ -255,18 +265,24 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     static final int TYPE_MAILBOX = -3;
 
     /** @return handler calls abandoned on a trap, over every NIC so far */
-    public synchronized long faults() {
-        return faults;
+    public long faults() {
+        return faultLog.faults();
     }
 
     /** @return handler calls abandoned at the instruction budget, over every NIC so far */
-    public synchronized long budgetExceeded() {
-        return budgetExceeded;
+    public long budgetExceeded() {
+        return faultLog.budgetExceeded();
     }
 
-    /** @return the first abandoned call: cause, pc, symbol, event type; null when none */
-    public synchronized String firstFault() {
-        return firstFault;
+    /**
+     * The earliest abandoned call by (simulated time, host index), ties on both kept in the NIC's own
+     * order ({@link FirmwareFaultLog}): cause, pc, symbol, event type, then, in a run,
+     * {@code " on host<i> at <t> us"}. The same on any number of threads.
+     *
+     * @return the text; null when none
+     */
+    public String firstFault() {
+        return faultLog.firstFault();
     }
 
     /**
@@ -284,11 +300,7 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
                 }
             }
         }
-        b.append(String.format(Locale.ROOT, "; %s model; %d faults, %d over the budget of %d instructions", model.name(), faults,
-            budgetExceeded, maxInstructionsPerEvent));
-        if (firstFault != null) {
-            b.append("; first: ").append(firstFault);
-        }
+        b.append("; ").append(model.name()).append(" model; ").append(faultLog.summary());
         final List<String> failed = declarations.failedSetupCalls();
         if (!failed.isEmpty()) {
             b.append(String.format(Locale.ROOT, "; %d set-up call%s of doca_pcc_dev_user_init failed (not declared), first: %s",

@@ -28,4 +28,24 @@ public interface NicPorts {
      * @return bytes of frames the port has received so far
      */
     long rxBytes(int port);
+
+    /**
+     * The NIC's host index, which names the NIC in fault texts ({@code host<i>}, as in {@code counters.csv})
+     * and breaks ties between faults at the same simulated time ({@link FirmwareProvider#firstFault()}).
+     *
+     * @return the host index, 0 or more; -1 when not known (the default)
+     */
+    default int host() {
+        return -1;
+    }
+
+    /**
+     * The simulated time of the NIC now, as the thread that drives it sees it (in a partitioned run, its
+     * partition's clock); a fault is recorded at this time.
+     *
+     * @return the time, ps, 0 or more; -1 when not known (the default)
+     */
+    default long nowPs() {
+        return -1;
+    }
 }

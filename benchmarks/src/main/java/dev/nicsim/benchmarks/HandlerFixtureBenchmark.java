@@ -65,10 +65,14 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
         }
     }
 
+    /** DCQCN's own fixture, as {@code DcqcnHandlerBenchmark} builds it, for the call floor. */
+    private HandlerFixture dcqcn;
+
     /** Builds the (context, event) pools from a DCQCN flow. */
     @Setup(Level.Trial)
     public void setup() {
         fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.SCRIPTED, new StandIn());
+        dcqcn = new HandlerFixture("dcqcn", HandlerFixture.Timers.ARMED);
     }
 
     /**
@@ -80,5 +84,34 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
     @OperationsPerInvocation(HandlerFixture.POOL)
     public long harness() {
         return fixture.runRound(PccEventType.CNP);
+    }
+
+    /**
+     * The call floor of the DCQCN benchmarks: {@code DcqcnHandlerBenchmark}'s round on the real
+     * DCQCN handler, on its RTT_RESPONSE lane, where the handler reads the event type and returns
+     * (DCQCN ignores RTT responses). Everything a DCQCN op pays but the handler's work: the round's
+     * context restore, the result reset, the call (a real call when the handler is not inlined:
+     * run with {@code -jvmArgsAppend -XX:CompileCommand=dontinline,dev.nicsim.microcode.algorithms.DcqcnAlgorithm::onEvent}
+     * to keep it one, as the compiled DCQCN handler of the real lanes is too big to inline), the
+     * type read and the digest.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    @OperationsPerInvocation(HandlerFixture.POOL)
+    public long callFloor() {
+        return dcqcn.runRound(PccEventType.RTT_RESPONSE);
+    }
+
+    /**
+     * {@link #callFloor} without the round's context restore (exact here: DCQCN writes nothing on
+     * an RTT response); the difference is the restore's share of an op.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    @OperationsPerInvocation(HandlerFixture.POOL)
+    public long callFloorWithoutRestore() {
+        return dcqcn.runRoundWithoutRestore(PccEventType.RTT_RESPONSE);
     }
 }

@@ -175,8 +175,12 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
      * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>The flags word is read once and carried in a local through the common paths; after a slow
-     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
+     * <p>The flags word, the two deadline words and (after a decrease) Rc are read once and carried
+     * in locals through the common paths, so no word is read back just after it was written (each
+     * such read waits for the store to forward); after a slow path that rewrites them (a deadline
+     * run other than one decrease, a byte-counter increase) they are read again. The deadline run
+     * of an armed TIMER, one rate decrease with no increase due before or after it, is
+     * {@link #decreaseNow}; anything else due goes through {@link #runDue}.
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -191,35 +195,69 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
         }
+        // the two deadlines and Rc are carried in locals through the common paths and read again
+        // only after a slow path that may rewrite them; rcKbps is RC_UNREAD until a path knows it
+        int nextDecrease;
+        int nextIncrease;
+        int rcKbps = RC_UNREAD;
         if ((flags & FLAG_ACTIVE) == 0) {
             if (!cnp) {
                 return;
             }
             flags = firstCnp(context, now, attributes);
+            nextDecrease = now + decreasePeriodNs;
+            nextIncrease = 0; // not running (flags), not read
         } else {
+            nextDecrease = context.get(W_NEXT_DECREASE_NS);
+            nextIncrease = context.get(W_NEXT_INCREASE_NS);
             // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
             // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
             // atOrAfter(now, next increase)) with one branch instead of four
-            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
-                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
-                runDue(context, now, attributes);
-                flags = context.get(W_FLAGS);
+            final int decreaseDue = (flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease);
+            final int increaseDue = (flags << INCREASING_TO_SIGN) & ~(now - nextIncrease);
+            if ((decreaseDue | increaseDue) < 0) {
+                if ((decreaseDue & ~increaseDue) < 0 && now - (nextDecrease + timeResetNs) < 0) {
+                    // the common deadline run (every armed TIMER of a flow being cut): one rate
+                    // decrease at the boundary, with no increase due before it and none after
+                    flags = decreaseNow(context, nextDecrease, flags, attributes);
+                    rcKbps = decreasedRcKbps;
+                    nextIncrease = nextDecrease + timeResetNs;
+                    nextDecrease += decreasePeriodNs;
+                } else {
+                    runDue(context, now, attributes);
+                    flags = context.get(W_FLAGS);
+                    nextDecrease = context.get(W_NEXT_DECREASE_NS);
+                    nextIncrease = context.get(W_NEXT_INCREASE_NS);
+                }
             }
             if (cnp) {
-                flags = onActiveCnp(context, now, flags);
+                flags = onActiveCnp(context, now, flags, nextDecrease);
+                nextDecrease = cnpNextDecreaseNs;
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
                     context.set(W_BYTE_COUNTER, (int) bytes);
                 } else {
-                    countBytes(context, bytes, attributes);
+                    countBytes(context, bytes, attributes); // may change Rc, Rt, stages and flags, not the deadlines
                     flags = context.get(W_FLAGS);
+                    rcKbps = RC_UNREAD;
                 }
             }
         }
-        armTimer(context, flags, now, result);
-        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
+        armTimer(flags, now, nextDecrease, nextIncrease, result);
+        if (rcKbps == RC_UNREAD) {
+            rcKbps = context.get(W_RC_KBPS);
+        }
+        result.rate(rateOf(rcKbps, attributes.lineRateBitsPerSec()));
     }
+
+    /**
+     * {@link #onEvent}'s "Rc not known yet" mark: this algorithm never writes a negative Rc, and a
+     * context that holds this value anyway is read, so the mark changes no result.
+     */
+    private static final int RC_UNREAD = Integer.MIN_VALUE;
+    /** Rc as {@link #decreaseNow} last wrote it, handed back without a read of the word just written. */
+    private int decreasedRcKbps;
 
     /**
      * Line rate whose division multiplier {@link #lineRateMultiplier} and shift
@@ -283,13 +321,15 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
      * the current alpha period, and a decrease is made pending at the first boundary after now.
      *
-     * @param flags the flags word as it is in the context
-     * @return the new flags word (also written to the context)
+     * @param flags        the flags word as it is in the context
+     * @param nextDecrease the decrease-boundary word as it is in the context
+     * @return the new flags word (also written to the context); the boundary, also written, is
+     *         handed back in {@link #cnpNextDecreaseNs}
      */
-    private int onActiveCnp(final PccContext context, final int now, final int flags) {
+    private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
         int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
+        int next = nextDecrease;
         if ((f & FLAG_DECREASE_PENDING) == 0) {
-            int next = context.get(W_NEXT_DECREASE_NS);
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
@@ -300,8 +340,12 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             f |= FLAG_DECREASE_PENDING;
         }
         context.set(W_FLAGS, f);
+        cnpNextDecreaseNs = next;
         return f;
     }
+
+    /** The decrease boundary as {@link #onActiveCnp} last left it, handed back without a read of the word. */
+    private int cnpNextDecreaseNs;
 
     /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
     private void runDue(final PccContext context, final int now, final PccAttributes attributes) {
@@ -350,6 +394,77 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
         final int flags = context.get(W_FLAGS);
         context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
+    }
+
+    /**
+     * {@link #decrease} at {@code at} with every word read once and written once: alpha's catch-up,
+     * the clamp and the new Rc computed in locals (no read of a word just written, each of which
+     * waits for the store to forward), the same arithmetic in the same order, so the same words.
+     * Rc is handed back in {@link #decreasedRcKbps}; the deadlines become {@code at} + monitor
+     * period and {@code at} + rpg_time_reset_ns, as the caller knows.
+     *
+     * @param at    the decrease boundary, ns (the context's next-decrease word)
+     * @param flags the flags word as it is in the context
+     * @return the new flags word (also written to the context)
+     */
+    private int decreaseNow(final PccContext context, final int at, final int flags, final PccAttributes attributes) {
+        counters.increment(C_RATE_DECREASES);
+        final int alpha0 = context.get(W_ALPHA);
+        final int nextAlpha0 = context.get(W_NEXT_ALPHA_NS);
+        final int stages = context.get(W_STAGES);
+        final long rc = context.get(W_RC_KBPS);
+        final int late = FixedPoint.nsSince(nextAlpha0, at);
+        final int alpha;
+        final int nextAlpha;
+        int f;
+        if (late >= alphaPeriodNs) {
+            final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
+            alpha = alphaAfterTicks(alpha0, flags, ticks);
+            nextAlpha = (int) (nextAlpha0 + ticks * alphaPeriodNs);
+            f = flags & ~FLAG_ALPHA_CNP;
+        } else {
+            final int tick = late >> 31 ^ -1; // as in catchUpAlpha
+            final int ticked = (int) alphaTick(alpha0, flags);
+            alpha = alpha0 ^ ((alpha0 ^ ticked) & tick);
+            nextAlpha = nextAlpha0 + (alphaPeriodNs & tick);
+            f = flags & ~(FLAG_ALPHA_CNP & tick);
+        }
+        final int timeStage = stages & STAGE_MAX;
+        final int byteStage = stages >>> 16;
+        final boolean clamp = clampTgtRate
+            || (clampAfterTimeInc ? (timeStage != 0 || byteStage != 0) : byteStage != 0);
+        final long reduced = rc - ((rc * alpha) >> gdShift);
+        final long floor = rc * minDecFacPercent / 100;
+        final long line = CcMath.lineKbps(attributes, "dcqcn");
+        final int newRc = (int) Math.min(line, Math.max(Math.max(reduced, floor), minRateKbps));
+        f = (f & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING;
+        if (clamp) {
+            context.set(W_RT_KBPS, (int) rc);
+        }
+        context.set(W_ALPHA, alpha);
+        context.set(W_NEXT_ALPHA_NS, nextAlpha);
+        context.set(W_RC_KBPS, newRc);
+        context.set(W_STAGES, 0);
+        context.set(W_BYTE_COUNTER, 0);
+        context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
+        context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
+        context.set(W_FLAGS, f);
+        decreasedRcKbps = newRc;
+        return f;
+    }
+
+    /**
+     * Alpha after {@code ticks} (at least 1) alpha ticks: the first takes the CNP flag
+     * ({@link #alphaTick}), the other {@code ticks - 1} multiply by {@code (1 - g)^(ticks - 1)}, as
+     * {@link #catchUpAlphaPeriods} does.
+     */
+    private int alphaAfterTicks(final int alpha0, final int flags, final long ticks) {
+        long alpha = alphaTick(alpha0, flags);
+        final long m = ticks - 1;
+        if (m > 0 && alpha > 0) {
+            alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
+        }
+        return (int) alpha;
     }
 
     /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */
@@ -518,14 +633,18 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return t;
     }
 
-    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
-    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
+    /**
+     * Arms the timer for the earliest running deadline; {@code flags}, {@code nextDecrease} and
+     * {@code nextIncrease} are the flags and deadline words as they are in the context.
+     */
+    private static void armTimer(final int flags, final int now, final int nextDecrease, final int nextIncrease,
+                                 final PccResult result) {
         long delay = Long.MAX_VALUE;
         if ((flags & FLAG_DECREASE_PENDING) != 0) {
-            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
+            delay = FixedPoint.nsSince(now, nextDecrease);
         }
         if ((flags & FLAG_INCREASING) != 0) {
-            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
+            delay = Math.min(delay, FixedPoint.nsSince(now, nextIncrease));
         }
         if (delay != Long.MAX_VALUE) {
             result.armTimerNs((int) Math.max(1, delay));

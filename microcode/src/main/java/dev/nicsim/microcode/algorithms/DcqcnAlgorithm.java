@@ -414,21 +414,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         final int stages = context.get(W_STAGES);
         final long rc = context.get(W_RC_KBPS);
         final int late = FixedPoint.nsSince(nextAlpha0, at);
-        final int alpha;
-        final int nextAlpha;
-        int f;
-        if (late >= alphaPeriodNs) {
-            final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
-            alpha = alphaAfterTicks(alpha0, flags, ticks);
-            nextAlpha = (int) (nextAlpha0 + ticks * alphaPeriodNs);
-            f = flags & ~FLAG_ALPHA_CNP;
-        } else {
-            final int tick = late >> 31 ^ -1; // as in catchUpAlpha
-            final int ticked = (int) alphaTick(alpha0, flags);
-            alpha = alpha0 ^ ((alpha0 ^ ticked) & tick);
-            nextAlpha = nextAlpha0 + (alphaPeriodNs & tick);
-            f = flags & ~(FLAG_ALPHA_CNP & tick);
-        }
+        final long caughtUp = alphaCaughtUp(alpha0, nextAlpha0, late, flags);
+        final int alpha = (int) (caughtUp >>> 32);
+        final int nextAlpha = (int) caughtUp;
+        int f = flags & ~(FLAG_ALPHA_CNP & (late >> 31 ^ -1)); // the CNP mark goes with the first tick
         final int timeStage = stages & STAGE_MAX;
         final int byteStage = stages >>> 16;
         final boolean clamp = clampTgtRate
@@ -451,6 +440,34 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         context.set(W_FLAGS, f);
         decreasedRcKbps = newRc;
         return f;
+    }
+
+    /**
+     * {@link #catchUpAlpha}'s arithmetic on values in hand: alpha and the next tick's time after the
+     * ticks at or before the time {@code late} ns after the next tick, packed in one long so that
+     * {@link #decreaseNow} keeps them in registers and stays under the JIT's inlining limit
+     * ({@code FreqInlineSize}, 325 bytes of bytecode), so that it is inlined into {@link #onEvent}.
+     *
+     * @param alpha0     alpha, 16.16, as in the context
+     * @param nextAlpha0 the next tick's time, ns, as in the context
+     * @param late       ns since the next tick (negative: no tick due)
+     * @param flags      the flags word ({@link #FLAG_ALPHA_CNP} read)
+     * @return alpha in the high 32 bits, the next tick's time in the low 32 bits
+     */
+    private long alphaCaughtUp(final int alpha0, final int nextAlpha0, final int late, final int flags) {
+        final int alpha;
+        final int nextAlpha;
+        if (late >= alphaPeriodNs) {
+            final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
+            alpha = alphaAfterTicks(alpha0, flags, ticks);
+            nextAlpha = (int) (nextAlpha0 + ticks * alphaPeriodNs);
+        } else {
+            final int tick = late >> 31 ^ -1; // as in catchUpAlpha
+            final int ticked = (int) alphaTick(alpha0, flags);
+            alpha = alpha0 ^ ((alpha0 ^ ticked) & tick);
+            nextAlpha = nextAlpha0 + (alphaPeriodNs & tick);
+        }
+        return (long) alpha << 32 | (nextAlpha & 0xFFFF_FFFFL);
     }
 
     /**

@@ -232,7 +232,7 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             }
             if (cnp) {
                 flags = onActiveCnp(context, now, flags, nextDecrease);
-                nextDecrease = cnpNextDecreaseNs;
+                nextDecrease = context.get(W_NEXT_DECREASE_NS); // as main reads it in armTimer (a handed-back value measured slower)
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
@@ -323,13 +323,12 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      *
      * @param flags        the flags word as it is in the context
      * @param nextDecrease the decrease-boundary word as it is in the context
-     * @return the new flags word (also written to the context); the boundary, also written, is
-     *         handed back in {@link #cnpNextDecreaseNs}
+     * @return the new flags word (also written to the context)
      */
     private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
         int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
-        int next = nextDecrease;
         if ((f & FLAG_DECREASE_PENDING) == 0) {
+            int next = nextDecrease;
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
@@ -340,12 +339,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             f |= FLAG_DECREASE_PENDING;
         }
         context.set(W_FLAGS, f);
-        cnpNextDecreaseNs = next;
         return f;
     }
-
-    /** The decrease boundary as {@link #onActiveCnp} last left it, handed back without a read of the word. */
-    private int cnpNextDecreaseNs;
 
     /** Runs the decrease check and increase timer deadlines due at or before {@code now}, in time order. */
     private void runDue(final PccContext context, final int now, final PccAttributes attributes) {

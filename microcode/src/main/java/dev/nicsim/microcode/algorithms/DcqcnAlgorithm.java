@@ -175,12 +175,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
      * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>The flags word, the two deadline words and (after a decrease) Rc are read once and carried
-     * in locals through the common paths, so no word is read back just after it was written (each
-     * such read waits for the store to forward); after a slow path that rewrites them (a deadline
-     * run other than one decrease, a byte-counter increase) they are read again. The deadline run
-     * of an armed TIMER, one rate decrease with no increase due before or after it, is
-     * {@link #decreaseNow}; anything else due goes through {@link #runDue}.
+     * <p>The flags word and the two deadline words are read once and carried in locals through the
+     * common paths; after a path that may rewrite them (a deadline run; a CNP, for the decrease
+     * boundary; a byte-counter increase, for the flags) they are read again. A TX burst with
+     * nothing due, the common event, thus reads each of them once.
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -195,11 +193,8 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
         }
-        // the two deadlines and Rc are carried in locals through the common paths and read again
-        // only after a slow path that may rewrite them; rcKbps is RC_UNREAD until a path knows it
         int nextDecrease;
         int nextIncrease;
-        int rcKbps = RC_UNREAD;
         if ((flags & FLAG_ACTIVE) == 0) {
             if (!cnp) {
                 return;
@@ -213,26 +208,16 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
             // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
             // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
             // atOrAfter(now, next increase)) with one branch instead of four
-            final int decreaseDue = (flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease);
-            final int increaseDue = (flags << INCREASING_TO_SIGN) & ~(now - nextIncrease);
-            if ((decreaseDue | increaseDue) < 0) {
-                if ((decreaseDue & ~increaseDue) < 0 && now - (nextDecrease + timeResetNs) < 0) {
-                    // the common deadline run (every armed TIMER of a flow being cut): one rate
-                    // decrease at the boundary, with no increase due before it and none after
-                    flags = decreaseNow(context, nextDecrease, flags, attributes);
-                    rcKbps = decreasedRcKbps;
-                    nextIncrease = nextDecrease + timeResetNs;
-                    nextDecrease += decreasePeriodNs;
-                } else {
-                    runDue(context, now, attributes);
-                    flags = context.get(W_FLAGS);
-                    nextDecrease = context.get(W_NEXT_DECREASE_NS);
-                    nextIncrease = context.get(W_NEXT_INCREASE_NS);
-                }
+            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease))
+                | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease))) < 0) {
+                runDue(context, now, attributes);
+                flags = context.get(W_FLAGS);
+                nextDecrease = context.get(W_NEXT_DECREASE_NS);
+                nextIncrease = context.get(W_NEXT_INCREASE_NS);
             }
             if (cnp) {
                 flags = onActiveCnp(context, now, flags, nextDecrease);
-                nextDecrease = context.get(W_NEXT_DECREASE_NS); // as main reads it in armTimer (a handed-back value measured slower)
+                nextDecrease = context.get(W_NEXT_DECREASE_NS);
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
@@ -240,24 +225,12 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
                 } else {
                     countBytes(context, bytes, attributes); // may change Rc, Rt, stages and flags, not the deadlines
                     flags = context.get(W_FLAGS);
-                    rcKbps = RC_UNREAD;
                 }
             }
         }
         armTimer(flags, now, nextDecrease, nextIncrease, result);
-        if (rcKbps == RC_UNREAD) {
-            rcKbps = context.get(W_RC_KBPS);
-        }
-        result.rate(rateOf(rcKbps, attributes.lineRateBitsPerSec()));
+        result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
-
-    /**
-     * {@link #onEvent}'s "Rc not known yet" mark: this algorithm never writes a negative Rc, and a
-     * context that holds this value anyway is read, so the mark changes no result.
-     */
-    private static final int RC_UNREAD = Integer.MIN_VALUE;
-    /** Rc as {@link #decreaseNow} last wrote it, handed back without a read of the word just written. */
-    private int decreasedRcKbps;
 
     /**
      * Line rate whose division multiplier {@link #lineRateMultiplier} and shift
@@ -389,94 +362,6 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
         final int flags = context.get(W_FLAGS);
         context.set(W_FLAGS, (flags & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING);
-    }
-
-    /**
-     * {@link #decrease} at {@code at} with every word read once and written once: alpha's catch-up,
-     * the clamp and the new Rc computed in locals (no read of a word just written, each of which
-     * waits for the store to forward), the same arithmetic in the same order, so the same words.
-     * Rc is handed back in {@link #decreasedRcKbps}; the deadlines become {@code at} + monitor
-     * period and {@code at} + rpg_time_reset_ns, as the caller knows.
-     *
-     * @param at    the decrease boundary, ns (the context's next-decrease word)
-     * @param flags the flags word as it is in the context
-     * @return the new flags word (also written to the context)
-     */
-    private int decreaseNow(final PccContext context, final int at, final int flags, final PccAttributes attributes) {
-        counters.increment(C_RATE_DECREASES);
-        final int alpha0 = context.get(W_ALPHA);
-        final int nextAlpha0 = context.get(W_NEXT_ALPHA_NS);
-        final int stages = context.get(W_STAGES);
-        final long rc = context.get(W_RC_KBPS);
-        final int late = FixedPoint.nsSince(nextAlpha0, at);
-        final long caughtUp = alphaCaughtUp(alpha0, nextAlpha0, late, flags);
-        final int alpha = (int) (caughtUp >>> 32);
-        final int nextAlpha = (int) caughtUp;
-        int f = flags & ~(FLAG_ALPHA_CNP & (late >> 31 ^ -1)); // the CNP mark goes with the first tick
-        final int timeStage = stages & STAGE_MAX;
-        final int byteStage = stages >>> 16;
-        final boolean clamp = clampTgtRate
-            || (clampAfterTimeInc ? (timeStage != 0 || byteStage != 0) : byteStage != 0);
-        final long reduced = rc - ((rc * alpha) >> gdShift);
-        final long floor = rc * minDecFacPercent / 100;
-        final long line = CcMath.lineKbps(attributes, "dcqcn");
-        final int newRc = (int) Math.min(line, Math.max(Math.max(reduced, floor), minRateKbps));
-        f = (f & ~FLAG_DECREASE_PENDING) | FLAG_INCREASING;
-        if (clamp) {
-            context.set(W_RT_KBPS, (int) rc);
-        }
-        context.set(W_ALPHA, alpha);
-        context.set(W_NEXT_ALPHA_NS, nextAlpha);
-        context.set(W_RC_KBPS, newRc);
-        context.set(W_STAGES, 0);
-        context.set(W_BYTE_COUNTER, 0);
-        context.set(W_NEXT_DECREASE_NS, at + decreasePeriodNs);
-        context.set(W_NEXT_INCREASE_NS, at + timeResetNs);
-        context.set(W_FLAGS, f);
-        decreasedRcKbps = newRc;
-        return f;
-    }
-
-    /**
-     * {@link #catchUpAlpha}'s arithmetic on values in hand: alpha and the next tick's time after the
-     * ticks at or before the time {@code late} ns after the next tick, packed in one long so that
-     * {@link #decreaseNow} keeps them in registers and stays under the JIT's inlining limit
-     * ({@code FreqInlineSize}, 325 bytes of bytecode), so that it is inlined into {@link #onEvent}.
-     *
-     * @param alpha0     alpha, 16.16, as in the context
-     * @param nextAlpha0 the next tick's time, ns, as in the context
-     * @param late       ns since the next tick (negative: no tick due)
-     * @param flags      the flags word ({@link #FLAG_ALPHA_CNP} read)
-     * @return alpha in the high 32 bits, the next tick's time in the low 32 bits
-     */
-    private long alphaCaughtUp(final int alpha0, final int nextAlpha0, final int late, final int flags) {
-        final int alpha;
-        final int nextAlpha;
-        if (late >= alphaPeriodNs) {
-            final long ticks = periods(late, alphaPeriodNs, alphaPeriodMultiplier, alphaPeriodShift, inverseAlphaPeriod) + 1;
-            alpha = alphaAfterTicks(alpha0, flags, ticks);
-            nextAlpha = (int) (nextAlpha0 + ticks * alphaPeriodNs);
-        } else {
-            final int tick = late >> 31 ^ -1; // as in catchUpAlpha
-            final int ticked = (int) alphaTick(alpha0, flags);
-            alpha = alpha0 ^ ((alpha0 ^ ticked) & tick);
-            nextAlpha = nextAlpha0 + (alphaPeriodNs & tick);
-        }
-        return (long) alpha << 32 | (nextAlpha & 0xFFFF_FFFFL);
-    }
-
-    /**
-     * Alpha after {@code ticks} (at least 1) alpha ticks: the first takes the CNP flag
-     * ({@link #alphaTick}), the other {@code ticks - 1} multiply by {@code (1 - g)^(ticks - 1)}, as
-     * {@link #catchUpAlphaPeriods} does.
-     */
-    private int alphaAfterTicks(final int alpha0, final int flags, final long ticks) {
-        long alpha = alphaTick(alpha0, flags);
-        final long m = ticks - 1;
-        if (m > 0 && alpha > 0) {
-            alpha = (alpha * (m < POWERS ? oneMinusGPowers[(int) m] : powOneMinusG32(m))) >>> 32;
-        }
-        return (int) alpha;
     }
 
     /** One rate-increase event, the RoCE ECN/DCQCN article §7.3; {@code timer} tells whether the timer or the byte counter fired. */

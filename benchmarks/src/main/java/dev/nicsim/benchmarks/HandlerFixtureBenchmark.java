@@ -90,10 +90,11 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
      * The call floor of the DCQCN benchmarks: {@code DcqcnHandlerBenchmark}'s round on the real
      * DCQCN handler, on its RTT_RESPONSE lane, where the handler reads the event type and returns
      * (DCQCN ignores RTT responses). Everything a DCQCN op pays but the handler's work: the round's
-     * context restore, the result reset, the call (a real call when the handler is not inlined:
-     * run with {@code -jvmArgsAppend -XX:CompileCommand=dontinline,dev.nicsim.microcode.algorithms.DcqcnAlgorithm::onEvent}
-     * to keep it one, as the compiled DCQCN handler of the real lanes is too big to inline), the
-     * type read and the digest.
+     * context restore, the result reset, the call, the type read and the digest. On the real lanes
+     * the handler is always a real call (its compiled code is too big to inline); here C2 may
+     * inline a handler whose bytecode is under {@code FreqInlineSize} (325 bytes), so run with
+     * {@code -jvmArgsPrepend -XX:CompileCommand=dontinline,dev.nicsim.microcode.algorithms.DcqcnAlgorithm::onEvent}
+     * to keep the call (docs/performance.md, "Handler benchmarks, eighth session").
      *
      * @return a digest of the result (consumed by JMH)
      */

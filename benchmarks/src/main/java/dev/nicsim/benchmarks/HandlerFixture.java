@@ -254,4 +254,29 @@ public final class HandlerFixture {
         }
         return digest;
     }
+
+    /**
+     * {@link #runRound} without the round's context restore, for measuring what the restore costs
+     * ({@code HandlerFixtureBenchmark}). Exact only on a lane whose handler writes no context word
+     * (DCQCN on ACK, NACK, RTT_RESPONSE): otherwise each call after the first round starts from the
+     * state the previous round left, not from its recorded one.
+     *
+     * @param type event type
+     * @return the digest, as {@link #runRound}
+     */
+    long runRoundWithoutRestore(final int type) {
+        final Lane lane = lanes[type];
+        final PccContext[] contexts = lane.contexts;
+        final PccEvent[] views = lane.views;
+        final PccAlgorithm a = measured;
+        final PccAttributes at = attributes;
+        final PccResult r = result;
+        long digest = 0;
+        for (int i = 0; i < POOL; i++) {
+            r.reset();
+            a.onEvent(contexts[i], views[i], at, r);
+            digest += r.rate() + r.windowBytes() + r.timerNs();
+        }
+        return digest;
+    }
 }

@@ -65,10 +65,14 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
         }
     }
 
+    /** DCQCN's own fixture, as {@code DcqcnHandlerBenchmark} builds it, for the call floor. */
+    private HandlerFixture dcqcn;
+
     /** Builds the (context, event) pools from a DCQCN flow. */
     @Setup(Level.Trial)
     public void setup() {
         fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.SCRIPTED, new StandIn());
+        dcqcn = new HandlerFixture("dcqcn", HandlerFixture.Timers.ARMED);
     }
 
     /**
@@ -80,5 +84,35 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
     @OperationsPerInvocation(HandlerFixture.POOL)
     public long harness() {
         return fixture.runRound(PccEventType.CNP);
+    }
+
+    /**
+     * The call floor of the DCQCN benchmarks: {@code DcqcnHandlerBenchmark}'s round on the real
+     * DCQCN handler, on its RTT_RESPONSE lane, where the handler reads the event type and returns
+     * (DCQCN ignores RTT responses). Everything a DCQCN op pays but the handler's work: the round's
+     * context restore, the result reset, the call, the type read and the digest. On the real lanes
+     * the handler is always a real call (its compiled code is too big to inline); here C2 may
+     * inline a handler whose bytecode is under {@code FreqInlineSize} (325 bytes), so run with
+     * {@code -jvmArgsPrepend -XX:CompileCommand=dontinline,dev.nicsim.microcode.algorithms.DcqcnAlgorithm::onEvent}
+     * to keep the call (docs/performance.md, "Handler benchmarks, eighth session").
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    @OperationsPerInvocation(HandlerFixture.POOL)
+    public long callFloor() {
+        return dcqcn.runRound(PccEventType.RTT_RESPONSE);
+    }
+
+    /**
+     * {@link #callFloor} without the round's context restore (exact here: DCQCN writes nothing on
+     * an RTT response); the difference is the restore's share of an op.
+     *
+     * @return a digest of the result (consumed by JMH)
+     */
+    @Benchmark
+    @OperationsPerInvocation(HandlerFixture.POOL)
+    public long callFloorWithoutRestore() {
+        return dcqcn.runRoundWithoutRestore(PccEventType.RTT_RESPONSE);
     }
 }

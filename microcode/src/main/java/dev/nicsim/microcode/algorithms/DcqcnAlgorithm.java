@@ -175,8 +175,10 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * catches alpha up and moves the decrease boundary, a TX burst feeds the byte counter; then the
      * timer is armed and the rate written. ACK, NACK and RTT_RESPONSE are ignored.
      *
-     * <p>The flags word is read once and carried in a local through the common paths; after a slow
-     * path that rewrites it (a deadline run, a byte-counter increase) it is read again.
+     * <p>The flags word and the two deadline words are read once and carried in locals through the
+     * common paths; after a path that may rewrite them (a deadline run; a CNP, for the decrease
+     * boundary; a byte-counter increase, for the flags) they are read again. A TX burst with
+     * nothing due, the common event, thus reads each of them once.
      */
     @Override
     public void onEvent(final PccContext context, final PccEvent event, final PccAttributes attributes,
@@ -191,33 +193,42 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         if (cnp) {
             counters.increment(C_CNP_HANDLED);
         }
+        int nextDecrease;
+        int nextIncrease;
         if ((flags & FLAG_ACTIVE) == 0) {
             if (!cnp) {
                 return;
             }
             flags = firstCnp(context, now, attributes);
+            nextDecrease = now + decreasePeriodNs;
+            nextIncrease = 0; // not running (flags), not read
         } else {
+            nextDecrease = context.get(W_NEXT_DECREASE_NS);
+            nextIncrease = context.get(W_NEXT_INCREASE_NS);
             // bit 31 of each term: the flag (shifted up) and "now - deadline >= 0" (the sign bit of
             // its complement), that is (pending && atOrAfter(now, next decrease)) || (increasing &&
             // atOrAfter(now, next increase)) with one branch instead of four
-            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - context.get(W_NEXT_DECREASE_NS)))
-                | ((flags << INCREASING_TO_SIGN) & ~(now - context.get(W_NEXT_INCREASE_NS)))) < 0) {
+            if ((((flags << DECREASE_PENDING_TO_SIGN) & ~(now - nextDecrease))
+                | ((flags << INCREASING_TO_SIGN) & ~(now - nextIncrease))) < 0) {
                 runDue(context, now, attributes);
                 flags = context.get(W_FLAGS);
+                nextDecrease = context.get(W_NEXT_DECREASE_NS);
+                nextIncrease = context.get(W_NEXT_INCREASE_NS);
             }
             if (cnp) {
-                flags = onActiveCnp(context, now, flags);
+                flags = onActiveCnp(context, now, flags, nextDecrease);
+                nextDecrease = context.get(W_NEXT_DECREASE_NS);
             } else if (type == PccEventType.TX_BURST && byteResetBytes != 0 && (flags & FLAG_INCREASING) != 0) {
                 final long bytes = (long) context.get(W_BYTE_COUNTER) + Math.max(0, event.txBytes());
                 if (bytes < byteResetBytes) {
                     context.set(W_BYTE_COUNTER, (int) bytes);
                 } else {
-                    countBytes(context, bytes, attributes);
+                    countBytes(context, bytes, attributes); // may change Rc, Rt, stages and flags, not the deadlines
                     flags = context.get(W_FLAGS);
                 }
             }
         }
-        armTimer(context, flags, now, result);
+        armTimer(flags, now, nextDecrease, nextIncrease, result);
         result.rate(rateOf(context.get(W_RC_KBPS), attributes.lineRateBitsPerSec()));
     }
 
@@ -283,13 +294,14 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
      * A CNP on an active flow, after the due deadlines ran: alpha catches up to now, the CNP marks
      * the current alpha period, and a decrease is made pending at the first boundary after now.
      *
-     * @param flags the flags word as it is in the context
+     * @param flags        the flags word as it is in the context
+     * @param nextDecrease the decrease-boundary word as it is in the context
      * @return the new flags word (also written to the context)
      */
-    private int onActiveCnp(final PccContext context, final int now, final int flags) {
+    private int onActiveCnp(final PccContext context, final int now, final int flags, final int nextDecrease) {
         int f = catchUpAlpha(context, now, flags) | FLAG_ALPHA_CNP;
         if ((f & FLAG_DECREASE_PENDING) == 0) {
-            int next = context.get(W_NEXT_DECREASE_NS);
+            int next = nextDecrease;
             final int late = FixedPoint.nsSince(next, now);
             if (late >= 0) {
                 next += late < decreasePeriodNs ? decreasePeriodNs
@@ -518,14 +530,18 @@ public final class DcqcnAlgorithm extends TableAlgorithm {
         return t;
     }
 
-    /** Arms the timer for the earliest running deadline; {@code flags} is the flags word as it is in the context. */
-    private void armTimer(final PccContext context, final int flags, final int now, final PccResult result) {
+    /**
+     * Arms the timer for the earliest running deadline; {@code flags}, {@code nextDecrease} and
+     * {@code nextIncrease} are the flags and deadline words as they are in the context.
+     */
+    private static void armTimer(final int flags, final int now, final int nextDecrease, final int nextIncrease,
+                                 final PccResult result) {
         long delay = Long.MAX_VALUE;
         if ((flags & FLAG_DECREASE_PENDING) != 0) {
-            delay = FixedPoint.nsSince(now, context.get(W_NEXT_DECREASE_NS));
+            delay = FixedPoint.nsSince(now, nextDecrease);
         }
         if ((flags & FLAG_INCREASING) != 0) {
-            delay = Math.min(delay, FixedPoint.nsSince(now, context.get(W_NEXT_INCREASE_NS)));
+            delay = Math.min(delay, FixedPoint.nsSince(now, nextIncrease));
         }
         if (delay != Long.MAX_VALUE) {
             result.armTimerNs((int) Math.max(1, delay));

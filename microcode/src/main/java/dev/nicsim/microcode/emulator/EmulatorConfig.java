@@ -17,7 +17,7 @@ import java.util.Arrays;
  *   <tr><td>{@code threadsPerCore}</td><td>16</td><td>1..1024</td><td>hardware threads per core</td></tr>
  *   <tr><td>{@code clockHz}</td><td>1,000,000,000</td><td>10^3..10^12</td><td>core clock, Hz</td></tr>
  *   <tr><td>{@code ringCapacity}</td><td>256</td><td>1..65,536</td><td>events a core's queue holds
- *       (ring plus pending table); one more is dropped</td></tr>
+ *       (ring, when free-running, plus pending table); one more is dropped</td></tr>
  *   <tr><td>{@code contextCacheEntries}</td><td>256</td><td>0..2^24</td><td>flow contexts a core's LRU
  *       context cache holds (0: every fetch misses)</td></tr>
  *   <tr><td>{@code dispatchCycles}</td><td>8</td><td>0..10^6</td><td>taking an event off the queue and

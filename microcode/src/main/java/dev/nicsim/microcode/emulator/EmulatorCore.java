@@ -22,8 +22,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * One emulated CC core: its event ring (stepped: the emulator's, shared by its cores and empty
- * between events; free-running: its own), its pending-event table (where coalescing happens), its
+ * One emulated CC core: its event ring (free-running only; stepped, an offered event goes straight
+ * into the pending table), its pending-event table (where coalescing happens), its
  * off-heap flow contexts, its LRU context cache, its hardware threads and its own algorithm
  * instance. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
  * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
@@ -76,7 +76,7 @@ final class EmulatorCore implements MessageHandler {
     private final int algorithmSlot;
     /** Off-heap context words of the flows this core owns. */
     final FlowContextStore store;
-    /** The ring events enter through now: the emulator's stepped ring, or this core's own while free-running. */
+    /** The ring events enter through: this core's own while free-running, null when stepped. */
     private OneToOneRingBuffer ring;
     private AtomicBuffer ringBuffer;
     /** This core's own ring, allocated when the emulator first runs free. */
@@ -196,7 +196,6 @@ final class EmulatorCore implements MessageHandler {
     private long nowPs;
 
     // results waiting for delivery (stepped mode), ResultQueue
-    private PccResult[] results = new PccResult[0];
     private long[] resultMeta = new long[0];
     private int resultHead;
     /** Results waiting for delivery. */
@@ -214,11 +213,15 @@ final class EmulatorCore implements MessageHandler {
      * @param config        validated configuration
      * @param algorithm     this core's own algorithm instance
      * @param algorithmSlot slot the algorithm sees in its attributes
+     * @param peerCosts     the stage timings of another core of the emulator, or null: used instead
+     *                      of this core's own when equal to them (they are whenever the cores'
+     *                      algorithms give the same handler estimates), so a NIC's cores read one
+     *                      cache-warm table instead of a cold one each
      * @throws IllegalArgumentException if the algorithm's handler estimate for a type without an
      *                                  override is outside 0..{@link EmulatorConfig#MAX_STAGE_CYCLES}
      */
     EmulatorCore(final int index, final UnicEmulator owner, final EmulatorConfig config, final PccAlgorithm algorithm,
-                 final int algorithmSlot) {
+                 final int algorithmSlot, final long[] peerCosts) {
         this.index = index;
         this.owner = owner;
         this.algorithm = algorithm;
@@ -242,7 +245,8 @@ final class EmulatorCore implements MessageHandler {
         }
         measuredFree = measured != null && free;
         interleaved = !measuredFree && measured instanceof InterleavedPccAlgorithm il && il.interleaves() ? il : null;
-        costs = CostTable.create(config, algorithm);
+        final long[] ownCosts = CostTable.create(config, algorithm);
+        costs = peerCosts != null && java.util.Arrays.equals(peerCosts, ownCosts) ? peerCosts : ownCosts;
         s1Ps = CostTable.s1Ps(costs);
         missPs = CostTable.missPs(costs);
         s1Cycles = CostTable.s1Cycles(costs);
@@ -281,6 +285,11 @@ final class EmulatorCore implements MessageHandler {
         growResults(16);
     }
 
+    /** @return this core's stage timings ({@link CostTable}), possibly shared with its peers; read only */
+    long[] costs() {
+        return costs;
+    }
+
     /** @return whether this core's algorithm measures its own handler cost (firmware) */
     boolean runsMeasuredHandlers() {
         return measured != null;
@@ -288,15 +297,14 @@ final class EmulatorCore implements MessageHandler {
 
     /**
      * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
-     * cores) and points the core at the emulator's stepped ring ({@link UnicEmulator#steppedRing}).
+     * cores).
      */
     void ensureAllocated() {
-        if (ring != null) {
+        if (pendingRecords != null) {
             return;
         }
         pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
         pendingMeta = new long[capacity * PendingTable.ROW];
-        useSteppedRing();
     }
 
     /**
@@ -310,14 +318,15 @@ final class EmulatorCore implements MessageHandler {
     }
 
     /**
-     * Stepped mode: events enter through the emulator's one ring, which is empty between events
-     * (each offer drains its record into the owning core's pending table at once, then rewinds the
-     * ring), so sharing it changes nothing a core does; its few cache lines stay warm instead of
-     * each of a fabric's thousands of cores keeping five lines of a ring of its own.
+     * Stepped mode: no ring. Producer and consumer are the one simulation thread and each offered
+     * event was taken off a ring into the pending table at once, so {@link #produce} writes it
+     * there directly ({@link #accept}): the same checks, merges and counts without the ring's
+     * claim, commit, read and rewind and one 64-byte copy, which cost some 10 % of a PCC event
+     * (the ring's trailer and record lines were cold at most events).
      */
-    void useSteppedRing() {
-        ring = owner.steppedRing();
-        ringBuffer = ring.buffer();
+    void useNoRing() {
+        ring = null;
+        ringBuffer = null;
     }
 
     /**
@@ -426,20 +435,29 @@ final class EmulatorCore implements MessageHandler {
      * @param event     the event
      * @param type      its type (validated)
      * @param arrivalPs arrival time, ps
-     * @param stepped   true when producer and consumer are the same thread (exact depth)
+     * @param stepped   true when producer and consumer are the same thread: the event goes into the
+     *                  pending table at once ({@link #accept}, exact depth), no ring
      * @return whether it was accepted
      */
     boolean produce(final PccEvent event, final int type, final long arrivalPs, final boolean stepped) {
-        long depth;
         if (stepped) {
             ensureAllocated();
-            depth = accepted - released;
-        } else {
-            depth = accepted - releasedCache;
+            final long depth = accepted - released;
             if (depth >= capacity) {
-                releasedCache = shared.getLongVolatile(RELEASED_OFFSET);
-                depth = accepted - releasedCache;
+                dropped[type]++;
+                return false;
             }
+            accepted++;
+            if (depth + 1 > ringHighWater) {
+                ringHighWater = depth + 1;
+            }
+            accept(event, arrivalPs);
+            return true;
+        }
+        long depth = accepted - releasedCache;
+        if (depth >= capacity) {
+            releasedCache = shared.getLongVolatile(RELEASED_OFFSET);
+            depth = accepted - releasedCache;
         }
         if (depth >= capacity) {
             dropped[type]++;
@@ -460,7 +478,7 @@ final class EmulatorCore implements MessageHandler {
         return true;
     }
 
-    /** @return the producer position, bytes, of the ring the core uses now (stepped: the emulator's), 0 before first use */
+    /** @return the producer position, bytes, of the ring the core uses now (its own while free-running), 0 when stepped */
     long ringProducerPosition() {
         return ring == null ? 0 : ring.producerPosition();
     }
@@ -491,39 +509,24 @@ final class EmulatorCore implements MessageHandler {
         return n;
     }
 
-    /**
-     * Stepped mode's drain: {@link #drain} and then, with the ring empty and this one thread both
-     * its producer and its consumer, head and tail moved back to the buffer's start. Agrona zeroes
-     * what a read consumed, so the rewound ring is exactly a fresh one; the next record lands on
-     * the same, cache-warm, first bytes instead of the next of 32 KiB (x thousands of cores in a
-     * fabric) of cold ones. Positions are not observable: capacity checks use tail - head.
-     *
-     * @return events taken off the ring
-     */
-    int drainAndRewind() {
-        final int n = drain();
-        if (ring != null) {
-            final long tail = ring.producerPosition();
-            if (tail != 0 && tail == ring.consumerPosition()) {
-                final int trailer = ring.capacity();
-                ringBuffer.putLong(trailer + RingBufferDescriptor.TAIL_POSITION_OFFSET, 0L);
-                ringBuffer.putLong(trailer + RingBufferDescriptor.HEAD_CACHE_POSITION_OFFSET, 0L);
-                ringBuffer.putLong(trailer + RingBufferDescriptor.HEAD_POSITION_OFFSET, 0L);
-            }
-        }
-        return n;
+    /** One ring record (free-running): {@link #accept} with the arrival time the producer wrote after it. */
+    @Override
+    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int offset, final int length) {
+        accept(scratch.ringView.wrap(buffer, offset), buffer.getLong(offset + ARRIVAL_OFFSET, ORDER));
     }
 
     /**
-     * One ring record: looked up by QPN in this core's store, merged into the waiting event of its
-     * (flow, type) if there is one (first timestamp and sequence number kept, count and TX totals
-     * added: {@link PccEvent#coalesce}), else appended to the pending table.
+     * One accepted event into the pending table: looked up by QPN in this core's store, merged
+     * into the waiting event of its (flow, type) if there is one (first timestamp and sequence
+     * number kept, count and TX totals added: {@link PccEvent#coalesce}), else appended to the
+     * pending table; an event for a flow not running is counted and released.
+     *
+     * @param incoming  the event (a ring record's view, or the offered event when stepped); copied
+     * @param arrivalPs its arrival time, ps
      */
-    @Override
-    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int offset, final int length) {
-        scratch.ringView.wrap(buffer, offset);
-        final int qpn = scratch.ringView.flowId();
-        final int type = scratch.ringView.type();
+    private void accept(final PccEvent incoming, final long arrivalPs) {
+        final int qpn = incoming.flowId();
+        final int type = incoming.type();
         final int slot = store.slot(qpn);
         if (slot < 0) {
             unknownFlow++;
@@ -533,7 +536,7 @@ final class EmulatorCore implements MessageHandler {
         if (coalescing) {
             final int waiting = FlowTable.waiting(flows, slot, type);
             if (waiting != 0) {
-                scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(waiting - 1)).coalesce(scratch.ringView);
+                scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(waiting - 1)).coalesce(incoming);
                 coalesced[type]++;
                 released++;
                 return;
@@ -543,9 +546,8 @@ final class EmulatorCore implements MessageHandler {
         if (pos >= capacity) {
             pos -= capacity;
         }
-        pendingRecords.putBytes(PendingTable.recordOffset(pos), buffer, offset, R);
-        PendingTable.set(pendingMeta, pos, buffer.getLong(offset + ARRIVAL_OFFSET, ORDER),
-            PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
+        pendingRecords.putBytes(PendingTable.recordOffset(pos), incoming.buffer(), incoming.offset(), R);
+        PendingTable.set(pendingMeta, pos, arrivalPs, PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
         pendingCount++;
         if (coalescing) {
             FlowTable.waiting(flows, slot, type, pos + 1);
@@ -974,33 +976,28 @@ final class EmulatorCore implements MessageHandler {
     }
 
     private void pushResult(final int qpn, final long effectivePs, final long cycles) {
-        if (resultCount == results.length) {
-            growResults(results.length * 2);
+        final int entries = resultMeta.length / ResultQueue.ROW;
+        if (resultCount == entries) {
+            growResults(entries * 2);
         }
         int pos = resultHead + resultCount;
-        if (pos >= results.length) {
-            pos -= results.length;
+        if (pos >= resultMeta.length / ResultQueue.ROW) {
+            pos -= resultMeta.length / ResultQueue.ROW;
         }
-        results[pos].copyFrom(scratch.result);
-        ResultQueue.set(resultMeta, pos, qpn, effectivePs, cycles, owner.nextSeq());
+        ResultQueue.set(resultMeta, pos, qpn, effectivePs, cycles, owner.nextSeq(), scratch.result);
         resultCount++;
     }
 
     private void growResults(final int n) {
-        final PccResult[] r = new PccResult[n];
+        final int entries = resultMeta.length / ResultQueue.ROW;
         final long[] meta = new long[n * ResultQueue.ROW];
         for (int i = 0; i < resultCount; i++) {
             int from = resultHead + i;
-            if (from >= results.length) {
-                from -= results.length;
+            if (from >= entries) {
+                from -= entries;
             }
-            r[i] = results[from];
             System.arraycopy(resultMeta, from * ResultQueue.ROW, meta, i * ResultQueue.ROW, ResultQueue.ROW);
         }
-        for (int i = resultCount; i < n; i++) {
-            r[i] = new PccResult();
-        }
-        results = r;
         resultMeta = meta;
         resultHead = 0;
     }
@@ -1024,12 +1021,12 @@ final class EmulatorCore implements MessageHandler {
      */
     int popResult(final PccResult into) {
         final int pos = resultHead;
-        into.copyFrom(results[pos]);
+        ResultQueue.result(resultMeta, pos, into);
         poppedEffectivePs = ResultQueue.effectivePs(resultMeta, pos);
         poppedCycles = ResultQueue.cycles(resultMeta, pos);
         resultCount--;
         // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
-        resultHead = resultCount == 0 || resultHead + 1 == results.length ? 0 : resultHead + 1;
+        resultHead = resultCount == 0 || resultHead + 1 == resultMeta.length / ResultQueue.ROW ? 0 : resultHead + 1;
         return ResultQueue.qpn(resultMeta, pos);
     }
 

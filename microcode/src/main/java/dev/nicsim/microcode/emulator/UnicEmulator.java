@@ -11,7 +11,6 @@ import dev.nicsim.pcc.PccResult;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 
 import java.util.function.ObjLongConsumer;
 import java.util.function.Supplier;
@@ -33,25 +32,25 @@ import java.util.function.Supplier;
  * {@link #forEachCounter} sums them.
  *
  * <h2>Event path and coalescing</h2>
- * {@link #offer} copies the 64-byte PCC record ({@link PccEventLayout}) and its arrival time onto
- * the owning core's Agrona {@link org.agrona.concurrent.ringbuffer.OneToOneRingBuffer} (no object
- * per event). The ring is the transport; the core takes records off it into its core-local
- * <em>pending-event table</em>, a FIFO of waiting events with an index from (flow slot, event type)
- * to the waiting entry. An event whose (flow, type) already has an entry waiting is merged into it
- * there ({@link PccEvent#coalesce}: first timestamp and first sequence number kept, timestamp and
- * sequence number of the latest, flags OR-ed, number coalesced and TX bytes and packets added) and
- * frees its place at once; otherwise it gets a new entry. No scan: one array look-up per event. An
- * entry stops taking merges when a hardware thread takes it. Merging at the consumer side keeps
- * the ring an ordinary single-producer Agrona ring (a committed record is never modified while
- * another thread may read it) and the same code runs stepped and free-running. When stepped, the
- * core takes each record off the ring as it arrives, so the ring is empty between calls and the
- * waiting events are the pending table's; the cores then share one ring per emulator (a ring of
- * its own per core would hold nothing more, and its cache lines would be cold at each of a
- * fabric's thousands of cores). Free-running, each core has a ring of its own, one producer and
- * one consumer thread. A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up to a power
- * of two; a core's pending table ({@code ringCapacity} x 64 bytes) is allocated when its first
- * flow starts, as a NIC's flows often occupy few of its cores, and its own ring when the
- * emulator first runs free.
+ * An offered event (the 64-byte PCC record, {@link PccEventLayout}, and its arrival time) enters
+ * the owning core's core-local <em>pending-event table</em>, a FIFO of waiting events with an
+ * index from (flow slot, event type) to the waiting entry. An event whose (flow, type) already has
+ * an entry waiting is merged into it there ({@link PccEvent#coalesce}: first timestamp and first
+ * sequence number kept, timestamp and sequence number of the latest, flags OR-ed, number
+ * coalesced and TX bytes and packets added) and frees its place at once; otherwise it gets a new
+ * entry. No scan: one array look-up per event. An entry stops taking merges when a hardware thread
+ * takes it. Free-running, the record travels to the core's agent thread on the core's own Agrona
+ * {@link org.agrona.concurrent.ringbuffer.OneToOneRingBuffer} (one producer and one consumer
+ * thread, no object per event) and the agent merges it into the pending table as it takes it off:
+ * merging at the consumer side keeps the ring an ordinary single-producer ring (a committed record
+ * is never modified while another thread may read it). Stepped, producer and consumer are the one
+ * simulation thread and a record would be taken off the ring as soon as it was put on, so
+ * {@link #offer} writes the pending table directly, with the same capacity check, merge and
+ * counts: the ring round trip cost some 10 % of a PCC event in a fabric (its trailer and record
+ * lines were cold at most events). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
+ * to a power of two, made when the emulator first runs free; a core's pending table
+ * ({@code ringCapacity} x 64 bytes) is allocated when its first flow starts, as a NIC's flows
+ * often occupy few of its cores.
  *
  * <h2>Overload</h2>
  * A core's queue (records on the ring plus pending entries) holds at most
@@ -141,7 +140,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     private final String[][] typeNames = new String[PccEventType.COUNT][3];
     private final String[][] coreNames;
     private long seq;
-    private OneToOneRingBuffer steppedRing;
     private final CoreScratch steppedScratch = new CoreScratch();
     private final PccResult startResult = new PccResult();
     private long elapsedPs;
@@ -184,7 +182,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         coreActive = new boolean[cores.length];
         coreNames = new String[n][6];
         for (int i = 0; i < n; i++) {
-            cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot);
+            cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot, i == 0 ? null : cores[0].costs());
             final String p = "core" + i + "_";
             coreNames[i][0] = p + "events_handled";
             coreNames[i][1] = p + "events_coalesced";
@@ -271,7 +269,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
 
     /**
      * Offers an event to its QP's core. Stepped: the core is first brought to {@code nowPs}, then the
-     * event goes onto the ring and at once into the pending table (merging if it can). Free-running:
+     * event goes into its pending table (merging if it can). Free-running:
      * the event goes onto the ring for the core's agent thread.
      *
      * @param event event record; its flow id is the QPN; copied, the caller may reuse it at once
@@ -293,9 +291,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         observe(nowPs);
         core.runUntil(nowPs);
         final boolean accepted = core.produce(event, type, nowPs, true);
-        if (accepted) {
-            core.drainAndRewind();
-        }
         activate(core.index);
         return accepted;
     }
@@ -384,24 +379,9 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         return seq++;
     }
 
-    /**
-     * The ring every core's events enter through in stepped mode, made on first use with room for
-     * one core's {@code ringCapacity} records. It is empty between offers: {@link #offer} drains
-     * the record into its core's pending table at once and rewinds the ring, so a core's ring-full
-     * drops, coalescing and timing are those of a ring of its own (capacity is counted per core).
-     *
-     * @return the stepped ring
-     */
     /** @return the flyweights and result the stepped cores share (one thread steps them all) */
     CoreScratch steppedScratch() {
         return steppedScratch;
-    }
-
-    OneToOneRingBuffer steppedRing() {
-        if (steppedRing == null) {
-            steppedRing = new OneToOneRingBuffer(EmulatorCore.newRingBuffer(config.ringCapacity()));
-        }
-        return steppedRing;
     }
 
     /**
@@ -477,7 +457,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         }
         for (int i = 0; i < cores.length; i++) {
             cores[i].ensureAllocated(); // before any thread can see the core
-            cores[i].useOwnRing(); // the stepped ring is empty: nothing is left on it
+            cores[i].useOwnRing(); // stepped events went straight into the pending tables: no ring holds any
             cores[i].publishReleased();
         }
         agentError = null;
@@ -523,7 +503,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             while (cores[i].doWorkFree() > 0) {
                 // drain what the agents left
             }
-            cores[i].useSteppedRing();
+            cores[i].useNoRing();
             cores[i].useScratch(steppedScratch);
             cores[i].publishReleased();
         }
@@ -604,7 +584,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         return cores[core].busyCycles;
     }
 
-    /** @return the Agrona producer position, bytes, of the ring a core uses now (stepped: the shared one; 0 before first use); for tests */
+    /** @return the Agrona producer position, bytes, of the ring a core uses now (its own while free-running; 0 when stepped); for tests */
     long ringProducerPosition(final int core) {
         return cores[core].ringProducerPosition();
     }

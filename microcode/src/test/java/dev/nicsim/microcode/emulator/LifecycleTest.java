@@ -62,13 +62,12 @@ class LifecycleTest {
     }
 
     /**
-     * Stepped mode rewinds a core's emptied ring to its first byte: 10,000 events, each handled
-     * before the next, all run, and the ring's producer position is back at 0 after each offer
-     * (without the rewind it would stand at 10,000 x 80 bytes and the ring would have wrapped
-     * many times). Free-running afterwards still takes every event (the agent starts at 0 too).
+     * Stepped mode writes offered events straight into the pending table: 10,000 events through a
+     * queue of 4, each handled before the next, all run, none dropped, and no ring is used (its
+     * producer position stays 0; through a ring it would stand at 10,000 x 80 bytes).
      */
     @Test
-    void steppedRingRewindsWhenEmpty() {
+    void steppedOffersBypassTheRing() {
         final Stepper s = new Stepper();
         final EmulatorConfig cfg = new EmulatorConfig().cores(1).threadsPerCore(1).ringCapacity(4);
         final UnicEmulator emu = new UnicEmulator(cfg, () -> new RecordingAlgorithm(10, 10, 10, 10, 10, 10), 0, s);

@@ -102,15 +102,14 @@ class OverloadTest {
         assertEquals(2, emu.handled(PccEventType.ACK));
     }
     /**
-     * Stepped cores take their events through one shared ring but each keeps its own queue of
-     * {@code ringCapacity}: two cores, one thread and a queue of 2 each, 100 ns per event. At 0
-     * each core gets three ACKs of three flows it owns (one runs, two wait) and a fourth, dropped;
-     * the drop on one core does not touch the other. The shared ring is back at its first byte
-     * after every offer, also after a spell of free-running (which takes a TX burst on each core
-     * through the core's own ring).
+     * Stepped cores write their events straight into their own queues of {@code ringCapacity}:
+     * two cores, one thread and a queue of 2 each, 100 ns per event. At 0 each core gets three
+     * ACKs of three flows it owns (one runs, two wait) and a fourth, dropped; the drop on one core
+     * does not touch the other. No ring is used when stepped (producer position 0), also after a
+     * spell of free-running (which takes a TX burst on each core through the core's own ring).
      */
     @Test
-    void steppedCoresShareOneRingButEachHoldsItsOwnQueue() {
+    void steppedCoresEachHoldTheirOwnQueue() {
         final Stepper s = new Stepper();
         final EmulatorConfig cfg = new EmulatorConfig().cores(2).threadsPerCore(1).ringCapacity(2)
             .dispatchCycles(0).contextHitCycles(0).contextMissCycles(0).writeBackCycles(0);

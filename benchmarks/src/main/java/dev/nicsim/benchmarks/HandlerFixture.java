@@ -241,18 +241,7 @@ public final class HandlerFixture {
     public long runRound(final int type) {
         final Lane lane = lanes[type];
         System.arraycopy(lane.recorded, 0, lane.working, 0, POOL * CONTEXT_BYTES);
-        final PccContext[] contexts = lane.contexts;
-        final PccEvent[] views = lane.views;
-        final PccAlgorithm a = measured;
-        final PccAttributes at = attributes;
-        final PccResult r = result;
-        long digest = 0;
-        for (int i = 0; i < POOL; i++) {
-            r.reset();
-            a.onEvent(contexts[i], views[i], at, r);
-            digest += r.rate() + r.windowBytes() + r.timerNs();
-        }
-        return digest;
+        return runRoundWithoutRestore(type);
     }
 
     /**

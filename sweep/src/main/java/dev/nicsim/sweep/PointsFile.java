@@ -22,8 +22,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code points.csv}: one row per point and seed, columns {@code point, seed}, one per axis key
- * (named by its path), {@code status, error}, then {@link PointMetrics#COLUMNS}. Rows are appended
+ * {@code points.csv}: one row per point and seed, columns {@code point, seed, partitions} (the
+ * {@code --partitions N} the point ran with: its results depend on N), one per axis key (named by its
+ * path), {@code status, error}, then {@link PointMetrics#COLUMNS}. Rows are appended
  * and flushed as points finish, so an interrupted sweep keeps every finished row; at the end the
  * file is rewritten in (point, seed) order.
  *
@@ -35,16 +36,23 @@ final class PointsFile implements Closeable {
 
     private final SweepSpec spec;
     private final Path file;
+    private final int partitions;
     private CSVPrinter printer;
 
-    PointsFile(final SweepSpec spec, final Path dir) {
+    /**
+     * @param spec       the sweep
+     * @param dir        its output directory
+     * @param partitions the {@code --partitions N} of this sweep's points, 1 or more
+     */
+    PointsFile(final SweepSpec spec, final Path dir, final int partitions) {
         this.spec = spec;
         this.file = dir.resolve(FILE);
+        this.partitions = partitions;
     }
 
-    /** @return the header: point, seed, axis keys, status, error, metrics */
+    /** @return the header: point, seed, partitions, axis keys, status, error, metrics */
     static List<String> header(final SweepSpec spec) {
-        final List<String> h = new ArrayList<>(List.of("point", "seed"));
+        final List<String> h = new ArrayList<>(List.of("point", "seed", "partitions"));
         h.addAll(spec.axisKeys());
         h.add("status");
         h.add("error");
@@ -57,7 +65,9 @@ final class PointsFile implements Closeable {
      * ({@code --resume}). A last line cut short by an interrupted write is ignored.
      *
      * @return the kept rows
-     * @throws SweepException if the file's columns or a row's axis values are not this sweep's
+     * @throws SweepException if the file's columns, a row's axis values or a kept row's
+     *                        {@code partitions} are not this sweep's (results depend on N: a resumed
+     *                        sweep never mixes two N)
      * @throws IOException    if it cannot be read
      */
     Map<String, PointRow> readOk() throws IOException {
@@ -96,6 +106,11 @@ final class PointsFile implements Closeable {
                 }
                 if (!PointRow.OK.equals(rec.get("status"))) {
                     continue;
+                }
+                if (!Integer.toString(partitions).equals(rec.get("partitions"))) {
+                    throw new SweepException(file + ":" + (rec.getRecordNumber() + 1) + ": point " + point + " seed " + seed
+                        + " ran with --partitions " + rec.get("partitions") + " but this sweep runs --partitions " + partitions
+                        + " (results depend on it); give the same --partitions, another --out, or drop --resume");
                 }
                 final LinkedHashMap<String, String> m = new LinkedHashMap<>();
                 for (final String c : PointMetrics.COLUMNS) {
@@ -150,7 +165,8 @@ final class PointsFile implements Closeable {
      * @return CSV texts
      */
     List<String> values(final PointRow r) {
-        final List<String> v = new ArrayList<>(List.of(Integer.toString(r.point()), Long.toString(r.seed())));
+        final List<String> v = new ArrayList<>(List.of(Integer.toString(r.point()), Long.toString(r.seed()),
+            Integer.toString(partitions)));
         v.addAll(spec.axisValues(r.point()).values());
         v.add(r.status());
         v.add(r.error());

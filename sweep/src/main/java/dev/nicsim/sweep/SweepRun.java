@@ -127,7 +127,7 @@ public final class SweepRun {
         }
         final Map<String, PointRow> rows = new ConcurrentHashMap<>();
         final List<PointTask> tasks = new ArrayList<>();
-        try (PointsFile points = new PointsFile(spec, out)) {
+        try (PointsFile points = new PointsFile(spec, out, partitions)) {
             if (resume) {
                 rows.putAll(points.readOk());
             }
@@ -236,6 +236,7 @@ public final class SweepRun {
         final List<StructField> fields = new ArrayList<>();
         fields.add(DataTypes.createStructField("point", DataTypes.IntegerType, false));
         fields.add(DataTypes.createStructField("seed", DataTypes.LongType, false));
+        fields.add(DataTypes.createStructField("partitions", DataTypes.IntegerType, false));
         for (final String k : spec.axisKeys()) {
             fields.add(DataTypes.createStructField(k, DataTypes.StringType, false));
         }
@@ -250,6 +251,7 @@ public final class SweepRun {
             final List<Object> v = new ArrayList<>();
             v.add(r.point());
             v.add(r.seed());
+            v.add(partitions);
             v.addAll(spec.axisValues(r.point()).values());
             v.add(r.status());
             v.add(r.error());

@@ -251,14 +251,31 @@ public final class TopologyGraph {
     public int[] ecmpPorts(final int switchNode, final int dstHost) {
         final int[] dist = distTo[dstHost];
         final int here = dist[switchNode];
-        final List<Integer> out = new ArrayList<>();
-        for (int p = 0; p < neighbour[switchNode].length; p++) {
-            final int u = neighbour[switchNode][p];
-            if (u >= 0 && here != Integer.MAX_VALUE && dist[u] == here - 1 && (u >= hosts || u == dstHost)) {
-                out.add(p);
+        if (here == Integer.MAX_VALUE) {
+            return new int[0];
+        }
+        // two passes over the ports, count then fill: no boxed list (the fabric build calls this for
+        // every switch and host, 25,600 times for the 320-host fat tree)
+        final int[] ports = neighbour[switchNode];
+        int n = 0;
+        for (int p = 0; p < ports.length; p++) {
+            if (nextHop(ports[p], dist, here, dstHost)) {
+                n++;
             }
         }
-        return out.stream().mapToInt(Integer::intValue).toArray();
+        final int[] out = new int[n];
+        n = 0;
+        for (int p = 0; p < ports.length; p++) {
+            if (nextHop(ports[p], dist, here, dstHost)) {
+                out[n++] = p;
+            }
+        }
+        return out;
+    }
+
+    /** Whether neighbour {@code u} is one hop closer to {@code dstHost} and may carry its traffic (a switch, or the host itself). */
+    private boolean nextHop(final int u, final int[] dist, final int here, final int dstHost) {
+        return u >= 0 && dist[u] == here - 1 && (u >= hosts || u == dstHost);
     }
 
     /**

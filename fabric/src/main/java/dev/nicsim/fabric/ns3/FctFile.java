@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The HPCC ns-3 simulator's per-flow output ({@code FCT_OUTPUT_FILE}, written by {@code qp_finish}
@@ -47,10 +46,28 @@ public final class FctFile {
             return Math.max(1.0, fctNs / (double) Math.max(1, standaloneFctNs));
         }
 
-        /** @return the line as the reference writes it */
+        /**
+         * The line as the reference writes it: {@code String.format(Locale.ROOT, "%08x %08x %d %d %d %d %d %d", ...)}
+         * of the fields in order, built directly (the formatter parsed its pattern again for each of a
+         * run's rows: 45-60 ms for 3,160 rows on a fresh JVM).
+         *
+         * @return the line, without a line end
+         */
         public String format() {
-            return String.format(Locale.ROOT, "%08x %08x %d %d %d %d %d %d", srcIp, dstIp, srcPort, dstPort, sizeBytes,
-                startNs, fctNs, standaloneFctNs);
+            final StringBuilder b = new StringBuilder(80);
+            hex8(b, srcIp).append(' ');
+            hex8(b, dstIp).append(' ');
+            return b.append(srcPort).append(' ').append(dstPort).append(' ').append(sizeBytes).append(' ').append(startNs)
+                .append(' ').append(fctNs).append(' ').append(standaloneFctNs).toString();
+        }
+
+        /** Appends {@code v} as {@code %08x} does: lower-case hex of its 32 bits, zero-padded to 8 digits. */
+        private static StringBuilder hex8(final StringBuilder b, final int v) {
+            final String h = Integer.toHexString(v);
+            for (int i = h.length(); i < 8; i++) {
+                b.append('0');
+            }
+            return b.append(h);
         }
     }
 

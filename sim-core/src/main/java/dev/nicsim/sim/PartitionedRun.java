@@ -50,9 +50,9 @@ import java.util.function.LongSupplier;
  * docs/performance.md, "Issue 21, ninth session (h-par)"): a worker descheduled in the middle of a
  * partition holds every other thread at the barrier. So every {@value #JIT_CHECK_MS} ms of wall
  * time the coordinator reads the JVM's accumulated compilation time
- * ({@link CompilationMXBean#getTotalCompilationTime()}); if it grew by at least half the elapsed
- * time (a compiler thread busy half a core or more), the windows of the next period run on the
- * coordinator alone and the workers park, leaving the compiler its core. Which thread runs a
+ * ({@link CompilationMXBean#getTotalCompilationTime()}); if over the last {@value #JIT_CHECKS}
+ * periods it grew by at least half the elapsed time (a compiler thread busy half a core or more),
+ * the windows of the next period run on the coordinator alone and the workers park, leaving the compiler its core. Which thread runs a
  * partition changes no result, so neither does the gate. {@code -D}{@value #JIT_GATE_PROPERTY}{@code =false}
  * switches it off.
  *
@@ -75,6 +75,8 @@ public final class PartitionedRun implements AutoCloseable {
     public static final String JIT_GATE_PROPERTY = "nicsim.partition.jitGate";
     /** Wall time between two readings of the JIT's compilation time, ms. */
     static final long JIT_CHECK_MS = 100;
+    /** Check periods the JIT gate's decision looks back over. */
+    static final int JIT_CHECKS = 3;
     /** Longs between two threads' or partitions' slots in a shared array: 128 bytes, no cache line shared. */
     static final int PAD = 16;
 
@@ -119,6 +121,10 @@ public final class PartitionedRun implements AutoCloseable {
     private long jitCheckedAtNs;
     private long jitCompiledMs;
     private boolean jitSolo;
+    /** The JIT's compilation time and the wall time of the last {@value #JIT_CHECKS} check periods, ms and ns. */
+    private final long[] jitPeriodMs = new long[JIT_CHECKS];
+    private final long[] jitPeriodNs = new long[JIT_CHECKS];
+    private int jitChecks;
     private long soloWindows;
     /** The run's counters, or null when they are off. */
     final PartitionStats stats;
@@ -320,8 +326,9 @@ public final class PartitionedRun implements AutoCloseable {
     }
 
     /**
-     * The JIT gate (coordinator): every check period, whether the JIT compiled for at least half
-     * the period; the answer holds until the next check.
+     * The JIT gate (coordinator): at every check, whether the JIT compiled for at least half the
+     * wall time of the last {@value #JIT_CHECKS} check periods (a compilation's time is credited when
+     * it ends, so one period alone is too noisy); the answer holds until the next check.
      *
      * @return whether this window runs on the coordinator alone
      */
@@ -333,7 +340,16 @@ public final class PartitionedRun implements AutoCloseable {
         final long elapsedNs = now - jitCheckedAtNs;
         if (elapsedNs >= jitCheckNs) {
             final long ms = jitCompileMs.getAsLong();
-            jitSolo = (ms - jitCompiledMs) * 2_000_000L >= elapsedNs;
+            final int slot = jitChecks++ % JIT_CHECKS;
+            jitPeriodMs[slot] = ms - jitCompiledMs;
+            jitPeriodNs[slot] = elapsedNs;
+            long compiledMs = 0;
+            long wallNs = 0;
+            for (int i = 0; i < JIT_CHECKS; i++) {
+                compiledMs += jitPeriodMs[i];
+                wallNs += jitPeriodNs[i];
+            }
+            jitSolo = compiledMs * 2_000_000L >= wallNs;
             jitCompiledMs = ms;
             jitCheckedAtNs = now;
         }

@@ -52,9 +52,9 @@ import java.util.function.LongSupplier;
  * time the coordinator reads the JVM's accumulated compilation time
  * ({@link CompilationMXBean#getTotalCompilationTime()}); if over the last {@value #JIT_CHECKS}
  * periods it grew by at least half the elapsed time (a compiler thread busy half a core or more),
- * the windows of the next period run on the coordinator alone and the workers park, leaving the compiler its core. Which thread runs a
- * partition changes no result, so neither does the gate. {@code -D}{@value #JIT_GATE_PROPERTY}{@code =false}
- * switches it off.
+ * the windows of the next period run on the coordinator alone and the workers park, leaving the
+ * compiler its core. Which thread runs a partition changes no result, so neither does the gate.
+ * {@code -D}{@value #JIT_GATE_PROPERTY}{@code =false} switches it off.
  *
  * <h2>Counters</h2>
  * With {@code -D}{@value #STATS_PROPERTY}{@code =true} the run keeps per-thread counters (busy
@@ -132,7 +132,8 @@ public final class PartitionedRun implements AutoCloseable {
     /**
      * Sets up a partitioned run. Starts {@code threads - 1} worker threads. The JIT gate is on when
      * {@code threads > 1}, the machine has at most {@code threads} processors, the JVM measures
-     * its compilation time and {@value #JIT_GATE_PROPERTY} is not {@code false}; the counters are on with {@code -D}{@value #STATS_PROPERTY}{@code =true}.
+     * its compilation time and {@value #JIT_GATE_PROPERTY} is not {@code false}; the counters are
+     * on with {@code -D}{@value #STATS_PROPERTY}{@code =true}.
      *
      * @param partitions  one simulator per partition, at time 0, at least 1
      * @param pools       each partition's packet pool, same length

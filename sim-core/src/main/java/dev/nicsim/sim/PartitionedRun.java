@@ -1,6 +1,11 @@
 package dev.nicsim.sim;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A conservative, synchronous parallel run (PDES) of a fabric split into partitions: each partition
@@ -16,7 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>every partition runs its events up to and including E ({@link Simulator#runUntil}, which
  *       leaves its now at E); each partition is run by whichever thread claims it first (an
  *       atomic counter per window), so a thread the OS deschedules leaves its share to the
- *       others;</li>
+ *       others; the partitions are claimed longest first (by their wall time in the previous
+ *       window, lower partition on ties), so that the short ones fill the end of the window;</li>
  *   <li>barrier; the coordinator alone then calls {@link Barrier#afterWindow} (the caller merges
  *       what the partitions recorded, e.g. flow completions, and may end the run), runs the global
  *       events due at E (every partition's now being E: they run after the partitions' events of
@@ -26,8 +32,9 @@ import java.util.concurrent.locks.LockSupport;
  * A frame put on a cut link at t &lt;= E arrives at or after t + L &gt; E, so it is scheduled on
  * the receiving partition before it is due, and no partition ever sees an event from the past.
  * Within a window the partitions share no mutable state, so the results depend on the partition
- * count only, never on the number of threads: one thread running the partitions one after the
- * other gives byte-identical results to one thread per partition.
+ * count only, never on the number of threads, the claim order or which thread runs what: one
+ * thread running the partitions one after the other gives byte-identical results to one thread
+ * per partition.
  *
  * <h2>Threads</h2>
  * Thread 0 is the caller's (the coordinator); threads 1.. are daemon workers that spin on a
@@ -36,6 +43,25 @@ import java.util.concurrent.locks.LockSupport;
  * {@link RuntimeException} or {@link Error} as it is, anything else wrapped). Nothing is allocated
  * per window once the cut links' arrays and the pools have grown to the run's peak.
  *
+ * <h2>The JIT gate</h2>
+ * When the machine has no core to spare beyond the run's threads ({@code availableProcessors() <=
+ * threads}), the JVM's compiler threads take CPU from the partitions while they compile the hot
+ * paths (about 3.6 s of compilation in the first 2-3 s of websearch-leafspine-dcqcn; measured in
+ * docs/performance.md, "Issue 21, ninth session (h-par)"): a worker descheduled in the middle of a
+ * partition holds every other thread at the barrier. So every {@value #JIT_CHECK_MS} ms of wall
+ * time the coordinator reads the JVM's accumulated compilation time
+ * ({@link CompilationMXBean#getTotalCompilationTime()}); if over the last {@value #JIT_CHECKS}
+ * periods it grew by at least half the elapsed time (a compiler thread busy half a core or more),
+ * the windows of the next period run on the coordinator alone and the workers park, leaving the
+ * compiler its core. Which thread runs a partition changes no result, so neither does the gate.
+ * {@code -D}{@value #JIT_GATE_PROPERTY}{@code =false} switches it off.
+ *
+ * <h2>Counters</h2>
+ * With {@code -D}{@value #STATS_PROPERTY}{@code =true} the run keeps per-thread counters (busy
+ * time in partitions, waiting, parks and wake-up latencies, the coordinator's serial steps, the
+ * per-window balance, the windows run alone) and prints them to standard error at its end, lines
+ * starting "partition stats:" ({@link PartitionStats}); without it the counters cost nothing.
+ *
  * <p>Thread-safety: {@link #run} and {@link #close} from one thread (the coordinator).
  */
 public final class PartitionedRun implements AutoCloseable {
@@ -43,6 +69,16 @@ public final class PartitionedRun implements AutoCloseable {
     static final int SPINS_BEFORE_PARK = 1 << 14;
     /** A pool with fewer free packets than this at a barrier is refilled from the pool with the most. */
     static final int POOL_LOW_WATER = 256;
+    /** The system property that switches the counters on ({@code true}). */
+    public static final String STATS_PROPERTY = "nicsim.partition.stats";
+    /** The system property that switches the JIT gate off ({@code false}); on by default. */
+    public static final String JIT_GATE_PROPERTY = "nicsim.partition.jitGate";
+    /** Wall time between two readings of the JIT's compilation time, ms. */
+    static final long JIT_CHECK_MS = 100;
+    /** Check periods the JIT gate's decision looks back over. */
+    static final int JIT_CHECKS = 3;
+    /** Longs between two threads' or partitions' slots in a shared array: 128 bytes, no cache line shared. */
+    static final int PAD = 16;
 
     /**
      * What the caller does at each barrier (coordinator thread, no partition running).
@@ -68,16 +104,36 @@ public final class PartitionedRun implements AutoCloseable {
     /** Last time of the current window, ps; published by the volatile writes of {@link #claims} and {@link #epoch}. */
     private long windowEndPs;
     private volatile long epoch;
-    /** The current window's partition claims: window number (upper 32 bits) and next partition to claim (lower 32). */
-    private final java.util.concurrent.atomic.AtomicLong claims = new java.util.concurrent.atomic.AtomicLong();
+    /** The current window's partition claims: window number (upper 32 bits) and next claim index (lower 32). */
+    private final AtomicLong claims = new AtomicLong();
     /** Partitions of the current window run to its end. */
-    private final java.util.concurrent.atomic.AtomicInteger finished = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger finished = new AtomicInteger();
     private volatile boolean shutdown;
     private volatile Throwable failure;
     private long windows;
+    /** Claim order of the current window: claim i runs partition {@code order[i]}; the coordinator's, published by the claim word. */
+    private final int[] order;
+    /** Each partition's wall time in the last window it ran, ns, at {@code p * PAD}; written by the thread that ran it. */
+    private final long[] lastRunNs;
+    /** Reads the JIT's accumulated compilation time, ms; null when the JIT gate is off. */
+    private final LongSupplier jitCompileMs;
+    private final long jitCheckNs;
+    private long jitCheckedAtNs;
+    private long jitCompiledMs;
+    private boolean jitSolo;
+    /** The JIT's compilation time and the wall time of the last {@value #JIT_CHECKS} check periods, ms and ns. */
+    private final long[] jitPeriodMs = new long[JIT_CHECKS];
+    private final long[] jitPeriodNs = new long[JIT_CHECKS];
+    private int jitChecks;
+    private long soloWindows;
+    /** The run's counters, or null when they are off. */
+    final PartitionStats stats;
 
     /**
-     * Sets up a partitioned run. Starts {@code threads - 1} worker threads.
+     * Sets up a partitioned run. Starts {@code threads - 1} worker threads. The JIT gate is on when
+     * {@code threads > 1}, the machine has at most {@code threads} processors, the JVM measures
+     * its compilation time and {@value #JIT_GATE_PROPERTY} is not {@code false}; the counters are
+     * on with {@code -D}{@value #STATS_PROPERTY}{@code =true}.
      *
      * @param partitions  one simulator per partition, at time 0, at least 1
      * @param pools       each partition's packet pool, same length
@@ -89,6 +145,20 @@ public final class PartitionedRun implements AutoCloseable {
      */
     public PartitionedRun(final Simulator[] partitions, final PacketPool[] pools, final Simulator global,
                           final CutLink[] links, final long lookAheadPs, final int threads) {
+        this(partitions, pools, global, links, lookAheadPs, threads, defaultJitGate(threads),
+            JIT_CHECK_MS * 1_000_000L, Boolean.getBoolean(STATS_PROPERTY));
+    }
+
+    /**
+     * As the public constructor, with the JIT gate and the counters given (tests).
+     *
+     * @param jitCompileMs the JIT's accumulated compilation time, ms (non-decreasing), or null for no JIT gate
+     * @param jitCheckNs   wall time between two readings of it, ns, {@code >= 0} (0: every window)
+     * @param keepStats    whether to keep the counters ({@link #stats})
+     */
+    PartitionedRun(final Simulator[] partitions, final PacketPool[] pools, final Simulator global,
+                   final CutLink[] links, final long lookAheadPs, final int threads,
+                   final LongSupplier jitCompileMs, final long jitCheckNs, final boolean keepStats) {
         if (partitions.length < 1 || pools.length != partitions.length) {
             throw new IllegalArgumentException("need at least one partition and one pool per partition, got "
                 + partitions.length + " and " + pools.length);
@@ -105,11 +175,30 @@ public final class PartitionedRun implements AutoCloseable {
         this.links = links.clone();
         this.lookAheadPs = lookAheadPs;
         this.threads = threads;
+        this.order = new int[partitions.length];
+        for (int p = 0; p < order.length; p++) {
+            order[p] = p;
+        }
+        this.lastRunNs = new long[(partitions.length + 1) * PAD];
+        this.jitCompileMs = threads > 1 ? jitCompileMs : null;
+        this.jitCheckNs = jitCheckNs;
+        this.stats = keepStats ? new PartitionStats(threads) : null;
         this.workers = new Worker[threads - 1];
         for (int t = 1; t < threads; t++) {
             workers[t - 1] = new Worker(t);
             workers[t - 1].start();
         }
+    }
+
+    /** The JVM's compilation time when the run's threads leave no processor for the compiler, else null. */
+    private static LongSupplier defaultJitGate(final int threads) {
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (threads < 2 || !Boolean.parseBoolean(System.getProperty(JIT_GATE_PROPERTY, "true"))
+            || Runtime.getRuntime().availableProcessors() > threads || jit == null
+            || !jit.isCompilationTimeMonitoringSupported()) {
+            return null;
+        }
+        return jit::getTotalCompilationTime;
     }
 
     /**
@@ -124,56 +213,106 @@ public final class PartitionedRun implements AutoCloseable {
      */
     public long run(final long stopPs, final Barrier barrier) {
         long end = 0;
+        final PartitionStats st = stats;
+        if (jitCompileMs != null) {
+            jitCheckedAtNs = System.nanoTime();
+            jitCompiledMs = jitCompileMs.getAsLong();
+        }
+        long t = st != null ? System.nanoTime() : 0;
         while (true) {
             long w0 = global.nextEventTimePs();
             for (final Simulator s : partitions) {
                 w0 = Math.min(w0, s.nextEventTimePs());
             }
             if (w0 == Long.MAX_VALUE || w0 > stopPs) {
+                printStats();
                 return end;
             }
             final long e = Math.min(Math.min(w0 + lookAheadPs - 1, global.nextEventTimePs()), stopPs);
+            if (st != null) {
+                t = st.lap(PartitionStats.NEXT_NS, t);
+            }
             runWindow(e);
             windows++;
             end = e;
+            if (st != null) {
+                t = st.afterPartitions(t, lastRunNs);
+            }
             if (barrier.afterWindow(e)) {
+                printStats();
                 return end;
             }
+            if (st != null) {
+                t = st.lap(PartitionStats.AFTER_WINDOW_NS, t);
+            }
             global.runUntil(e);
+            if (st != null) {
+                t = st.lap(PartitionStats.GLOBAL_NS, t);
+            }
             for (final CutLink l : links) {
                 l.handOver();
             }
+            if (st != null) {
+                t = st.lap(PartitionStats.HANDOVER_NS, t);
+            }
             rebalancePools();
+            orderLongestFirst();
+            if (st != null) {
+                t = st.lap(PartitionStats.REBALANCE_NS, t);
+            }
         }
     }
 
-    /** Runs every partition to {@code e}: the workers theirs, this thread partitions 0, T, 2T, ... */
+    /** Runs every partition to {@code e}: alone when there are no workers or the JIT gate is shut, else with the workers. */
     private void runWindow(final long e) {
         windowEndPs = e;
-        if (workers.length == 0) {
-            for (final Simulator s : partitions) {
-                s.runUntil(e);
+        if (workers.length == 0 || jitBusy()) {
+            if (workers.length > 0) {
+                soloWindows++;
             }
+            for (int i = 0; i < order.length && failure == null; i++) {
+                runPartition(order[i], 0);
+            }
+            rethrowFailure();
             return;
         }
+        final PartitionStats st = stats;
         final long ep = epoch + 1;
         finished.set(0);
+        if (st != null) {
+            st.publishedNs = System.nanoTime();
+        }
         claims.set(ep << 32);
         epoch = ep;
         for (final Worker w : workers) {
             if (w.parked) {
                 LockSupport.unpark(w);
+                if (st != null) {
+                    st.add(0, PartitionStats.UNPARKS, 1);
+                }
             }
         }
-        runClaimed(ep);
+        runClaimed(ep, 0);
+        final long tw = st != null ? System.nanoTime() : 0;
         int spins = 0;
         while (finished.get() < partitions.length) {
             if (++spins < SPINS_BEFORE_PARK) {
                 Thread.onSpinWait();
             } else {
                 Thread.yield();
+                if (st != null) {
+                    st.add(0, PartitionStats.YIELDS, 1);
+                }
             }
         }
+        if (st != null) {
+            st.add(0, PartitionStats.WAIT_NS, System.nanoTime() - tw);
+        }
+        rethrowFailure();
+    }
+
+    /** Ends the run with the first exception a partition threw, if any. */
+    private void rethrowFailure() {
         final Throwable f = failure;
         if (f != null) {
             close();
@@ -188,32 +327,103 @@ public final class PartitionedRun implements AutoCloseable {
     }
 
     /**
+     * The JIT gate (coordinator): at every check, whether the JIT compiled for at least half the
+     * wall time of the last {@value #JIT_CHECKS} check periods (a compilation's time is credited when
+     * it ends, so one period alone is too noisy); the answer holds until the next check.
+     *
+     * @return whether this window runs on the coordinator alone
+     */
+    private boolean jitBusy() {
+        if (jitCompileMs == null) {
+            return false;
+        }
+        final long now = System.nanoTime();
+        final long elapsedNs = now - jitCheckedAtNs;
+        if (elapsedNs >= jitCheckNs) {
+            final long ms = jitCompileMs.getAsLong();
+            final int slot = jitChecks++ % JIT_CHECKS;
+            jitPeriodMs[slot] = ms - jitCompiledMs;
+            jitPeriodNs[slot] = elapsedNs;
+            long compiledMs = 0;
+            long wallNs = 0;
+            for (int i = 0; i < JIT_CHECKS; i++) {
+                compiledMs += jitPeriodMs[i];
+                wallNs += jitPeriodNs[i];
+            }
+            jitSolo = compiledMs * 2_000_000L >= wallNs;
+            jitCompiledMs = ms;
+            jitCheckedAtNs = now;
+        }
+        return jitSolo;
+    }
+
+    /**
      * Claims and runs partitions of window {@code ep} until none is left: each partition is run by
      * whichever thread claims it first (a thread the OS has descheduled leaves its share to the
-     * others), exactly once per window. Which thread runs a partition changes no result: within a
-     * window the partitions share no mutable state.
+     * others), exactly once per window, in {@link #order}. Which thread runs a partition changes no
+     * result: within a window the partitions share no mutable state.
      */
-    private void runClaimed(final long ep) {
+    private void runClaimed(final long ep, final int thread) {
         while (true) {
             final long c = claims.get();
-            final int p = (int) c;
-            if ((c >>> 32) != ep || p >= partitions.length) {
+            final int i = (int) c;
+            if ((c >>> 32) != ep || i >= partitions.length) {
                 return;
             }
             if (!claims.compareAndSet(c, c + 1)) {
                 continue;
             }
-            try {
-                // read after the claim: the claim word was set after windowEndPs, and the next
-                // window's end is written only once every partition of this one has finished
-                partitions[p].runUntil(windowEndPs);
-            } catch (final Throwable t) {
-                if (failure == null) {
-                    failure = t;
-                }
-            }
+            // order and windowEndPs are read after the claim: the claim word was set after them, and
+            // the next window's are written only once every partition of this one has finished
+            runPartition(order[i], thread);
             finished.incrementAndGet();
         }
+    }
+
+    /** Runs partition {@code p} to the window's end on thread {@code thread}, timing it; records a failure. */
+    private void runPartition(final int p, final int thread) {
+        final long t0 = System.nanoTime();
+        try {
+            partitions[p].runUntil(windowEndPs);
+        } catch (final Throwable t) {
+            if (failure == null) {
+                failure = t;
+            }
+        }
+        final long ns = System.nanoTime() - t0;
+        lastRunNs[p * PAD] = ns;
+        if (stats != null) {
+            stats.add(thread, PartitionStats.BUSY_NS, ns);
+            stats.add(thread, PartitionStats.PARTITIONS_RUN, 1);
+        }
+    }
+
+    /**
+     * Barrier step: the next window claims the partitions by their last run's wall time, longest
+     * first, lower partition on ties (a stable insertion sort: 2-16 partitions). Changes no result.
+     */
+    private void orderLongestFirst() {
+        for (int i = 1; i < order.length; i++) {
+            final int p = order[i];
+            int j = i;
+            while (j > 0 && longerFirst(p, order[j - 1])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = p;
+        }
+    }
+
+    /** @return whether partition {@code p} claims before {@code q} */
+    private boolean longerFirst(final int p, final int q) {
+        final long a = lastRunNs[p * PAD];
+        final long b = lastRunNs[q * PAD];
+        return a > b || (a == b && p < q);
+    }
+
+    /** @return the current claim order (a copy): claim i runs partition {@code [i]} */
+    int[] claimOrder() {
+        return order.clone();
     }
 
     /**
@@ -242,6 +452,13 @@ public final class PartitionedRun implements AutoCloseable {
         }
     }
 
+    /** Prints the counters to standard error when {@value #STATS_PROPERTY} is set (tests keep them quietly). */
+    private void printStats() {
+        if (stats != null && Boolean.getBoolean(STATS_PROPERTY)) {
+            stats.print(System.err, windows, soloWindows, partitions);
+        }
+    }
+
     /** Stops the worker threads (idempotent). */
     @Override
     public void close() {
@@ -254,6 +471,11 @@ public final class PartitionedRun implements AutoCloseable {
     /** @return windows run so far */
     public long windows() {
         return windows;
+    }
+
+    /** @return windows run on the coordinator alone because the JIT gate was shut (0 on one thread) */
+    public long soloWindows() {
+        return soloWindows;
     }
 
     /** @return threads the partitions run on (the caller's included) */
@@ -278,18 +500,23 @@ public final class PartitionedRun implements AutoCloseable {
     /** A worker: claims partitions of every window ({@link #runClaimed}). */
     private final class Worker extends Thread {
         volatile boolean parked;
+        private final int id;
 
         Worker(final int id) {
             super("nicsim-partition-" + id);
+            this.id = id;
             setDaemon(true);
         }
 
         @Override
         public void run() {
+            final PartitionStats st = stats;
             long seen = 0;
+            long waitFromNs = st != null ? System.nanoTime() : 0;
             while (true) {
                 long ep;
                 int spins = 0;
+                boolean wasParked = false;
                 while ((ep = epoch) == seen) {
                     if (shutdown) {
                         return;
@@ -300,6 +527,10 @@ public final class PartitionedRun implements AutoCloseable {
                         parked = true;
                         if (epoch == seen && !shutdown) {
                             LockSupport.park(this);
+                            wasParked = true;
+                            if (st != null) {
+                                st.add(id, PartitionStats.PARKS, 1);
+                            }
                         }
                         parked = false;
                     }
@@ -307,8 +538,14 @@ public final class PartitionedRun implements AutoCloseable {
                 if (shutdown) {
                     return;
                 }
+                if (st != null) {
+                    st.woke(id, waitFromNs, wasParked);
+                }
                 seen = ep;
-                runClaimed(ep);
+                runClaimed(ep, id);
+                if (st != null) {
+                    waitFromNs = System.nanoTime();
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -49,6 +50,8 @@ class PartitionedRunTest {
         final List<long[]> arrivals = new ArrayList<>();
         int bounces;
         RuntimeException failOnReceive;
+        /** Wall time each arrival spends spinning, ns (a slow partition). */
+        long busyNsPerReceive;
 
         Device(final String name, final Simulator sim) {
             this.name = name;
@@ -59,6 +62,10 @@ class PartitionedRunTest {
         public void receive(final Packet packet, final int inPort) {
             if (failOnReceive != null) {
                 throw failOnReceive;
+            }
+            final long until = System.nanoTime() + busyNsPerReceive;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
             }
             arrivals.add(new long[] {sim.nowPs(), packet.flowId});
             if (bounces > 0) {
@@ -92,6 +99,12 @@ class PartitionedRunTest {
         final PartitionedRun run;
 
         Fabric(final boolean partitioned, final int threads) {
+            this(partitioned, threads, null, 0, false);
+        }
+
+        /** With the JIT gate reading {@code jitCompileMs} every {@code jitCheckNs} (null: no gate), and counters if {@code keepStats}. */
+        Fabric(final boolean partitioned, final int threads, final java.util.function.LongSupplier jitCompileMs,
+               final long jitCheckNs, final boolean keepStats) {
             simB = partitioned ? new Simulator() : simA;
             a = new Device("a", simA);
             b = new Device("b", simB);
@@ -103,7 +116,7 @@ class PartitionedRunTest {
                 final CutLink ab = new CutLink(a.port, simB, 0);
                 final CutLink ba = new CutLink(b.port, simA, 1);
                 run = new PartitionedRun(new Simulator[] {simA, simB}, new PacketPool[] {new PacketPool(), new PacketPool()},
-                    global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads);
+                    global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads, jitCompileMs, jitCheckNs, keepStats);
             } else {
                 run = null;
             }
@@ -200,6 +213,87 @@ class PartitionedRunTest {
         f.b.failOnReceive = boom; // b's partition runs on the worker thread
         f.simA.schedule(0, f.a, 0, 1, null);
         assertSame(boom, assertThrows(IllegalStateException.class, () -> f.runTo(10_000_000)));
+    }
+
+    /** 20 round trips of two frames on 2 threads, with counters; {@code jitCompileMs} as the JIT gate's source (null: none). */
+    private static Fabric pingPong(final java.util.function.LongSupplier jitCompileMs) {
+        final Fabric f = new Fabric(true, 2, jitCompileMs, 0, true);
+        f.a.bounces = 20;
+        f.b.bounces = 20;
+        f.simA.schedule(0, f.a, 0, 1, null);
+        f.simA.schedule(300_000, f.a, 0, 2, null);
+        f.runTo(100_000_000);
+        return f;
+    }
+
+    /**
+     * The counters add up: every window runs both partitions once, on one thread or the other; the
+     * threads' busy times sum to the per-window totals; the slowest thread's share lies between
+     * 1/threads and 1; the phase is at least the slowest thread's busy time.
+     */
+    @Test
+    void theCountersAddUp() {
+        final Fabric f = pingPong(null);
+        final PartitionStats st = f.run.stats;
+        final long windows = f.run.windows();
+        assertTrue(windows > 20, "windows " + windows); // 42 deliveries, at most one look-ahead apart
+        assertEquals(2 * windows, st.get(0, PartitionStats.PARTITIONS_RUN) + st.get(1, PartitionStats.PARTITIONS_RUN));
+        assertEquals(st.allBusyNs, st.get(0, PartitionStats.BUSY_NS) + st.get(1, PartitionStats.BUSY_NS));
+        assertTrue(2 * st.slowestBusyNs >= st.allBusyNs && st.slowestBusyNs <= st.allBusyNs,
+            st.slowestBusyNs + " of " + st.allBusyNs);
+        assertTrue(st.phaseNs >= st.slowestBusyNs, st.phaseNs + " < " + st.slowestBusyNs);
+        assertTrue(st.longestRunNs <= st.slowestBusyNs, st.longestRunNs + " > " + st.slowestBusyNs);
+        assertTrue(st.get(1, PartitionStats.WAKES_SPIN) + st.get(1, PartitionStats.WAKES_PARKED) <= windows);
+        assertEquals(0, f.run.soloWindows());
+        assertEquals(42, f.a.arrivals.size() + f.b.arrivals.size());
+    }
+
+    /**
+     * A JIT gate that always sees the compiler busy (1 s of compilation per reading, read every
+     * window) runs every window on the coordinator alone, with the same arrivals; one that never
+     * sees it busy runs none alone.
+     */
+    @Test
+    void aShutJitGateRunsEveryWindowOnTheCoordinatorWithTheSameResults() {
+        final long[] compiledMs = {0};
+        final Fabric busy = pingPong(() -> compiledMs[0] += 1000);
+        final Fabric idle = pingPong(() -> 5);
+        final Fabric sequential = new Fabric(false, 1);
+        sequential.a.bounces = 20;
+        sequential.b.bounces = 20;
+        sequential.simA.schedule(0, sequential.a, 0, 1, null);
+        sequential.simA.schedule(300_000, sequential.a, 0, 2, null);
+        sequential.runTo(100_000_000);
+        assertEquals(busy.run.windows(), busy.run.soloWindows());
+        assertEquals(0, busy.run.stats.get(1, PartitionStats.PARTITIONS_RUN), "the worker ran a partition");
+        assertEquals(0, idle.run.soloWindows());
+        for (final Fabric f : new Fabric[] {busy, idle}) {
+            assertEquals(sequential.b.arrivals.size(), f.b.arrivals.size());
+            for (int i = 0; i < f.b.arrivals.size(); i++) {
+                assertEquals(sequential.b.arrivals.get(i)[0], f.b.arrivals.get(i)[0], "arrival " + i);
+                assertEquals(sequential.b.arrivals.get(i)[1], f.b.arrivals.get(i)[1], "arrival " + i);
+            }
+        }
+    }
+
+    /**
+     * The partitions are claimed longest first: with b's partition (1) spending 3 ms of wall time
+     * on an arrival and a's almost nothing, the window after the arrival's claims partition 1 first.
+     */
+    @Test
+    void thePartitionThatTookLongestIsClaimedFirst() {
+        final Fabric f = new Fabric(true, 1);
+        assertArrayEquals(new int[] {0, 1}, f.run.claimOrder());
+        f.b.busyNsPerReceive = 3_000_000;
+        f.simA.schedule(0, f.a, 0, 1, null);
+        // the frame reaches b at 1,081,600 ps, in the window ending at 2,000,000 (the global event's
+        // time); the window of the global event at 3,000,000 runs in the order set after it
+        final int[][] seen = new int[1][];
+        f.global.schedule(2_000_000, (kind, arg, ref) -> { }, 0, 0, null);
+        f.global.schedule(3_000_000, (kind, arg, ref) -> seen[0] = f.run.claimOrder(), 0, 0, null);
+        f.runTo(10_000_000);
+        assertArrayEquals(new int[] {1, 0}, seen[0]);
+        assertEquals(SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(0)[0]);
     }
 
     @Test

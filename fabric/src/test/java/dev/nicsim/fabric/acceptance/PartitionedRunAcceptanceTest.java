@@ -1,6 +1,9 @@
 package dev.nicsim.fabric.acceptance;
 
 import dev.nicsim.fabric.Cli;
+import dev.nicsim.sim.PartitionedRun;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,9 +22,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code nicsim run --partitions N} through the command line: a partitioned run's outputs depend on
  * N only (N = 2 on one thread and on two threads are byte-identical, {@code run.json}'s wall times
  * and thread count aside), stay close to the sequential run's, and the options it cannot honour
- * are refused in one line with exit 2.
+ * are refused in one line with exit 2. The JIT gate is off here ({@link PartitionedRun}): on a
+ * 2-core machine it would run the early windows of a test JVM, whose compiler is busy, on one
+ * thread, and the "two threads" runs are meant to use both.
  */
 class PartitionedRunAcceptanceTest {
+    @BeforeAll
+    static void jitGateOff() {
+        System.setProperty(PartitionedRun.JIT_GATE_PROPERTY, "false");
+    }
+
+    @AfterAll
+    static void jitGateDefault() {
+        System.clearProperty(PartitionedRun.JIT_GATE_PROPERTY);
+    }
+
     private static final String[] OUTPUTS = {"flows.csv", "fct.txt", "counters.csv", "queues.csv", "rates.csv",
         "throughput.csv", "classes.csv"};
 

@@ -103,20 +103,20 @@ final class PartitionStats {
         final double w = Math.max(1, windows);
         final long serial = get(0, NEXT_NS) + get(0, AFTER_WINDOW_NS) + get(0, GLOBAL_NS) + get(0, HANDOVER_NS)
             + get(0, REBALANCE_NS);
-        out.printf("partition stats: %d windows on %d threads, %d of them alone (JIT gate); parallel phase %.3f s"
+        out.printf(java.util.Locale.ROOT, "partition stats: %d windows on %d threads, %d of them alone (JIT gate); parallel phase %.3f s"
                 + " (%.1f us/window); busy in partitions: slowest thread %.3f s, all threads %.3f s (slowest share %.3f,"
                 + " efficiency %.3f); sum of the longest partition run per window %.3f s%n",
             windows, threads, soloWindows, phaseNs / 1e9, phaseNs / w / 1e3, slowestBusyNs / 1e9, allBusyNs / 1e9,
             allBusyNs == 0 ? 0 : (double) slowestBusyNs / allBusyNs,
             phaseNs == 0 ? 0 : (double) allBusyNs / threads / phaseNs, longestRunNs / 1e9);
-        out.printf("partition stats: coordinator serial %.3f s (%.1f us/window): next window %.3f, afterWindow %.3f,"
+        out.printf(java.util.Locale.ROOT, "partition stats: coordinator serial %.3f s (%.1f us/window): next window %.3f, afterWindow %.3f,"
                 + " global events %.3f, hand-over %.3f, pools and claim order %.3f s; yields %d, unparks %d%n",
             serial / 1e9, serial / w / 1e3, get(0, NEXT_NS) / 1e9, get(0, AFTER_WINDOW_NS) / 1e9, get(0, GLOBAL_NS) / 1e9,
             get(0, HANDOVER_NS) / 1e9, get(0, REBALANCE_NS) / 1e9, get(0, YIELDS), get(0, UNPARKS));
         for (int t = 0; t < threads; t++) {
             final long ws = get(t, WAKES_SPIN);
             final long wp = get(t, WAKES_PARKED);
-            out.printf("partition stats: thread %d busy %.3f s in %d partition runs, waiting %.3f s; parks %d;"
+            out.printf(java.util.Locale.ROOT, "partition stats: thread %d busy %.3f s in %d partition runs, waiting %.3f s; parks %d;"
                     + " wake-ups spinning %d (mean %.1f us), parked %d (mean %.1f us), later than %d us %d%n",
                 t, get(t, BUSY_NS) / 1e9, get(t, PARTITIONS_RUN), get(t, WAIT_NS) / 1e9, get(t, PARKS),
                 ws, ws == 0 ? 0 : get(t, WAKE_SPIN_NS) / 1e3 / ws, wp, wp == 0 ? 0 : get(t, WAKE_PARKED_NS) / 1e3 / wp,

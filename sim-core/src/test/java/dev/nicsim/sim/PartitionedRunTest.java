@@ -217,7 +217,11 @@ class PartitionedRunTest {
 
     /** 20 round trips of two frames on 2 threads, with counters; {@code jitCompileMs} as the JIT gate's source (null: none). */
     private static Fabric pingPong(final java.util.function.LongSupplier jitCompileMs) {
-        final Fabric f = new Fabric(true, 2, jitCompileMs, 0, true);
+        return runPingPong(new Fabric(true, 2, jitCompileMs, 0, true));
+    }
+
+    /** Runs the 20 round trips of two frames on {@code f}; returns it. */
+    private static Fabric runPingPong(final Fabric f) {
         f.a.bounces = 20;
         f.b.bounces = 20;
         f.simA.schedule(0, f.a, 0, 1, null);
@@ -258,12 +262,7 @@ class PartitionedRunTest {
         final long[] compiledMs = {0};
         final Fabric busy = pingPong(() -> compiledMs[0] += 1000);
         final Fabric idle = pingPong(() -> 5);
-        final Fabric sequential = new Fabric(false, 1);
-        sequential.a.bounces = 20;
-        sequential.b.bounces = 20;
-        sequential.simA.schedule(0, sequential.a, 0, 1, null);
-        sequential.simA.schedule(300_000, sequential.a, 0, 2, null);
-        sequential.runTo(100_000_000);
+        final Fabric sequential = runPingPong(new Fabric(false, 1));
         assertEquals(busy.run.windows(), busy.run.soloWindows());
         assertEquals(0, busy.run.stats.get(1, PartitionStats.PARTITIONS_RUN), "the worker ran a partition");
         assertEquals(0, idle.run.soloWindows());

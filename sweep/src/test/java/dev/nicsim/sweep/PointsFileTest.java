@@ -23,14 +23,20 @@ class PointsFileTest {
         return new PointRow(point, seed, status, PointRow.OK.equals(status) ? "" : "made up", new LinkedHashMap<>());
     }
 
+    /** Writes {@code rows} to {@code tmp/out/points.csv} as a sweep with {@code --partitions partitions}. */
+    private static Path written(final SweepSpec spec, final Path tmp, final int partitions, final PointRow... rows)
+        throws Exception {
+        final Path out = Files.createDirectories(tmp.resolve("out"));
+        try (PointsFile f = new PointsFile(spec, out, partitions)) {
+            f.rewrite(List.of(rows));
+        }
+        return out;
+    }
+
     @Test
     void rowsCarryTheirPartitionsAndResumeKeepsOnlyTheSameN(@TempDir final Path tmp) throws Exception {
         final SweepSpec spec = SweepSpec.load(Fixtures.tinySweep(tmp));
-        final Path out = tmp.resolve("out");
-        Files.createDirectories(out);
-        try (PointsFile f = new PointsFile(spec, out, 4)) {
-            f.rewrite(List.of(row(0, 1, PointRow.OK), row(1, 2, PointRow.FAILED)));
-        }
+        final Path out = written(spec, tmp, 4, row(0, 1, PointRow.OK), row(1, 2, PointRow.FAILED));
         final List<String> lines = Files.readAllLines(out.resolve(PointsFile.FILE));
         assertTrue(lines.get(0).startsWith("point,seed,partitions,algorithm.name,workload.size_bytes,status,error,"),
             lines.get(0));
@@ -50,11 +56,7 @@ class PointsFileTest {
     @Test
     void aFailedRowOfAnotherNIsRunAgainNotRefused(@TempDir final Path tmp) throws Exception {
         final SweepSpec spec = SweepSpec.load(Fixtures.tinySweep(tmp));
-        final Path out = tmp.resolve("out");
-        Files.createDirectories(out);
-        try (PointsFile f = new PointsFile(spec, out, 1)) {
-            f.rewrite(List.of(row(1, 2, PointRow.FAILED)));
-        }
+        final Path out = written(spec, tmp, 1, row(1, 2, PointRow.FAILED));
         assertTrue(new PointsFile(spec, out, 3).readOk().isEmpty());
     }
 }

@@ -49,7 +49,7 @@ base_sha="$(git -C "$root" rev-parse --verify --quiet "$base_ref^{commit}")" \
   || { echo "side-by-side.sh: BASE_REF '$base_ref' is not a commit of $root" >&2; exit 2; }
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/side-by-side.XXXXXX")"
-base_tree="$tmp/base"
+base_tree="$tmp/base-tree"  # not $tmp/base: that holds the base build's jar and results, which KEEP=1 keeps
 cleanup() {
   git -C "$root" worktree remove --force "$base_tree" >/dev/null 2>&1 || true
   [ "${KEEP:-0}" = 1 ] || rm -rf "$tmp"

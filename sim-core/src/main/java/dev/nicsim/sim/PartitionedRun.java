@@ -48,11 +48,12 @@ import java.util.function.LongSupplier;
  * Every partition has a home thread, which claims it before any other partition; another thread
  * runs it only when it is still unclaimed once that thread has run its own (the home thread is
  * late or has more work). A partition's events, wheel and packets then stay in one core's caches
- * from window to window instead of following whichever thread claims first: on the 2-core
- * development VM the two virtual CPUs sit at times on distant host cores (a cache line's round
- * trip between them 260-300 ns instead of 70-90 ns), and partitions that moved between the
- * threads every other window made the events take 1.5-1.75x longer then (measured in
- * docs/performance.md, "Issue 21, tenth session (h-jit)"). Every {@value #HOME_PLAN_WINDOWS}
+ * from window to window instead of following whichever thread claims first (which moved a
+ * partition in 21-38 % of its runs). On the 2-core development VM the two virtual CPUs sit at
+ * times on distant host cores (a cache line's round trip between them 260-300 ns instead of
+ * 70-90 ns), where every line the threads exchange costs more: the events then took 1.64x longer
+ * with the plain claims and 1.45x with home threads (docs/performance.md, "Issue 21, tenth
+ * session (h-jit)"). Every {@value #HOME_PLAN_WINDOWS}
  * windows the coordinator re-plans the homes from the partitions' wall time since the last plan
  * (longest processing time first, {@link #planHomes}), and keeps the old plan unless the new one
  * shortens the busiest thread's share by more than {@value #HOME_PLAN_GAIN_PERCENT} %.

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The {@code ./nicsim} launcher's collector choice ({@code SIM_FLAGS}, docs/performance.md
  * "Collector"): the simulation commands run on the serial collector with a 16 MiB young
- * generation, the Spark commands keep the JVM's default, a collector named in
- * {@code NICSIM_JAVA_OPTS} replaces the launcher's, and {@code benchmarks/side-by-side.sh} times
+ * generation and {@code -XX:PerMethodTrapLimit=0}, the Spark commands keep the JVM's defaults, a
+ * collector named in {@code NICSIM_JAVA_OPTS} replaces the launcher's (and keeps the JIT flag), and {@code benchmarks/side-by-side.sh} times
  * a build with exactly the flags its launcher gives the simulation.
  *
  * <p>The launcher runs for real under bash, from a copy beside placeholder jars (so it does not
@@ -75,6 +75,7 @@ class LauncherCollectorTest {
         final List<String> opts = jvmOptions(run);
         assertTrue(opts.contains("-XX:+UseSerialGC"), opts.toString());
         assertTrue(opts.contains("-Xmn16m"), opts.toString());
+        assertTrue(opts.contains("-XX:PerMethodTrapLimit=0"), opts.toString());
         assertTrue(run.get(run.indexOf("-jar") + 1).endsWith("fabric/target/nicsim.jar"), run.toString());
         assertEquals(List.of("run", "scenarios/incast-dcqcn.yaml"), run.subList(run.size() - 2, run.size()));
     }
@@ -86,6 +87,7 @@ class LauncherCollectorTest {
             final List<String> opts = jvmOptions(launch(dir, null, command, "--help"));
             assertFalse(opts.stream().anyMatch(w -> w.startsWith("-XX:+Use") && w.endsWith("GC")), command + ": " + opts);
             assertFalse(opts.contains("-Xmn16m"), command + ": " + opts);
+            assertFalse(opts.contains("-XX:PerMethodTrapLimit=0"), command + ": " + opts);
         }
     }
 
@@ -96,6 +98,7 @@ class LauncherCollectorTest {
         assertFalse(opts.contains("-XX:+UseSerialGC"), opts.toString());
         assertFalse(opts.contains("-Xmn16m"), opts.toString());
         assertTrue(opts.contains("-XX:+UseG1GC") && opts.contains("-Xmx4g"), opts.toString());
+        assertTrue(opts.contains("-XX:PerMethodTrapLimit=0"), "the JIT's flag is not the collector's: " + opts);
         // other options leave the choice in place, and come after it (a later -Xmn wins)
         final List<String> heap = jvmOptions(launch(dir, "-Xmx4g -Xmn64m", "run", "x.yaml"));
         assertTrue(heap.indexOf("-XX:+UseSerialGC") >= 0 && heap.indexOf("-Xmn16m") < heap.indexOf("-Xmn64m"), heap.toString());

@@ -3,7 +3,7 @@ package dev.nicsim.sim;
 /**
  * A run's counters ({@code -D}{@value PartitionedRun#STATS_PROPERTY}{@code =true}): wall times in ns from
  * {@link System#nanoTime}, and counts. Row t belongs to thread t (0 the coordinator) and is
- * written by that thread only; rows are 128 bytes apart, so no two threads write one cache line.
+ * written by that thread only; rows are 256 bytes apart, so no two threads write one cache line.
  * The coordinator reads the workers' rows at the barriers (after their {@code finished}
  * increments, which order the writes) and at the end.
  *
@@ -28,6 +28,12 @@ final class PartitionStats {
     static final int GLOBAL_NS = 13;
     static final int HANDOVER_NS = 14;
     static final int REBALANCE_NS = 15;
+    /** Partition runs on another thread than the partition's previous run. */
+    static final int MOVES = 16;
+    /** Partition runs away from the partition's home thread (taken over). */
+    static final int AWAY = 17;
+    /** Longs per thread's row of counters: two padding strides (fields 0..{@value #AWAY}), no cache line shared. */
+    static final int ROW = 2 * PartitionedRun.PAD;
     /** A wake-up later than this after the window's publication counts as late, ns. */
     static final long LATE_NS = 50_000;
 
@@ -43,17 +49,17 @@ final class PartitionStats {
 
     PartitionStats(final int threads) {
         this.threads = threads;
-        this.rows = new long[(threads + 1) * PartitionedRun.PAD];
+        this.rows = new long[(threads + 1) * ROW];
         this.busyAtBarrier = new long[threads];
     }
 
     void add(final int thread, final int field, final long v) {
-        rows[(thread + 1) * PartitionedRun.PAD + field] += v;
+        rows[(thread + 1) * ROW + field] += v;
     }
 
     /** @return thread {@code thread}'s counter {@code field} */
     long get(final int thread, final int field) {
-        return rows[(thread + 1) * PartitionedRun.PAD + field];
+        return rows[(thread + 1) * ROW + field];
     }
 
     /** Coordinator: adds the time since {@code fromNs} to its counter {@code field}; returns now. */
@@ -116,9 +122,9 @@ final class PartitionStats {
         for (int t = 0; t < threads; t++) {
             final long ws = get(t, WAKES_SPIN);
             final long wp = get(t, WAKES_PARKED);
-            out.printf(java.util.Locale.ROOT, "partition stats: thread %d busy %.3f s in %d partition runs, waiting %.3f s; parks %d;"
-                    + " wake-ups spinning %d (mean %.1f us), parked %d (mean %.1f us), later than %d us %d%n",
-                t, get(t, BUSY_NS) / 1e9, get(t, PARTITIONS_RUN), get(t, WAIT_NS) / 1e9, get(t, PARKS),
+            out.printf(java.util.Locale.ROOT, "partition stats: thread %d busy %.3f s in %d partition runs (%d away from home, %d moved from"
+                    + " another thread), waiting %.3f s; parks %d; wake-ups spinning %d (mean %.1f us), parked %d (mean %.1f us), later than %d us %d%n",
+                t, get(t, BUSY_NS) / 1e9, get(t, PARTITIONS_RUN), get(t, AWAY), get(t, MOVES), get(t, WAIT_NS) / 1e9, get(t, PARKS),
                 ws, ws == 0 ? 0 : get(t, WAKE_SPIN_NS) / 1e3 / ws, wp, wp == 0 ? 0 : get(t, WAKE_PARKED_NS) / 1e3 / wp,
                 LATE_NS / 1000, get(t, WAKES_LATE));
         }

@@ -3,7 +3,7 @@ package dev.nicsim.sim;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -20,9 +20,10 @@ import java.util.function.LongSupplier;
  *       time (inclusive) is E = min(W0 + L - 1, the next global event's time, the stop time);</li>
  *   <li>every partition runs its events up to and including E ({@link Simulator#runUntil}, which
  *       leaves its now at E); each partition is run by whichever thread claims it first (an
- *       atomic counter per window), so a thread the OS deschedules leaves its share to the
- *       others; the partitions are claimed longest first (by their wall time in the previous
- *       window, lower partition on ties), so that the short ones fill the end of the window;</li>
+ *       atomic claim per partition and window), so a thread the OS deschedules leaves its share to
+ *       the others; a thread claims its own partitions first (below), then any other left
+ *       unclaimed; each in longest-first order (by their wall time in the previous window, lower
+ *       partition on ties), so that the short ones fill the end of the window;</li>
  *   <li>barrier; the coordinator alone then calls {@link Barrier#afterWindow} (the caller merges
  *       what the partitions recorded, e.g. flow completions, and may end the run), runs the global
  *       events due at E (every partition's now being E: they run after the partitions' events of
@@ -42,6 +43,20 @@ import java.util.function.LongSupplier;
  * spins). A worker's exception is rethrown by {@link #run} on the caller's thread (a
  * {@link RuntimeException} or {@link Error} as it is, anything else wrapped). Nothing is allocated
  * per window once the cut links' arrays and the pools have grown to the run's peak.
+ *
+ * <h2>Home threads</h2>
+ * Every partition has a home thread, which claims it before any other partition; another thread
+ * runs it only when it is still unclaimed once that thread has run its own (the home thread is
+ * late or has more work). A partition's events, wheel and packets then stay in one core's caches
+ * from window to window instead of following whichever thread claims first (which moved a
+ * partition in 21-38 % of its runs). On the 2-core development VM the two virtual CPUs sit at
+ * times on distant host cores (a cache line's round trip between them 260-300 ns instead of
+ * 70-90 ns), where every line the threads exchange costs more: the events then took 1.64x longer
+ * with the plain claims and 1.45x with home threads (docs/performance.md, "Issue 21, tenth
+ * session (h-jit)"). Every {@value #HOME_PLAN_WINDOWS}
+ * windows the coordinator re-plans the homes from the partitions' wall time since the last plan
+ * (longest processing time first, {@link #planHomes}), and keeps the old plan unless the new one
+ * shortens the busiest thread's share by more than {@value #HOME_PLAN_GAIN_PERCENT} %.
  *
  * <h2>The JIT gate</h2>
  * When the machine has no core to spare beyond the run's threads ({@code availableProcessors() <=
@@ -79,6 +94,10 @@ public final class PartitionedRun implements AutoCloseable {
     static final int JIT_CHECKS = 3;
     /** Longs between two threads' or partitions' slots in a shared array: 128 bytes, no cache line shared. */
     static final int PAD = 16;
+    /** Windows between two plans of the partitions' home threads. */
+    static final int HOME_PLAN_WINDOWS = 512;
+    /** A new home plan replaces the old one only if it shortens the busiest thread's share by more than this, %. */
+    static final int HOME_PLAN_GAIN_PERCENT = 5;
 
     /**
      * What the caller does at each barrier (coordinator thread, no partition running).
@@ -101,11 +120,21 @@ public final class PartitionedRun implements AutoCloseable {
     private final long lookAheadPs;
     private final int threads;
     private final Worker[] workers;
-    /** Last time of the current window, ps; published by the volatile writes of {@link #claims} and {@link #epoch}. */
+    /** Last time of the current window, ps; published by the volatile write of {@link #epoch}. */
     private long windowEndPs;
+    /** The last parallel window's number (1, 2, ...; solo windows have none); its volatile write publishes the window. */
     private volatile long epoch;
-    /** The current window's partition claims: window number (upper 32 bits) and next claim index (lower 32). */
-    private final AtomicLong claims = new AtomicLong();
+    /** Each partition's claim, at {@code p * PAD}: the number of the last parallel window that claimed it. */
+    private final AtomicLongArray claimed;
+    /** Each partition's home thread ({@link #planHomes}); the coordinator's, published by {@link #epoch}. */
+    private final int[] home;
+    /** Each partition's wall time since the last home plan, ns (coordinator). */
+    private final long[] sincePlanNs;
+    /** The coordinator's scratch for a new home plan and the threads' loads under it. */
+    private final int[] plan;
+    private final long[] planLoadNs;
+    /** The thread that ran each partition last, at {@code p * PAD} (for the counters' moves). */
+    private final int[] lastThread;
     /** Partitions of the current window run to its end. */
     private final AtomicInteger finished = new AtomicInteger();
     private volatile boolean shutdown;
@@ -180,6 +209,15 @@ public final class PartitionedRun implements AutoCloseable {
             order[p] = p;
         }
         this.lastRunNs = new long[(partitions.length + 1) * PAD];
+        this.claimed = new AtomicLongArray((partitions.length + 1) * PAD);
+        this.home = new int[partitions.length];
+        for (int p = 0; p < home.length; p++) {
+            home[p] = p % threads;
+        }
+        this.sincePlanNs = new long[partitions.length];
+        this.plan = new int[partitions.length];
+        this.planLoadNs = new long[threads];
+        this.lastThread = new int[(partitions.length + 1) * PAD];
         this.jitCompileMs = threads > 1 ? jitCompileMs : null;
         this.jitCheckNs = jitCheckNs;
         this.stats = keepStats ? new PartitionStats(threads) : null;
@@ -257,6 +295,7 @@ public final class PartitionedRun implements AutoCloseable {
             }
             rebalancePools();
             orderLongestFirst();
+            planHomesEvery();
             if (st != null) {
                 t = st.lap(PartitionStats.REBALANCE_NS, t);
             }
@@ -282,7 +321,6 @@ public final class PartitionedRun implements AutoCloseable {
         if (st != null) {
             st.publishedNs = System.nanoTime();
         }
-        claims.set(ep << 32);
         epoch = ep;
         for (final Worker w : workers) {
             if (w.parked) {
@@ -358,26 +396,46 @@ public final class PartitionedRun implements AutoCloseable {
     }
 
     /**
-     * Claims and runs partitions of window {@code ep} until none is left: each partition is run by
-     * whichever thread claims it first (a thread the OS has descheduled leaves its share to the
-     * others), exactly once per window, in {@link #order}. Which thread runs a partition changes no
-     * result: within a window the partitions share no mutable state.
+     * Claims and runs partitions of window {@code ep} until none is left: first this thread's own
+     * ({@link #home}), then any other still unclaimed (a thread the OS has descheduled leaves its
+     * share to the others), each in {@link #order}; each partition exactly once per window, by
+     * whichever thread claims it first. Which thread runs a partition changes no result: within a
+     * window the partitions share no mutable state. A thread still holding an earlier window's
+     * number claims nothing (every claim is then at least that number).
      */
     private void runClaimed(final long ep, final int thread) {
-        while (true) {
-            final long c = claims.get();
-            final int i = (int) c;
-            if ((c >>> 32) != ep || i >= partitions.length) {
-                return;
-            }
-            if (!claims.compareAndSet(c, c + 1)) {
-                continue;
-            }
-            // order and windowEndPs are read after the claim: the claim word was set after them, and
-            // the next window's are written only once every partition of this one has finished
-            runPartition(order[i], thread);
+        int p;
+        while ((p = claimNext(ep, thread)) >= 0) {
+            runPartition(p, thread);
             finished.incrementAndGet();
         }
+    }
+
+    /**
+     * Claims the next partition of window {@code ep} for {@code thread}: its own first, then any
+     * other, each in {@link #order}. Order, homes and the window's end were written before the
+     * volatile {@link #epoch} the thread read.
+     *
+     * @param ep     the window's number, as read from {@link #epoch}
+     * @param thread the claiming thread, {@code 0 .. threads-1}
+     * @return the partition claimed, or -1 if every partition of the window is claimed
+     */
+    int claimNext(final long ep, final int thread) {
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < order.length; i++) {
+                final int p = order[i];
+                if ((home[p] == thread) == (pass == 0) && claim(p, ep)) {
+                    return p;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** @return whether this thread claimed partition {@code p} for window {@code ep} (no one had) */
+    private boolean claim(final int p, final long ep) {
+        final long c = claimed.get(p * PAD);
+        return c < ep && claimed.compareAndSet(p * PAD, c, ep);
     }
 
     /** Runs partition {@code p} to the window's end on thread {@code thread}, timing it; records a failure. */
@@ -395,7 +453,14 @@ public final class PartitionedRun implements AutoCloseable {
         if (stats != null) {
             stats.add(thread, PartitionStats.BUSY_NS, ns);
             stats.add(thread, PartitionStats.PARTITIONS_RUN, 1);
+            if (lastThread[p * PAD] != thread) {
+                stats.add(thread, PartitionStats.MOVES, 1);
+            }
+            if (home[p] != thread) {
+                stats.add(thread, PartitionStats.AWAY, 1);
+            }
         }
+        lastThread[p * PAD] = thread;
     }
 
     /**
@@ -419,6 +484,86 @@ public final class PartitionedRun implements AutoCloseable {
         final long a = lastRunNs[p * PAD];
         final long b = lastRunNs[q * PAD];
         return a > b || (a == b && p < q);
+    }
+
+    /**
+     * Barrier step: adds each partition's last run to its time since the last plan, and every
+     * {@value #HOME_PLAN_WINDOWS} windows re-plans the home threads ({@link #planHomes}), keeping
+     * the old plan unless the new one is more than {@value #HOME_PLAN_GAIN_PERCENT} % better.
+     * Changes no result; allocates nothing.
+     */
+    private void planHomesEvery() {
+        for (int p = 0; p < sincePlanNs.length; p++) {
+            sincePlanNs[p] += lastRunNs[p * PAD];
+        }
+        if (threads < 2 || windows % HOME_PLAN_WINDOWS != 0) {
+            return;
+        }
+        final long planned = planHomes(sincePlanNs, threads, plan, planLoadNs);
+        final long current = busiestShare(sincePlanNs, home, planLoadNs);
+        if (planned * 100 < current * (100 - HOME_PLAN_GAIN_PERCENT)) {
+            System.arraycopy(plan, 0, home, 0, home.length);
+        }
+        java.util.Arrays.fill(sincePlanNs, 0);
+    }
+
+    /**
+     * Plans the partitions' home threads: longest processing time first (the longest partition
+     * goes to the thread with the least time so far, lowest thread on ties; partitions of equal
+     * time in index order). Deterministic; a plan changes which thread runs what, never a result.
+     * O(partitions^2 + partitions x threads); allocates nothing.
+     *
+     * @param timeNs  each partition's wall time over the planning period, ns, {@code >= 0}
+     * @param threads threads, {@code 1 .. loadNs.length}
+     * @param home    receives each partition's thread, {@code 0 .. threads-1}; same length as {@code timeNs}
+     * @param loadNs  scratch, at least {@code threads} long (overwritten)
+     * @return the busiest thread's time under the plan, ns
+     */
+    static long planHomes(final long[] timeNs, final int threads, final int[] home, final long[] loadNs) {
+        java.util.Arrays.fill(home, -1);
+        java.util.Arrays.fill(loadNs, 0, threads, 0);
+        for (int k = 0; k < timeNs.length; k++) {
+            int next = -1; // the longest partition not placed yet, lowest index on ties
+            for (int p = 0; p < timeNs.length; p++) {
+                if (home[p] < 0 && (next < 0 || timeNs[p] > timeNs[next])) {
+                    next = p;
+                }
+            }
+            int least = 0;
+            for (int t = 1; t < threads; t++) {
+                if (loadNs[t] < loadNs[least]) {
+                    least = t;
+                }
+            }
+            home[next] = least;
+            loadNs[least] += timeNs[next];
+        }
+        long max = 0;
+        for (int t = 0; t < threads; t++) {
+            max = Math.max(max, loadNs[t]);
+        }
+        return max;
+    }
+
+    /**
+     * @param timeNs each partition's time, ns
+     * @param home   each partition's thread
+     * @param loadNs scratch, longer than every thread index in {@code home} (overwritten)
+     * @return the busiest thread's time, ns, with partition p on thread {@code home[p]}
+     */
+    static long busiestShare(final long[] timeNs, final int[] home, final long[] loadNs) {
+        java.util.Arrays.fill(loadNs, 0);
+        long max = 0;
+        for (int p = 0; p < timeNs.length; p++) {
+            loadNs[home[p]] += timeNs[p];
+            max = Math.max(max, loadNs[home[p]]);
+        }
+        return max;
+    }
+
+    /** @return each partition's home thread (a copy) */
+    int[] homes() {
+        return home.clone();
     }
 
     /** @return the current claim order (a copy): claim i runs partition {@code [i]} */

@@ -250,6 +250,10 @@ class PartitionedRunTest {
         assertTrue(st.get(1, PartitionStats.WAKES_SPIN) + st.get(1, PartitionStats.WAKES_PARKED) <= windows);
         assertEquals(0, f.run.soloWindows());
         assertEquals(42, f.a.arrivals.size() + f.b.arrivals.size());
+        for (int t = 0; t < 2; t++) { // a partition run away from home or moved is still a partition run
+            assertTrue(st.get(t, PartitionStats.AWAY) <= st.get(t, PartitionStats.PARTITIONS_RUN));
+            assertTrue(st.get(t, PartitionStats.MOVES) <= st.get(t, PartitionStats.PARTITIONS_RUN));
+        }
     }
 
     /**
@@ -293,6 +297,50 @@ class PartitionedRunTest {
         f.runTo(10_000_000);
         assertArrayEquals(new int[] {1, 0}, seen[0]);
         assertEquals(SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(0)[0]);
+    }
+
+    /**
+     * Four partitions on two threads: homes 0, 1, 0, 1 (partition index modulo threads) until the
+     * first plan. A thread claims its own partitions first, in claim order, then takes the others';
+     * each partition once per window; a thread holding an older window's number claims nothing.
+     */
+    @Test
+    void aThreadClaimsItsOwnPartitionsFirstThenTheOthers() {
+        final Simulator[] sims = {new Simulator(), new Simulator(), new Simulator(), new Simulator()};
+        final PacketPool[] pools = {new PacketPool(), new PacketPool(), new PacketPool(), new PacketPool()};
+        try (PartitionedRun run = new PartitionedRun(sims, pools, new Simulator(), new CutLink[0], PROPAGATION_PS, 2,
+                null, 0, false)) {
+            assertArrayEquals(new int[] {0, 1, 0, 1}, run.homes());
+            // window 1 (never published, so the worker stays idle): thread 1 first
+            assertEquals(1, run.claimNext(1, 1));
+            assertEquals(3, run.claimNext(1, 1));
+            assertEquals(0, run.claimNext(1, 1)); // thread 0's, still unclaimed
+            assertEquals(2, run.claimNext(1, 0));
+            assertEquals(-1, run.claimNext(1, 0));
+            assertEquals(-1, run.claimNext(1, 1));
+            // window 2: thread 0 first
+            assertEquals(0, run.claimNext(2, 0));
+            assertEquals(2, run.claimNext(2, 0));
+            assertEquals(-1, run.claimNext(1, 1)); // an older window's number
+            assertEquals(1, run.claimNext(2, 1));
+            assertEquals(3, run.claimNext(2, 0));
+            assertEquals(-1, run.claimNext(2, 1));
+        }
+    }
+
+    /** Longest processing time first, worked by hand: 24 -> t0, 23 -> t1, 16 -> t1 (23 < 24), 15 -> t0; ties by index. */
+    @Test
+    void homesArePlannedLongestFirstOntoTheLeastLoadedThread() {
+        final int[] home = new int[4];
+        assertEquals(39, PartitionedRun.planHomes(new long[] {15, 24, 23, 16}, 2, home, new long[2]));
+        assertArrayEquals(new int[] {0, 0, 1, 1}, home);
+        final int[] five = new int[5];
+        assertEquals(15, PartitionedRun.planHomes(new long[] {5, 5, 5, 5, 5}, 2, five, new long[2]));
+        assertArrayEquals(new int[] {0, 1, 0, 1, 0}, five);
+        final int[] three = new int[4];
+        assertEquals(10, PartitionedRun.planHomes(new long[] {1, 10, 4, 5}, 3, three, new long[3]));
+        assertArrayEquals(new int[] {2, 0, 2, 1}, three);
+        assertEquals(25, PartitionedRun.busiestShare(new long[] {1, 10, 4, 5, 20}, new int[] {0, 1, 0, 1, 0}, new long[2]));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.nicsim.sim;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -133,7 +134,7 @@ public final class PartitionedRun implements AutoCloseable {
     /** The coordinator's scratch for a new home plan and the threads' loads under it. */
     private final int[] plan;
     private final long[] planLoadNs;
-    /** The thread that ran each partition last, at {@code p * PAD} (for the counters' moves). */
+    /** The thread that ran each partition last, at {@code p * PAD} (kept only with the counters, for their moves). */
     private final int[] lastThread;
     /** Partitions of the current window run to its end. */
     private final AtomicInteger finished = new AtomicInteger();
@@ -459,8 +460,8 @@ public final class PartitionedRun implements AutoCloseable {
             if (home[p] != thread) {
                 stats.add(thread, PartitionStats.AWAY, 1);
             }
+            lastThread[p * PAD] = thread;
         }
-        lastThread[p * PAD] = thread;
     }
 
     /**
@@ -504,7 +505,7 @@ public final class PartitionedRun implements AutoCloseable {
         if (planned * 100 < current * (100 - HOME_PLAN_GAIN_PERCENT)) {
             System.arraycopy(plan, 0, home, 0, home.length);
         }
-        java.util.Arrays.fill(sincePlanNs, 0);
+        Arrays.fill(sincePlanNs, 0);
     }
 
     /**
@@ -520,8 +521,8 @@ public final class PartitionedRun implements AutoCloseable {
      * @return the busiest thread's time under the plan, ns
      */
     static long planHomes(final long[] timeNs, final int threads, final int[] home, final long[] loadNs) {
-        java.util.Arrays.fill(home, -1);
-        java.util.Arrays.fill(loadNs, 0, threads, 0);
+        Arrays.fill(home, -1);
+        Arrays.fill(loadNs, 0, threads, 0);
         for (int k = 0; k < timeNs.length; k++) {
             int next = -1; // the longest partition not placed yet, lowest index on ties
             for (int p = 0; p < timeNs.length; p++) {
@@ -538,11 +539,7 @@ public final class PartitionedRun implements AutoCloseable {
             home[next] = least;
             loadNs[least] += timeNs[next];
         }
-        long max = 0;
-        for (int t = 0; t < threads; t++) {
-            max = Math.max(max, loadNs[t]);
-        }
-        return max;
+        return busiestShare(timeNs, home, loadNs);
     }
 
     /**
@@ -552,7 +549,7 @@ public final class PartitionedRun implements AutoCloseable {
      * @return the busiest thread's time, ns, with partition p on thread {@code home[p]}
      */
     static long busiestShare(final long[] timeNs, final int[] home, final long[] loadNs) {
-        java.util.Arrays.fill(loadNs, 0);
+        Arrays.fill(loadNs, 0);
         long max = 0;
         for (int p = 0; p < timeNs.length; p++) {
             loadNs[home[p]] += timeNs[p];

@@ -92,6 +92,8 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
      */
     public static int execute(final Object root, final java.util.function.Predicate<Exception> alsoBadInput,
                               final String... args) {
+        // before any command can load a Chronicle class (some do from their class initialisers)
+        dev.nicsim.fabric.trace.ChronicleSetup.init();
         final CommandLine cl = new CommandLine(root);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException

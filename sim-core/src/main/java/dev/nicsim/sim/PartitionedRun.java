@@ -24,7 +24,9 @@ import java.util.function.LongSupplier;
  *       atomic claim per partition and window), so a thread the OS deschedules leaves its share to
  *       the others; a thread claims its own partitions first (below), then any other left
  *       unclaimed; each in longest-first order (by their wall time in the previous window, lower
- *       partition on ties), so that the short ones fill the end of the window;</li>
+ *       partition on ties), so that the short ones fill the end of the window; right after its
+ *       events, on the same thread, the partition does the caller's window-end work, if any
+ *       ({@link WindowEnd}: e.g. its share of a sample due at E);</li>
  *   <li>barrier; the coordinator alone then calls {@link Barrier#afterWindow} (the caller merges
  *       what the partitions recorded, e.g. flow completions, and may end the run), runs the global
  *       events due at E (every partition's now being E: they run after the partitions' events of
@@ -114,6 +116,23 @@ public final class PartitionedRun implements AutoCloseable {
         boolean afterWindow(long endPs);
     }
 
+    /**
+     * What the caller does in a partition at the end of every window, on the thread that ran the
+     * partition, right after its events up to the window's end: work that reads or writes only that
+     * partition's devices and its own buffers (e.g. taking its share of a sample due at the window's
+     * end, so that the coordinator's global event only writes it out).
+     */
+    public interface WindowEnd {
+        /**
+         * Partition {@code partition} has run its events up to and including {@code endPs}; the
+         * other partitions may still be running theirs. Must not touch another partition's state.
+         *
+         * @param partition the partition, {@code 0 .. partitions-1}
+         * @param endPs     the window's last time, ps
+         */
+        void windowEnded(int partition, long endPs);
+    }
+
     private final Simulator[] partitions;
     private final PacketPool[] pools;
     private final Simulator global;
@@ -156,6 +175,8 @@ public final class PartitionedRun implements AutoCloseable {
     private final long[] jitPeriodNs = new long[JIT_CHECKS];
     private int jitChecks;
     private long soloWindows;
+    /** The caller's work at each partition's window end, or null; set before {@link #run}. */
+    private WindowEnd windowEnd;
     /** The run's counters, or null when they are off. */
     final PartitionStats stats;
 
@@ -238,6 +259,18 @@ public final class PartitionedRun implements AutoCloseable {
             return null;
         }
         return jit::getTotalCompilationTime;
+    }
+
+    /**
+     * Sets the work each partition does at the end of every window ({@link WindowEnd}), timed as
+     * part of the partition's run. Call before {@link #run}, on the coordinator.
+     *
+     * @param hook the work, or null for none
+     * @return this run
+     */
+    public PartitionedRun onWindowEnd(final WindowEnd hook) {
+        this.windowEnd = hook;
+        return this;
     }
 
     /**
@@ -444,6 +477,10 @@ public final class PartitionedRun implements AutoCloseable {
         final long t0 = System.nanoTime();
         try {
             partitions[p].runUntil(windowEndPs);
+            final WindowEnd w = windowEnd;
+            if (w != null) {
+                w.windowEnded(p, windowEndPs);
+            }
         } catch (final Throwable t) {
             if (failure == null) {
                 failure = t;

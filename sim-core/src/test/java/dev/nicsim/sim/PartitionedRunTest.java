@@ -206,6 +206,35 @@ class PartitionedRunTest {
         assertEquals(1_086_600, f.b.arrivals.get(0)[0]);
     }
 
+    /**
+     * The window-end work runs once per partition and window, after the partition's events up to
+     * the window's end (its now is the end; a frame arriving at that very time is delivered), among
+     * them the window a global event caps.
+     */
+    @Test
+    void windowEndWorkRunsInEveryPartitionAfterItsEventsOfTheWindow() {
+        final Fabric f = new Fabric(true, 2);
+        final java.util.Queue<long[]> ends = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        f.simA.schedule(5_000, f.a, 0, 1, null);
+        f.global.schedule(1_086_600, (kind, arg, ref) -> { }, 0, 0, null);
+        f.run.onWindowEnd((p, endPs) -> ends.add(new long[] {p, endPs, (p == 0 ? f.simA : f.simB).nowPs(),
+            p == 0 ? f.a.arrivals.size() : f.b.arrivals.size()}));
+        f.runTo(10_000_000);
+        final java.util.Map<Long, List<long[]>> byEnd = new java.util.TreeMap<>();
+        for (final long[] e : ends) {
+            assertEquals(e[1], e[2], "partition " + e[0] + "'s now at the end of window " + e[1]);
+            byEnd.computeIfAbsent(e[1], k -> new ArrayList<>()).add(e);
+        }
+        assertEquals(f.run.windows(), byEnd.size());
+        for (final List<long[]> w : byEnd.values()) {
+            assertEquals(2, w.size());
+            assertEquals(1, w.get(0)[0] + w.get(1)[0], "partitions 0 and 1 once each");
+        }
+        final List<long[]> capped = byEnd.get(1_086_600L);
+        final long[] atB = capped.get(0)[0] == 1 ? capped.get(0) : capped.get(1);
+        assertEquals(1, atB[3], "the frame arriving at 1,086,600 ps is delivered before the window-end work");
+    }
+
     @Test
     void aWorkersExceptionReachesTheCaller() {
         final Fabric f = new Fabric(true, 2);

@@ -55,6 +55,12 @@ public final class Runner implements FlowListener, EventHandler {
     private static final int EV_MAILBOX = 4;
     private static final int EV_LINK = 5;
     private static final long PROGRESS_STEP_PS = 20_000_000L; // 20 us of simulated time
+    /**
+     * The system property that makes a partitioned run sample queues, rates and throughput on the
+     * coordinator alone ({@code false}; by default the partitions take their shares,
+     * {@link PartitionSamples}): the outputs are the same bytes either way.
+     */
+    public static final String SAMPLE_IN_PARTITIONS_PROPERTY = "nicsim.partition.sampleInPartitions";
 
     private final Scenario scenario;
     /** The run's simulator; in a partitioned run, the global events' ({@link #partitions}). */
@@ -79,6 +85,16 @@ public final class Runner implements FlowListener, EventHandler {
     private final TimeSeriesWriter series;
     private final UnicEmulator[] emulators;
     private final long[][][] lastDepth;
+    /**
+     * The partitions' own shares of the queue and rate samples ({@code --partitions N}, N >= 2), or
+     * null; disabled with {@code -D}{@value #SAMPLE_IN_PARTITIONS_PROPERTY}{@code =false}.
+     */
+    private final PartitionSamples partitionSamples;
+    /**
+     * Time of the last global event that changed devices (flow start, mailbox message, link event),
+     * ps, or -1: a sample at that same time is taken directly, not from the partitions' rows.
+     */
+    private long devicesChangedAtPs = -1;
     private final ThroughputSampler throughput;
     /** Flow ids in the order their flows completed (the first {@code completed} entries). */
     private final int[] completionOrder;
@@ -122,7 +138,10 @@ public final class Runner implements FlowListener, EventHandler {
      * With one partition this is the sequential run, byte-identical to the other constructors'.
      * With more, each partition has its own simulator and packet pool, the links between partitions
      * are cut links, and the runner's own events (flow starts, samplers, mailbox and link events)
-     * run on the global simulator at the barriers, after the partitions' events of the same time.
+     * run on the global simulator at the barriers, after the partitions' events of the same time;
+     * the partitions format their own devices' rows of a sample at the window ending at its time
+     * ({@link PartitionSamples}, {@link ThroughputSampler#prepare}), the samplers' global events
+     * write them out in device order (the same bytes as sampling every device there).
      * The results depend on the partition count, never on {@code threads}. Recording
      * ({@code traceListeners}) and {@link #simulator()} observers need one partition.
      *
@@ -195,6 +214,8 @@ public final class Runner implements FlowListener, EventHandler {
             attach(e.a(), e.portA(), e.b(), e.portB(), e);
             attach(e.b(), e.portB(), e.a(), e.portA(), e);
         }
+        partitionSamples = partitions == null || !sampleInPartitions() ? null
+            : new PartitionSamples(switches, nics, lastDepth, plan, hosts);
         if (partitions != null) {
             partitions.cutLinks(graph, (node, port) -> node < hosts ? nics[node].port() : switches[node - hosts].egressPort(port));
         }
@@ -262,6 +283,11 @@ public final class Runner implements FlowListener, EventHandler {
             ? new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), List.of(switches))
             : new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), List.of(switches),
                 partitionCount, sw -> plan.partitionOf(hosts + List.of(switches).indexOf(sw)));
+    }
+
+    /** @return whether a partitioned run's partitions take their shares of the samples ({@link #SAMPLE_IN_PARTITIONS_PROPERTY}) */
+    private static boolean sampleInPartitions() {
+        return Boolean.parseBoolean(System.getProperty(SAMPLE_IN_PARTITIONS_PROPERTY, "true"));
     }
 
     /** The simulator of a node's partition (the run's one simulator when not partitioned). */
@@ -556,6 +582,7 @@ public final class Runner implements FlowListener, EventHandler {
     public void onEvent(final int kind, final long arg, final Object ref) {
         switch (kind) {
             case EV_START_FLOW -> {
+                devicesChangedAtPs = sim.nowPs();
                 final FlowSpec f = flows.get((int) arg);
                 final int qpn = f.flowId() + 1;
                 nics[f.src()].startFlow(f.flowId(), qpn, nics[f.dst()], qpn, op(scenario.workload().op()), f.sizeBytes(),
@@ -564,18 +591,36 @@ public final class Runner implements FlowListener, EventHandler {
             }
             case EV_SAMPLE_QUEUES -> {
                 if (completed < flows.size()) {
-                    sampleQueues();
+                    final long now = sim.nowPs();
+                    if (partitionSamples == null || devicesChangedAtPs == now || !partitionSamples.writeQueues(now, series)) {
+                        sampleQueues();
+                    }
                     sim.scheduleIn(scenario.sampling().queueIntervalPs(), this, EV_SAMPLE_QUEUES, 0, null);
+                    if (partitionSamples != null) {
+                        partitionSamples.queueSampleAtPs = now + scenario.sampling().queueIntervalPs();
+                    }
                 }
             }
             case EV_SAMPLE_RATES -> {
                 if (completed < flows.size()) {
-                    sampleRates();
+                    final long now = sim.nowPs();
+                    if (partitionSamples == null || devicesChangedAtPs == now || !partitionSamples.writeRates(now, series)) {
+                        sampleRates();
+                    }
                     sim.scheduleIn(scenario.sampling().rateIntervalPs(), this, EV_SAMPLE_RATES, 0, null);
+                    if (partitionSamples != null) {
+                        partitionSamples.rateSampleAtPs = now + scenario.sampling().rateIntervalPs();
+                    }
                 }
             }
-            case EV_MAILBOX -> deliverMailbox((int) arg);
-            case EV_LINK -> linkEvent((int) arg);
+            case EV_MAILBOX -> {
+                devicesChangedAtPs = sim.nowPs();
+                deliverMailbox((int) arg);
+            }
+            case EV_LINK -> {
+                devicesChangedAtPs = sim.nowPs();
+                linkEvent((int) arg);
+            }
             default -> throw new IllegalStateException("unknown runner event " + kind);
         }
     }
@@ -704,6 +749,14 @@ public final class Runner implements FlowListener, EventHandler {
         final long[] nextProgressPs = {PROGRESS_STEP_PS};
         final long end;
         final dev.nicsim.sim.PartitionedRun pr = partitions.start(sim);
+        if (partitionSamples != null) {
+            final PartitionSamples samples = partitionSamples;
+            final ThroughputSampler tput = throughput;
+            pr.onWindowEnd((p, endPs) -> {
+                samples.prepare(p, endPs);
+                tput.prepare(p, endPs);
+            });
+        }
         try (pr) {
             end = pr.run(stop, e -> {
                 partitions.merge(this);

@@ -8,6 +8,8 @@ import dev.nicsim.sim.PacketObserver;
 import dev.nicsim.sim.Simulator;
 import dev.nicsim.sw.SwitchAsic;
 
+import org.apache.commons.csv.CSVPrinter;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,11 +36,12 @@ import java.util.List;
  * interval's end and divided by the full interval. Example: 10 packets of 1024 payload bytes in
  * one 10 us interval give {@code 10 x 1024 x 8 / 10 us = 8 192 000 000} bits/s.
  *
- * <p>Allocation: none per frame or per sample besides the CSV writer's own row formatting (one
+ * <p>Allocation: none per frame or per sample besides the CSV printers' own row formatting (one
  * counter array and one touched-flow list per partition, sized by the flow count). Thread-safety:
  * simulation thread only; in a partitioned run each partition's ports count into that partition's
- * part (its thread only), and the sampler's own events run on the coordinator with every partition
- * stopped.
+ * part (its thread only), each partition takes its share of a sample at the window ending at the
+ * sample time ({@link #prepare}, its thread only), and the sampler's own events run on the
+ * coordinator with every partition stopped.
  */
 public final class ThroughputSampler implements EventHandler, PacketObserver {
     private static final int EV_INSTALL = 0;
@@ -55,6 +58,8 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     /** Flow ids touched in any part in the interval (merged at each sample; unused with one part). */
     private final boolean[] mergedTouched;
     private final int[] mergedIds;
+    /** The merge's position in each part's prepared rows. */
+    private final int[] mergeAt;
     private long nextSamplePs;
 
     /**
@@ -111,6 +116,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
         }
         this.mergedTouched = partitions > 1 ? new boolean[flows] : null;
         this.mergedIds = partitions > 1 ? new int[flows] : null;
+        this.mergeAt = new int[partitions];
         for (final SwitchAsic s : switches) {
             for (int p = 0; p < s.portCount(); p++) {
                 final EgressPort e = s.egressPort(p);
@@ -157,7 +163,10 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
             }
             return;
         }
-        emit(nextSamplePs);
+        if (!writePrepared()) {
+            unprepare();
+            emit(nextSamplePs);
+        }
         nextSamplePs += intervalPs;
         sim.schedule(nextSamplePs, this, EV_SAMPLE, 0, null);
     }
@@ -169,6 +178,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      * @param nowPs the time the run stopped, ps
      */
     public void finish(final long nowPs) {
+        unprepare(); // the run ended at a barrier where the partitions had prepared the next sample
         for (final Part p : parts) {
             if (p.touchedCount > 0) {
                 emit(nextSamplePs);
@@ -219,6 +229,129 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     }
 
     /**
+     * A partition's window ended (partitioned run, the partition's thread): at the window that ends
+     * at the next sample time, the partition takes its share of the sample, on its own core: it
+     * sorts the flows its ports counted, formats their rows ({@link TimeSeriesWriter#rowPrinter})
+     * and clears its counts, so that the sample's event on the coordinator only merges the
+     * partitions' rows by flow id ({@link #writePrepared}). Does nothing with one part or at any
+     * other time.
+     *
+     * @param partition the partition, {@code 0 .. partitions-1}
+     * @param endPs     the window's last time, ps
+     */
+    public void prepare(final int partition, final long endPs) {
+        if (endPs != nextSamplePs || parts.length == 1) {
+            return;
+        }
+        final Part p = parts[partition];
+        final int n = p.touchedCount;
+        Arrays.sort(p.touchedIds, 0, n);
+        if (p.preparedIds.length < n) {
+            final int size = Math.max(n, p.preparedIds.length * 2);
+            p.preparedIds = new int[size];
+            p.preparedBytes = new long[size];
+            p.rowEnd = new int[size];
+        }
+        final StringBuilder rows = p.rows;
+        rows.setLength(0);
+        final long timeNs = endPs / 1000;
+        try {
+            for (int i = 0; i < n; i++) {
+                final int id = p.touchedIds[i];
+                final long bytes = p.intervalBytes[id];
+                p.printer.printRecord(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+                p.preparedIds[i] = id;
+                p.preparedBytes[i] = bytes;
+                p.rowEnd[i] = rows.length();
+                p.intervalBytes[id] = 0;
+                p.touched[id] = false;
+            }
+        } catch (final java.io.IOException e) { // a StringBuilder does not throw
+            throw new java.io.UncheckedIOException(e);
+        }
+        p.preparedCount = n;
+        p.touchedCount = 0;
+        p.preparedAtPs = endPs;
+    }
+
+    /**
+     * Writes the sample of {@link #nextSamplePs} from the rows every part prepared, merged by flow
+     * id (a flow's data reaches one host, so its bytes are in one part; a flow found in two parts
+     * has its bytes summed and its row formatted here). Coordinator.
+     *
+     * @return false, writing nothing, unless every part prepared this sample and none counted bytes
+     *         since (then {@link #unprepare} and {@link #emit} give the rows)
+     */
+    private boolean writePrepared() {
+        if (parts.length == 1) {
+            return false;
+        }
+        for (final Part p : parts) {
+            if (p.preparedAtPs != nextSamplePs || p.touchedCount != 0) {
+                return false;
+            }
+        }
+        final long timeNs = nextSamplePs / 1000;
+        final int[] at = mergeAt;
+        Arrays.fill(at, 0);
+        while (true) {
+            int best = -1;
+            for (int k = 0; k < parts.length; k++) {
+                if (at[k] < parts[k].preparedCount
+                    && (best < 0 || parts[k].preparedIds[at[k]] < parts[best].preparedIds[at[best]])) {
+                    best = k;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            final Part b = parts[best];
+            final int id = b.preparedIds[at[best]];
+            long bytes = 0;
+            int holders = 0;
+            for (int k = 0; k < parts.length; k++) {
+                if (at[k] < parts[k].preparedCount && parts[k].preparedIds[at[k]] == id) {
+                    bytes += parts[k].preparedBytes[at[k]];
+                    holders++;
+                }
+            }
+            if (holders == 1) {
+                final int i = at[best];
+                series.throughputRows(b.rows, i == 0 ? 0 : b.rowEnd[i - 1], b.rowEnd[i]);
+                at[best]++;
+            } else {
+                series.throughput(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+                for (int k = 0; k < parts.length; k++) {
+                    if (at[k] < parts[k].preparedCount && parts[k].preparedIds[at[k]] == id) {
+                        at[k]++;
+                    }
+                }
+            }
+        }
+        for (final Part p : parts) {
+            p.preparedCount = 0;
+            p.preparedAtPs = -1;
+        }
+        return true;
+    }
+
+    /** Puts the prepared counts back into the parts' counts (nothing prepared: nothing to do). Coordinator. */
+    private void unprepare() {
+        for (final Part p : parts) {
+            for (int i = 0; i < p.preparedCount; i++) {
+                final int id = p.preparedIds[i];
+                p.intervalBytes[id] += p.preparedBytes[i];
+                if (!p.touched[id]) {
+                    p.touched[id] = true;
+                    p.touchedIds[p.touchedCount++] = id;
+                }
+            }
+            p.preparedCount = 0;
+            p.preparedAtPs = -1;
+        }
+    }
+
+    /**
      * @param flowId flow id
      * @return payload bytes of the flow's data frames counted so far (all intervals)
      */
@@ -241,6 +374,16 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
         private final boolean[] touched;
         private final int[] touchedIds;
         private int touchedCount;
+        /** The rows of the part's prepared sample ({@link #prepare}), and its printer. */
+        private final StringBuilder rows = new StringBuilder(1 << 12);
+        private final CSVPrinter printer = TimeSeriesWriter.rowPrinter(rows);
+        /** Per prepared row: flow id (ascending), bytes, end of its row in {@link #rows}; grown as needed. */
+        private int[] preparedIds = new int[64];
+        private long[] preparedBytes = new long[64];
+        private int[] rowEnd = new int[64];
+        private int preparedCount;
+        /** The sample time the prepared rows are of, ps, or -1. */
+        private long preparedAtPs = -1;
 
         Part(final int flows) {
             intervalBytes = new long[flows];

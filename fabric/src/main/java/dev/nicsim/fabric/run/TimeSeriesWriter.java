@@ -23,6 +23,8 @@ public final class TimeSeriesWriter implements Closeable {
     private final CSVPrinter rates;
     private final CSVPrinter throughput;
     private IOException error;
+    /** Scratch for copying pre-formatted rows to a file without a String per row; grows to the longest run of rows. */
+    private char[] rowChars = new char[4096];
 
     /**
      * Opens the three files in a directory, replacing existing ones.
@@ -40,9 +42,79 @@ public final class TimeSeriesWriter implements Closeable {
     /** Name of the per-flow throughput file. */
     public static final String THROUGHPUT_FILE = "throughput.csv";
 
+    /** The rows' format: RFC 4180 quoting, {@code \n} after each record. */
+    private static final CSVFormat FORMAT = CSVFormat.DEFAULT.builder().setRecordSeparator('\n').get();
+
     static CSVPrinter open(final Path file, final String... header) throws IOException {
         final BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
-        return new CSVPrinter(w, CSVFormat.DEFAULT.builder().setHeader(header).setRecordSeparator('\n').get());
+        return new CSVPrinter(w, FORMAT.builder().setHeader(header).get());
+    }
+
+    /**
+     * A printer of rows in this writer's format into a buffer, without a header, for rows formatted
+     * away from the writer (a partition's share of a sample, {@link PartitionSamples}) and copied to
+     * a file later by {@link #queueRows}, {@link #rateRows} or {@link #throughputRows}: a row printed
+     * here is byte for byte the row {@link #queue}, {@link #rate} or {@link #throughput} would write.
+     *
+     * @param rows the buffer
+     * @return a printer appending to it
+     */
+    static CSVPrinter rowPrinter(final StringBuilder rows) {
+        try {
+            return new CSVPrinter(rows, FORMAT);
+        } catch (final IOException e) { // a StringBuilder does not throw
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Appends rows formatted by a {@link #rowPrinter} to {@code queues.csv}.
+     *
+     * @param rows  the buffer
+     * @param start first char of the rows
+     * @param end   char after the last row
+     */
+    void queueRows(final StringBuilder rows, final int start, final int end) {
+        copy(queues, rows, start, end);
+    }
+
+    /**
+     * Appends rows formatted by a {@link #rowPrinter} to {@code rates.csv}.
+     *
+     * @param rows  the buffer
+     * @param start first char of the rows
+     * @param end   char after the last row
+     */
+    void rateRows(final StringBuilder rows, final int start, final int end) {
+        copy(rates, rows, start, end);
+    }
+
+    /**
+     * Appends rows formatted by a {@link #rowPrinter} to {@code throughput.csv}.
+     *
+     * @param rows  the buffer
+     * @param start first char of the rows
+     * @param end   char after the last row
+     */
+    void throughputRows(final StringBuilder rows, final int start, final int end) {
+        copy(throughput, rows, start, end);
+    }
+
+    /** Copies {@code rows[start, end)} to the printer's file, between two of its records. */
+    private void copy(final CSVPrinter printer, final StringBuilder rows, final int start, final int end) {
+        final int n = end - start;
+        if (n <= 0) {
+            return;
+        }
+        if (rowChars.length < n) {
+            rowChars = new char[Math.max(n, rowChars.length * 2)];
+        }
+        rows.getChars(start, end, rowChars, 0);
+        try {
+            ((java.io.Writer) printer.getOut()).write(rowChars, 0, n);
+        } catch (final IOException e) {
+            error = e;
+        }
     }
 
     /**

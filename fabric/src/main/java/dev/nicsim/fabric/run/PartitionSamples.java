@@ -1,0 +1,236 @@
+package dev.nicsim.fabric.run;
+
+import dev.nicsim.nic.QpRateVisitor;
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.sw.SwitchAsic;
+import org.apache.commons.csv.CSVPrinter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * The queue and rate samples of a partitioned run ({@code --partitions N}), taken inside the
+ * partitions: at the end of the window that ends at a sample time (the sample's global event caps
+ * the window there, {@link dev.nicsim.sim.PartitionedRun}), each partition reads its own switches'
+ * queue depths and its own NICs' QP rates and formats their rows into its own buffers
+ * ({@link #prepare}, on the thread that ran it, on that core's caches, both threads at once). The
+ * sample's global event on the coordinator then only copies the rows to {@code queues.csv} and
+ * {@code rates.csv} in device order ({@link #writeQueues}, {@link #writeRates}), where it used to
+ * read every device across cores and format every row itself while the other thread waited.
+ *
+ * <p>The rows are byte for byte those the coordinator's own sampling writes
+ * ({@link TimeSeriesWriter#rowPrinter}): same devices, same order, same state (every partition's
+ * events up to the sample time have run, no event after it). A global event that changes devices
+ * (a flow start, a mailbox message, a link event) at the sample time itself and before the sample
+ * would make the partitions' rows miss its change: then the caller samples directly
+ * ({@link #writeQueues} is not called, or returns false), and the prepared rows are dropped.
+ * Preparing changes no state the direct sampling reads: a partition records the depths it saw in
+ * its own arrays, which replace the last-sampled depths only when its rows are written.
+ *
+ * <p>Thread-safety: {@link #prepare} for partition p only on the thread running p (reads only p's
+ * devices, writes only p's buffers and its switches' rows of the depth arrays); everything else on
+ * the coordinator between windows. The coordinator's writes (the next sample times, the swapped
+ * depth arrays) reach the partitions through the window's publication, theirs reach it through
+ * the barrier.
+ */
+final class PartitionSamples {
+    /** Queue priorities per port. */
+    private static final int PRIORITIES = 8;
+
+    private final SwitchAsic[] switches;
+    private final RoceNic[] nics;
+    private final int[] switchPartition;
+    private final int[] hostPartition;
+    /** The depths of the last queue sample written, per switch, port, priority (shared with the direct sampling). */
+    private final long[][][] lastDepth;
+    /** The depths a partition saw at its prepared sample, per switch; swapped with {@link #lastDepth} when written. */
+    private final long[][][] sampledDepth;
+    private final int[] queueRowStart;
+    private final int[] queueRowEnd;
+    private final int[] rateRowStart;
+    private final int[] rateRowEnd;
+    private final Part[] parts;
+    /** Time of the next queue sample, ps: partitions prepare at a window ending there. Coordinator writes. */
+    long queueSampleAtPs;
+    /** Time of the next rate sample, ps. Coordinator writes. */
+    long rateSampleAtPs;
+
+    /** One partition's devices and buffers. */
+    private static final class Part implements QpRateVisitor {
+        final int[] ownSwitches;
+        final int[] ownHosts;
+        final StringBuilder queueRows = new StringBuilder(1 << 12);
+        final StringBuilder rateRows = new StringBuilder(1 << 12);
+        final CSVPrinter queuePrinter = TimeSeriesWriter.rowPrinter(queueRows);
+        final CSVPrinter ratePrinter = TimeSeriesWriter.rowPrinter(rateRows);
+        /** The sample times the buffers hold rows of, ps, or -1. */
+        long queuesAtPs = -1;
+        long ratesAtPs = -1;
+        /** The rate sample being formatted, ns (for {@link #accept}). */
+        long rateTimeNs;
+
+        Part(final int[] ownSwitches, final int[] ownHosts) {
+            this.ownSwitches = ownSwitches;
+            this.ownHosts = ownHosts;
+        }
+
+        @Override
+        public void accept(final int qpn, final long rateBitsPerSec, final long windowBytes) {
+            try {
+                ratePrinter.printRecord(rateTimeNs, qpn, rateBitsPerSec, windowBytes);
+            } catch (final IOException e) { // a StringBuilder does not throw
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * @param switches   the fabric's switches, in topology order
+     * @param nics       the fabric's NICs, by host id
+     * @param lastDepth  the last-sampled depths the direct sampling keeps, per switch, port, priority (8)
+     * @param plan       which partition each device is in
+     * @param hosts      number of hosts (switch {@code s} is node {@code hosts + s} of the plan)
+     */
+    PartitionSamples(final SwitchAsic[] switches, final RoceNic[] nics, final long[][][] lastDepth,
+                     final PartitionPlan plan, final int hosts) {
+        this.switches = switches;
+        this.nics = nics;
+        this.lastDepth = lastDepth;
+        this.switchPartition = new int[switches.length];
+        this.hostPartition = new int[nics.length];
+        this.sampledDepth = new long[switches.length][][];
+        for (int s = 0; s < switches.length; s++) {
+            switchPartition[s] = plan.partitionOf(hosts + s);
+            sampledDepth[s] = new long[lastDepth[s].length][PRIORITIES];
+        }
+        for (int h = 0; h < nics.length; h++) {
+            hostPartition[h] = plan.partitionOf(h);
+        }
+        this.queueRowStart = new int[switches.length];
+        this.queueRowEnd = new int[switches.length];
+        this.rateRowStart = new int[nics.length];
+        this.rateRowEnd = new int[nics.length];
+        this.parts = new Part[plan.partitions()];
+        for (int p = 0; p < parts.length; p++) {
+            parts[p] = new Part(members(switchPartition, p), members(hostPartition, p));
+        }
+    }
+
+    /** @return the indices {@code i} with {@code partitionOf[i] == p}, ascending */
+    private static int[] members(final int[] partitionOf, final int p) {
+        int n = 0;
+        for (final int q : partitionOf) {
+            n += q == p ? 1 : 0;
+        }
+        final int[] m = new int[n];
+        n = 0;
+        for (int i = 0; i < partitionOf.length; i++) {
+            if (partitionOf[i] == p) {
+                m[n++] = i;
+            }
+        }
+        return m;
+    }
+
+    /**
+     * A partition's window ended: if a queue or rate sample is due at {@code endPs}, its share of
+     * the rows is formatted now (the rows the direct sampling writes for its devices). Partition
+     * thread.
+     *
+     * @param partition the partition
+     * @param endPs     the window's last time, ps
+     */
+    void prepare(final int partition, final long endPs) {
+        final Part part = parts[partition];
+        if (endPs == queueSampleAtPs) {
+            prepareQueues(part, endPs);
+        }
+        if (endPs == rateSampleAtPs) {
+            part.rateRows.setLength(0);
+            part.rateTimeNs = endPs / 1000;
+            for (final int h : part.ownHosts) {
+                rateRowStart[h] = part.rateRows.length();
+                nics[h].forEachActiveQp(part);
+                rateRowEnd[h] = part.rateRows.length();
+            }
+            part.ratesAtPs = endPs;
+        }
+    }
+
+    /** One partition's queue rows, as {@code Runner}'s direct sampling: empty queues only in the first sample after they empty. */
+    private void prepareQueues(final Part part, final long endPs) {
+        final long nowNs = endPs / 1000;
+        final StringBuilder rows = part.queueRows;
+        rows.setLength(0);
+        try {
+            for (final int i : part.ownSwitches) {
+                queueRowStart[i] = rows.length();
+                final SwitchAsic s = switches[i];
+                final long[][] last = lastDepth[i];
+                final long[][] seen = sampledDepth[i];
+                for (int p = 0; p < s.portCount(); p++) {
+                    for (int prio = 0; prio < PRIORITIES; prio++) {
+                        final long depth = s.queueDepthBytes(p, prio);
+                        if (depth != 0 || last[p][prio] != 0) {
+                            part.queuePrinter.printRecord(nowNs, s.name(), p, prio, depth);
+                        }
+                        seen[p][prio] = depth;
+                    }
+                }
+                queueRowEnd[i] = rows.length();
+            }
+        } catch (final IOException e) { // a StringBuilder does not throw
+            throw new UncheckedIOException(e);
+        }
+        part.queuesAtPs = endPs;
+    }
+
+    /**
+     * Writes the queue sample of time {@code nowPs} from the partitions' rows, if every partition
+     * prepared it, and makes its depths the last-sampled ones. Coordinator.
+     *
+     * @param nowPs  the sample time, ps
+     * @param series where the rows go
+     * @return false if some partition did not prepare this sample (nothing written: sample directly)
+     */
+    boolean writeQueues(final long nowPs, final TimeSeriesWriter series) {
+        for (final Part p : parts) {
+            if (p.queuesAtPs != nowPs) {
+                return false;
+            }
+        }
+        for (int i = 0; i < switches.length; i++) {
+            series.queueRows(parts[switchPartition[i]].queueRows, queueRowStart[i], queueRowEnd[i]);
+            final long[][] seen = sampledDepth[i];
+            sampledDepth[i] = lastDepth[i];
+            lastDepth[i] = seen;
+        }
+        for (final Part p : parts) {
+            p.queuesAtPs = -1;
+        }
+        return true;
+    }
+
+    /**
+     * Writes the rate sample of time {@code nowPs} from the partitions' rows, if every partition
+     * prepared it. Coordinator.
+     *
+     * @param nowPs  the sample time, ps
+     * @param series where the rows go
+     * @return false if some partition did not prepare this sample (nothing written: sample directly)
+     */
+    boolean writeRates(final long nowPs, final TimeSeriesWriter series) {
+        for (final Part p : parts) {
+            if (p.ratesAtPs != nowPs) {
+                return false;
+            }
+        }
+        for (int h = 0; h < nics.length; h++) {
+            series.rateRows(parts[hostPartition[h]].rateRows, rateRowStart[h], rateRowEnd[h]);
+        }
+        for (final Part p : parts) {
+            p.ratesAtPs = -1;
+        }
+        return true;
+    }
+}

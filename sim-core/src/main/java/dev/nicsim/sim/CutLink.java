@@ -6,35 +6,70 @@ import java.util.Arrays;
  * One direction of a link whose two ends are in different partitions of a partitioned run
  * ({@link PartitionedRun}): the sending {@link EgressPort} keeps its serialisation, busy time,
  * PFC and counters, but instead of scheduling the frame's delivery on its own {@link Simulator} it
- * puts the frame into this link's outbox ({@link #offer}). At the barrier after each window the
- * coordinator hands the outbox over to the receiving side ({@link #handOver}): a FIFO of frames in
- * send order, of which only the head has a delivery event on the receiving partition's simulator,
- * as {@link EgressPort} does for a local link. The delivery calls
+ * puts the frame into this link's outbox ({@link #offer}). The receiving partition takes over the
+ * frames of a window at the start of its run in the next window ({@link #drain}): a FIFO of frames
+ * in send order, of which only the head has a delivery event on the receiving partition's
+ * simulator, as {@link EgressPort} does for a local link. The delivery calls
  * {@code peer.receive(frame, peerPort)} at the frame's arrival time (end of serialisation plus
  * propagation delay), exactly as a local link would.
  *
  * <p>A frame sent at {@code t} arrives at {@code t + serialisation + propagation > t + L}, where L
  * (the run's look-ahead) is at most this link's propagation delay, so a frame sent inside a window
- * ending at E arrives after E and is handed over before it is due.
+ * ending at E arrives after E and is taken over before it is due.
  *
- * <p>Thread-safety: the outbox is written only by the sending partition's thread during a window,
- * the FIFO read only by the receiving partition's thread; {@link #handOver} runs on the
- * coordinator while no partition runs (the barrier orders the memory accesses). Allocation-free
- * once the arrays have grown to the link's peak number of frames in flight (they double).
+ * <h2>Two outboxes</h2>
+ * The outbox is double-buffered, so that the sender can fill one while the receiver empties the
+ * other in the same window: in window k the sending partition writes outbox {@code k mod 2} and
+ * the receiving partition drains outbox {@code (k - 1) mod 2} (the frames of window k - 1) before
+ * its own events. At the barrier the coordinator only flips the two ({@link #flip}), which also
+ * tells it the earliest arrival waiting, for the next window's start. The receiving partition
+ * schedules the head's delivery exactly where the coordinator's hand-over used to (after the
+ * barrier's global events, before any event of the next window, links in hand-over order, frames
+ * in send order), so the event order, and every result, is the same; what moved is the work and
+ * its memory traffic: the FIFO and the delivery event are written on the receiving partition's
+ * core, while the other thread is busy too, instead of on the coordinator's while every other
+ * thread waits.
+ *
+ * <p>Thread-safety: outbox {@code w} (the write side of the current window, {@link #flip}'s) is
+ * written only by the sending partition's thread, the other outbox read and cleared and the FIFO
+ * used only by the receiving partition's thread; {@link #flip} runs on the coordinator while no
+ * partition runs (the barrier and the window's publication order the memory accesses).
+ * Allocation-free once the arrays have grown to the link's peak number of frames in flight (they
+ * double).
  */
 public final class CutLink implements EventHandler {
     private final Simulator receiverSim;
     private final NetDevice peer;
     private final int peerPort;
     private final int index;
-    private Packet[] outbox = new Packet[64];
-    private long[] outboxArrivalPs = new long[64];
-    private int outboxCount;
-    private Packet[] fifo = new Packet[64];
-    private long[] fifoArrivalPs = new long[64];
-    private int fifoHead;
-    private int fifoCount;
-    private long framesHandedOver;
+    private final Outbox[] outboxes = {new Outbox(), new Outbox()};
+    /** The outbox the sender fills in the current window; written by {@link #flip} only. */
+    private Outbox filling = outboxes[0];
+    /** The outbox the receiver drains in the current window (the previous window's); written by {@link #flip} only. */
+    private Outbox draining = outboxes[1];
+    /** The receiving side's state, written only by the receiving partition's thread. */
+    private final Fifo rx = new Fifo();
+
+    /**
+     * One outbox: frames in send order and their arrival times, ps. Padded so that the count the
+     * sender writes and the count the receiver clears are never on one cache line.
+     */
+    @SuppressWarnings("unused")
+    private static final class Outbox {
+        Packet[] frames = new Packet[64];
+        long[] arrivalPs = new long[64];
+        int count;
+        private long pad0, pad1, pad2, pad3, pad4, pad5, pad6;
+    }
+
+    /** The receiving FIFO: frames in arrival order, only the head with a delivery event. */
+    private static final class Fifo {
+        Packet[] frames = new Packet[64];
+        long[] arrivalPs = new long[64];
+        int head;
+        int count;
+        long framesHandedOver;
+    }
 
     /**
      * Cuts a connected port's link: from now on the port's frames go through this link.
@@ -67,12 +102,15 @@ public final class CutLink implements EventHandler {
 
     /** @return frames handed over to the receiving partition so far */
     public long framesHandedOver() {
-        return framesHandedOver;
+        return rx.framesHandedOver;
     }
 
-    /** @return frames sent and not yet delivered (in the outbox or the receiving FIFO) */
+    /**
+     * @return frames sent and not yet delivered (in an outbox or the receiving FIFO); exact between
+     *         windows, approximate while they run
+     */
     public int framesInFlight() {
-        return outboxCount + fifoCount;
+        return outboxes[0].count + outboxes[1].count + rx.count;
     }
 
     /**
@@ -82,76 +120,104 @@ public final class CutLink implements EventHandler {
      * @param arrivalPs its arrival time at the peer, ps (non-decreasing over calls)
      */
     void offer(final Packet p, final long arrivalPs) {
-        if (outboxCount == outbox.length) {
-            outbox = Arrays.copyOf(outbox, outbox.length * 2);
-            outboxArrivalPs = Arrays.copyOf(outboxArrivalPs, outboxArrivalPs.length * 2);
+        final Outbox o = filling;
+        final int n = o.count;
+        if (n == o.frames.length) {
+            o.frames = Arrays.copyOf(o.frames, n * 2);
+            o.arrivalPs = Arrays.copyOf(o.arrivalPs, n * 2);
         }
-        outbox[outboxCount] = p;
-        outboxArrivalPs[outboxCount] = arrivalPs;
-        outboxCount++;
+        o.frames[n] = p;
+        o.arrivalPs[n] = arrivalPs;
+        o.count = n + 1;
     }
 
     /**
-     * Barrier step (coordinator, no partition running): moves the outbox's frames, in send order,
-     * to the receiving FIFO, scheduling the head's delivery on the receiving simulator if the FIFO
-     * was empty.
+     * Barrier step (coordinator, no partition running): the outbox filled in the window just ended
+     * becomes the one the receiving partition drains at the start of the next window, and the
+     * drained one is filled next.
+     *
+     * @return the earliest arrival among the frames to be drained, ps, or {@link Long#MAX_VALUE} if none
+     * @throws IllegalStateException if the receiving partition left frames of the previous window
+     *                               undrained (a partition that did not run its window: a bug)
+     */
+    public long flip() {
+        final Outbox drained = draining;
+        if (drained.count != 0) {
+            throw new IllegalStateException("cut link " + index + ": " + drained.count + " frames of the previous"
+                + " window were not taken over by the receiving partition");
+        }
+        draining = filling;
+        filling = drained;
+        return draining.count == 0 ? Long.MAX_VALUE : draining.arrivalPs[0];
+    }
+
+    /**
+     * The receiving partition's thread, at the start of its run in a window, before its events:
+     * moves the frames of the previous window, in send order, to the receiving FIFO, scheduling
+     * the head's delivery on the receiving simulator if the FIFO was empty.
      *
      * @throws IllegalArgumentException from {@link Simulator#schedule} if a frame's arrival is before
      *                                  the receiving partition's now (the window exceeded the
      *                                  look-ahead: a bug, never expected)
      */
-    public void handOver() {
-        final int n = outboxCount;
+    public void drain() {
+        final Outbox o = draining;
+        final int n = o.count;
         if (n == 0) {
             return;
         }
-        final boolean wasEmpty = fifoCount == 0;
+        final Fifo f = rx;
+        final boolean wasEmpty = f.count == 0;
+        final Packet[] frames = o.frames;
+        final long[] arrivals = o.arrivalPs;
         for (int i = 0; i < n; i++) {
-            push(outbox[i], outboxArrivalPs[i]);
-            outbox[i] = null;
+            push(f, frames[i], arrivals[i]);
+            frames[i] = null;
         }
-        outboxCount = 0;
-        framesHandedOver += n;
+        o.count = 0;
+        f.framesHandedOver += n;
         if (wasEmpty) {
-            receiverSim.schedule(fifoArrivalPs[fifoHead], this, 0, 0, fifo[fifoHead]);
+            receiverSim.schedule(f.arrivalPs[f.head], this, 0, 0, f.frames[f.head]);
         }
     }
 
-    private void push(final Packet p, final long arrivalPs) {
-        if (fifoCount == fifo.length) {
-            final int n = fifo.length * 2;
-            final Packet[] f = new Packet[n];
+    /** @return the simulator of the receiving partition */
+    Simulator receiverSim() {
+        return receiverSim;
+    }
+
+    private static void push(final Fifo f, final Packet p, final long arrivalPs) {
+        if (f.count == f.frames.length) {
+            final int n = f.frames.length * 2;
+            final Packet[] frames = new Packet[n];
             final long[] a = new long[n];
-            for (int i = 0; i < fifoCount; i++) {
-                f[i] = fifo[(fifoHead + i) & (fifo.length - 1)];
-                a[i] = fifoArrivalPs[(fifoHead + i) & (fifo.length - 1)];
+            for (int i = 0; i < f.count; i++) {
+                frames[i] = f.frames[(f.head + i) & (f.frames.length - 1)];
+                a[i] = f.arrivalPs[(f.head + i) & (f.frames.length - 1)];
             }
-            fifo = f;
-            fifoArrivalPs = a;
-            fifoHead = 0;
+            f.frames = frames;
+            f.arrivalPs = a;
+            f.head = 0;
         }
-        final int tail = (fifoHead + fifoCount) & (fifo.length - 1);
-        fifo[tail] = p;
-        fifoArrivalPs[tail] = arrivalPs;
-        fifoCount++;
+        final int tail = (f.head + f.count) & (f.frames.length - 1);
+        f.frames[tail] = p;
+        f.arrivalPs[tail] = arrivalPs;
+        f.count++;
     }
 
     /**
-     * Delivers the FIFO's head to the peer (receiving partition's thread) and schedules the next
-     * frame's delivery.
-     *
-     * @param kind unused
-     * @param arg  unused
-     * @param ref  the frame (also the FIFO's head)
+     * The head frame's delivery (receiving partition): schedules the next frame's, then calls
+     * {@code peer.receive}.
      */
     @Override
     public void onEvent(final int kind, final long arg, final Object ref) {
-        final Packet p = fifo[fifoHead];
-        fifo[fifoHead] = null;
-        fifoHead = (fifoHead + 1) & (fifo.length - 1);
-        fifoCount--;
-        if (fifoCount > 0) {
-            receiverSim.schedule(fifoArrivalPs[fifoHead], this, 0, 0, fifo[fifoHead]);
+        final Fifo f = rx;
+        final Packet p = f.frames[f.head];
+        f.frames[f.head] = null;
+        f.head = (f.head + 1) & (f.frames.length - 1);
+        f.count--;
+        if (f.count > 0) {
+            receiverSim.schedule(f.arrivalPs[f.head], this, 0, 0, f.frames[f.head]);
         }
         peer.receive(p, peerPort);
     }

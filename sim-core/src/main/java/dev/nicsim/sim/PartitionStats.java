@@ -32,7 +32,9 @@ final class PartitionStats {
     static final int MOVES = 16;
     /** Partition runs away from the partition's home thread (taken over). */
     static final int AWAY = 17;
-    /** Longs per thread's row of counters: two padding strides (fields 0..{@value #AWAY}), no cache line shared. */
+    /** Coordinator: wall time of the windows run alone (JIT gate), partitions included. */
+    static final int SOLO_NS = 18;
+    /** Longs per thread's row of counters: two padding strides (fields 0..{@value #SOLO_NS}), no cache line shared. */
     static final int ROW = 2 * PartitionedRun.PAD;
     /** A wake-up later than this after the window's publication counts as late, ns. */
     static final long LATE_NS = 50_000;
@@ -109,14 +111,14 @@ final class PartitionStats {
         final double w = Math.max(1, windows);
         final long serial = get(0, NEXT_NS) + get(0, AFTER_WINDOW_NS) + get(0, GLOBAL_NS) + get(0, HANDOVER_NS)
             + get(0, REBALANCE_NS);
-        out.printf(java.util.Locale.ROOT, "partition stats: %d windows on %d threads, %d of them alone (JIT gate); parallel phase %.3f s"
+        out.printf(java.util.Locale.ROOT, "partition stats: %d windows on %d threads, %d of them alone (JIT gate, %.3f s); parallel phase %.3f s"
                 + " (%.1f us/window); busy in partitions: slowest thread %.3f s, all threads %.3f s (slowest share %.3f,"
                 + " efficiency %.3f); sum of the longest partition run per window %.3f s%n",
-            windows, threads, soloWindows, phaseNs / 1e9, phaseNs / w / 1e3, slowestBusyNs / 1e9, allBusyNs / 1e9,
+            windows, threads, soloWindows, get(0, SOLO_NS) / 1e9, phaseNs / 1e9, phaseNs / w / 1e3, slowestBusyNs / 1e9, allBusyNs / 1e9,
             allBusyNs == 0 ? 0 : (double) slowestBusyNs / allBusyNs,
             phaseNs == 0 ? 0 : (double) allBusyNs / threads / phaseNs, longestRunNs / 1e9);
         out.printf(java.util.Locale.ROOT, "partition stats: coordinator serial %.3f s (%.1f us/window): next window %.3f, afterWindow %.3f,"
-                + " global events %.3f, hand-over %.3f, pools and claim order %.3f s; yields %d, unparks %d%n",
+                + " global events %.3f, cut-link flips %.3f, pools and claim order %.3f s; yields %d, unparks %d%n",
             serial / 1e9, serial / w / 1e3, get(0, NEXT_NS) / 1e9, get(0, AFTER_WINDOW_NS) / 1e9, get(0, GLOBAL_NS) / 1e9,
             get(0, HANDOVER_NS) / 1e9, get(0, REBALANCE_NS) / 1e9, get(0, YIELDS), get(0, UNPARKS));
         for (int t = 0; t < threads; t++) {

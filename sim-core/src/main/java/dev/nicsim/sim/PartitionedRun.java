@@ -17,24 +17,30 @@ import java.util.function.LongSupplier;
  * <h2>Window protocol</h2>
  * With L the look-ahead (the least propagation delay over the cut links), every window:
  * <ol>
- *   <li>W0 = the earliest next event over the partitions and the global set; the window's last
+ *   <li>W0 = the earliest next event over the partitions, the global set and the frames waiting
+ *       in the cut links' outboxes; the window's last
  *       time (inclusive) is E = min(W0 + L - 1, the next global event's time, the stop time);</li>
  *   <li>every partition runs its events up to and including E ({@link Simulator#runUntil}, which
  *       leaves its now at E); each partition is run by whichever thread claims it first (an
  *       atomic claim per partition and window), so a thread the OS deschedules leaves its share to
  *       the others; a thread claims its own partitions first (below), then any other left
  *       unclaimed; each in longest-first order (by their wall time in the previous window, lower
- *       partition on ties), so that the short ones fill the end of the window; right after its
- *       events, on the same thread, the partition does the caller's window-end work, if any
- *       ({@link WindowEnd}: e.g. its share of a sample due at E);</li>
+ *       partition on ties), so that the short ones fill the end of the window; before its events
+ *       the partition takes over the frames its incoming cut links carried in the previous window
+ *       ({@link CutLink#drain}, links in hand-over order, frames in send order), and right after
+ *       them, on the same thread, it does the caller's window-end work, if any ({@link WindowEnd}:
+ *       e.g. its share of a sample due at E);</li>
  *   <li>barrier; the coordinator alone then calls {@link Barrier#afterWindow} (the caller merges
  *       what the partitions recorded, e.g. flow completions, and may end the run), runs the global
  *       events due at E (every partition's now being E: they run after the partitions' events of
- *       the same time), hands every cut link's frames to its receiving partition in link order
- *       then send order, and rebalances free packets between the pools.</li>
+ *       the same time), flips every cut link's two outboxes (the one filled in this window is
+ *       drained in the next, {@link CutLink#flip}), and rebalances free packets between the
+ *       pools.</li>
  * </ol>
  * A frame put on a cut link at t &lt;= E arrives at or after t + L &gt; E, so it is scheduled on
- * the receiving partition before it is due, and no partition ever sees an event from the past.
+ * the receiving partition (at the start of its next window, after the barrier's global events,
+ * as a hand-over by the coordinator at the barrier would schedule it) before it is due, and no
+ * partition ever sees an event from the past.
  * Within a window the partitions share no mutable state, so the results depend on the partition
  * count only, never on the number of threads, the claim order or which thread runs what: one
  * thread running the partitions one after the other gives byte-identical results to one thread
@@ -137,6 +143,10 @@ public final class PartitionedRun implements AutoCloseable {
     private final PacketPool[] pools;
     private final Simulator global;
     private final CutLink[] links;
+    /** Each partition's incoming cut links, in hand-over order: the ones it drains before its events. */
+    private final CutLink[][] inbound;
+    /** The earliest arrival among the frames waiting in the cut links' outboxes, ps (coordinator, at the barrier). */
+    private long pendingArrivalPs = Long.MAX_VALUE;
     private final long lookAheadPs;
     private final int threads;
     private final Worker[] workers;
@@ -224,6 +234,25 @@ public final class PartitionedRun implements AutoCloseable {
         this.pools = pools.clone();
         this.global = global;
         this.links = links.clone();
+        this.inbound = new CutLink[partitions.length][];
+        for (int p = 0; p < partitions.length; p++) {
+            final java.util.List<CutLink> in = new java.util.ArrayList<>();
+            for (final CutLink l : links) {
+                if (l.receiverSim() == partitions[p]) {
+                    in.add(l);
+                }
+            }
+            inbound[p] = in.toArray(new CutLink[0]);
+        }
+        for (final CutLink l : links) {
+            boolean known = false;
+            for (final Simulator s : partitions) {
+                known |= l.receiverSim() == s;
+            }
+            if (!known) {
+                throw new IllegalArgumentException("cut link " + l.index() + " delivers to a simulator that is not one of the partitions");
+            }
+        }
         this.lookAheadPs = lookAheadPs;
         this.threads = threads;
         this.order = new int[partitions.length];
@@ -292,7 +321,7 @@ public final class PartitionedRun implements AutoCloseable {
         }
         long t = st != null ? System.nanoTime() : 0;
         while (true) {
-            long w0 = global.nextEventTimePs();
+            long w0 = Math.min(global.nextEventTimePs(), pendingArrivalPs);
             for (final Simulator s : partitions) {
                 w0 = Math.min(w0, s.nextEventTimePs());
             }
@@ -321,9 +350,11 @@ public final class PartitionedRun implements AutoCloseable {
             if (st != null) {
                 t = st.lap(PartitionStats.GLOBAL_NS, t);
             }
+            long pending = Long.MAX_VALUE;
             for (final CutLink l : links) {
-                l.handOver();
+                pending = Math.min(pending, l.flip());
             }
+            pendingArrivalPs = pending;
             if (st != null) {
                 t = st.lap(PartitionStats.HANDOVER_NS, t);
             }
@@ -343,8 +374,12 @@ public final class PartitionedRun implements AutoCloseable {
             if (workers.length > 0) {
                 soloWindows++;
             }
+            final long soloFromNs = stats != null ? System.nanoTime() : 0;
             for (int i = 0; i < order.length && failure == null; i++) {
                 runPartition(order[i], 0);
+            }
+            if (stats != null && workers.length > 0) {
+                stats.add(0, PartitionStats.SOLO_NS, System.nanoTime() - soloFromNs);
             }
             rethrowFailure();
             return;
@@ -476,6 +511,9 @@ public final class PartitionedRun implements AutoCloseable {
     private void runPartition(final int p, final int thread) {
         final long t0 = System.nanoTime();
         try {
+            for (final CutLink l : inbound[p]) {
+                l.drain();
+            }
             partitions[p].runUntil(windowEndPs);
             final WindowEnd w = windowEnd;
             if (w != null) {

@@ -97,6 +97,9 @@ class PartitionedRunTest {
         final Device a;
         final Device b;
         final PartitionedRun run;
+        /** The cut links a to b and b to a (null when not partitioned). */
+        CutLink ab;
+        CutLink ba;
 
         Fabric(final boolean partitioned, final int threads) {
             this(partitioned, threads, null, 0, false);
@@ -113,8 +116,8 @@ class PartitionedRunTest {
             a.port.connect(b, 0);
             b.port.connect(a, 0);
             if (partitioned) {
-                final CutLink ab = new CutLink(a.port, simB, 0);
-                final CutLink ba = new CutLink(b.port, simA, 1);
+                ab = new CutLink(a.port, simB, 0);
+                ba = new CutLink(b.port, simA, 1);
                 run = new PartitionedRun(new Simulator[] {simA, simB}, new PacketPool[] {new PacketPool(), new PacketPool()},
                     global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads, jitCompileMs, jitCheckNs, keepStats);
             } else {
@@ -233,6 +236,32 @@ class PartitionedRunTest {
         final List<long[]> capped = byEnd.get(1_086_600L);
         final long[] atB = capped.get(0)[0] == 1 ? capped.get(0) : capped.get(1);
         assertEquals(1, atB[3], "the frame arriving at 1,086,600 ps is delivered before the window-end work");
+    }
+
+    /**
+     * A cut link's two outboxes: a frame offered in one window is waiting after the flip (its
+     * arrival reported for the next window's start), reaches the receiving simulator only when the
+     * receiving partition drains it, and a flip that finds the drained side still holding frames
+     * says so.
+     */
+    @Test
+    void aCutLinksFramesWaitInTheFlippedOutboxUntilTheReceiverDrainsThem() {
+        final Fabric f = new Fabric(true, 1);
+        final Packet p = new Packet();
+        p.frameBytes = FRAME_BYTES;
+        f.ab.offer(p, 2_000_000);
+        assertEquals(2_000_000, f.ab.flip());
+        assertEquals(1, f.ab.framesInFlight());
+        assertEquals(Long.MAX_VALUE, f.simB.nextEventTimePs(), "not on the receiving simulator before the drain");
+        f.ab.drain();
+        assertEquals(2_000_000, f.simB.nextEventTimePs());
+        assertEquals(1, f.ab.framesHandedOver());
+        assertEquals(Long.MAX_VALUE, f.ab.flip(), "nothing sent in the second window");
+        f.ab.offer(new Packet(), 3_000_000);
+        f.ab.flip();
+        final IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, f.ab::flip);
+        assertEquals("cut link 0: 1 frames of the previous window were not taken over by the receiving partition", e.getMessage());
+        f.run.close();
     }
 
     @Test

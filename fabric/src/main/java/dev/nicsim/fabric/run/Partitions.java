@@ -114,6 +114,15 @@ final class Partitions {
         }
     }
 
+    /** @return frames on the cut links not yet delivered (between windows) */
+    long framesInFlight() {
+        long n = 0;
+        for (final CutLink l : cutLinks) {
+            n += l.framesInFlight();
+        }
+        return n;
+    }
+
     /** @return events handled by the partitions' simulators */
     long partitionEvents() {
         long n = 0;

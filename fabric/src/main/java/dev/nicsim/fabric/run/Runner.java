@@ -790,7 +790,7 @@ public final class Runner implements FlowListener, EventHandler {
 
     /** @return whether any partition or the global simulator still has an event */
     private boolean hasEvents() {
-        if (sim.pending() > 0) {
+        if (sim.pending() > 0 || partitions.framesInFlight() > 0) {
             return true;
         }
         for (final Simulator s : partitions.sims) {

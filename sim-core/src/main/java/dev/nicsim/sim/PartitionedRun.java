@@ -145,8 +145,6 @@ public final class PartitionedRun implements AutoCloseable {
     private final CutLink[] links;
     /** Each partition's incoming cut links, in hand-over order: the ones it drains before its events. */
     private final CutLink[][] inbound;
-    /** The earliest arrival among the frames waiting in the cut links' outboxes, ps (coordinator, at the barrier). */
-    private long pendingArrivalPs = Long.MAX_VALUE;
     private final long lookAheadPs;
     private final int threads;
     private final Worker[] workers;
@@ -234,24 +232,14 @@ public final class PartitionedRun implements AutoCloseable {
         this.pools = pools.clone();
         this.global = global;
         this.links = links.clone();
-        this.inbound = new CutLink[partitions.length][];
-        for (int p = 0; p < partitions.length; p++) {
-            final java.util.List<CutLink> in = new java.util.ArrayList<>();
-            for (final CutLink l : links) {
-                if (l.receiverSim() == partitions[p]) {
-                    in.add(l);
-                }
-            }
-            inbound[p] = in.toArray(new CutLink[0]);
-        }
+        this.inbound = new CutLink[partitions.length][0];
         for (final CutLink l : links) {
-            boolean known = false;
-            for (final Simulator s : partitions) {
-                known |= l.receiverSim() == s;
-            }
-            if (!known) {
+            final int p = Arrays.asList(partitions).indexOf(l.receiverSim());
+            if (p < 0) {
                 throw new IllegalArgumentException("cut link " + l.index() + " delivers to a simulator that is not one of the partitions");
             }
+            inbound[p] = Arrays.copyOf(inbound[p], inbound[p].length + 1);
+            inbound[p][inbound[p].length - 1] = l;
         }
         this.lookAheadPs = lookAheadPs;
         this.threads = threads;
@@ -320,6 +308,7 @@ public final class PartitionedRun implements AutoCloseable {
             jitCompiledMs = jitCompileMs.getAsLong();
         }
         long t = st != null ? System.nanoTime() : 0;
+        long pendingArrivalPs = Long.MAX_VALUE; // the earliest arrival waiting in the cut links' outboxes
         while (true) {
             long w0 = Math.min(global.nextEventTimePs(), pendingArrivalPs);
             for (final Simulator s : partitions) {

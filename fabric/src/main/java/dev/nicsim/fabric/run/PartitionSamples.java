@@ -55,8 +55,49 @@ final class PartitionSamples {
     /** Time of the next rate sample, ps. Coordinator writes. */
     long rateSampleAtPs;
 
+    /** Where {@link #sampleSwitch} puts a queue row (the {@code queues.csv} columns). */
+    @FunctionalInterface
+    interface QueueRowSink {
+        /**
+         * One row.
+         *
+         * @param timeNs     sample time, ns
+         * @param switchName switch
+         * @param port       egress port
+         * @param priority   priority 0..7
+         * @param depthBytes queue depth, bytes
+         */
+        void row(long timeNs, String switchName, int port, int priority, long depthBytes);
+    }
+
+    /**
+     * One switch's queue rows of a sample, the rule of {@code queues.csv}: a row per (port,
+     * priority) whose queue is not empty, or was not empty at the last sample written (the first
+     * sample after a queue empties shows the 0); every depth seen is recorded in {@code seen}. The
+     * coordinator's direct sampling and the partitions' both call it ({@code seen} may be
+     * {@code last}: each entry is read before it is written).
+     *
+     * @param s      the switch
+     * @param nowNs  sample time, ns
+     * @param last   the depths of the last sample written, per port and priority (read)
+     * @param seen   where the depths seen now go, per port and priority
+     * @param rows   where the rows go
+     */
+    static void sampleSwitch(final SwitchAsic s, final long nowNs, final long[][] last, final long[][] seen,
+                             final QueueRowSink rows) {
+        for (int p = 0; p < s.portCount(); p++) {
+            for (int prio = 0; prio < PRIORITIES; prio++) {
+                final long depth = s.queueDepthBytes(p, prio);
+                if (depth != 0 || last[p][prio] != 0) {
+                    rows.row(nowNs, s.name(), p, prio, depth);
+                }
+                seen[p][prio] = depth;
+            }
+        }
+    }
+
     /** One partition's devices and buffers. */
-    private static final class Part implements QpRateVisitor {
+    private static final class Part implements QpRateVisitor, QueueRowSink {
         final int[] ownSwitches;
         final int[] ownHosts;
         final StringBuilder queueRows = new StringBuilder(1 << 12);
@@ -72,6 +113,16 @@ final class PartitionSamples {
         Part(final int[] ownSwitches, final int[] ownHosts) {
             this.ownSwitches = ownSwitches;
             this.ownHosts = ownHosts;
+        }
+
+        @Override
+        public void row(final long timeNs, final String switchName, final int port, final int priority,
+                        final long depthBytes) {
+            try {
+                queuePrinter.printRecord(timeNs, switchName, port, priority, depthBytes);
+            } catch (final IOException e) { // a StringBuilder does not throw
+                throw new UncheckedIOException(e);
+            }
         }
 
         @Override
@@ -157,30 +208,14 @@ final class PartitionSamples {
         }
     }
 
-    /** One partition's queue rows, as {@code Runner}'s direct sampling: empty queues only in the first sample after they empty. */
+    /** One partition's queue rows ({@link #sampleSwitch} on each of its switches, the depths seen kept aside). */
     private void prepareQueues(final Part part, final long endPs) {
-        final long nowNs = endPs / 1000;
         final StringBuilder rows = part.queueRows;
         rows.setLength(0);
-        try {
-            for (final int i : part.ownSwitches) {
-                queueRowStart[i] = rows.length();
-                final SwitchAsic s = switches[i];
-                final long[][] last = lastDepth[i];
-                final long[][] seen = sampledDepth[i];
-                for (int p = 0; p < s.portCount(); p++) {
-                    for (int prio = 0; prio < PRIORITIES; prio++) {
-                        final long depth = s.queueDepthBytes(p, prio);
-                        if (depth != 0 || last[p][prio] != 0) {
-                            part.queuePrinter.printRecord(nowNs, s.name(), p, prio, depth);
-                        }
-                        seen[p][prio] = depth;
-                    }
-                }
-                queueRowEnd[i] = rows.length();
-            }
-        } catch (final IOException e) { // a StringBuilder does not throw
-            throw new UncheckedIOException(e);
+        for (final int i : part.ownSwitches) {
+            queueRowStart[i] = rows.length();
+            sampleSwitch(switches[i], endPs / 1000, lastDepth[i], sampledDepth[i], part);
+            queueRowEnd[i] = rows.length();
         }
         part.queuesAtPs = endPs;
     }

@@ -635,18 +635,8 @@ public final class Runner implements FlowListener, EventHandler {
 
     private void sampleQueues() {
         final long nowNs = sim.nowPs() / 1000;
-        // rows for empty queues are left out, except the first sample after a queue empties
         for (int i = 0; i < switches.length; i++) {
-            final SwitchAsic s = switches[i];
-            for (int p = 0; p < s.portCount(); p++) {
-                for (int prio = 0; prio < 8; prio++) {
-                    final long depth = s.queueDepthBytes(p, prio);
-                    if (depth != 0 || lastDepth[i][p][prio] != 0) {
-                        series.queue(nowNs, s.name(), p, prio, depth);
-                    }
-                    lastDepth[i][p][prio] = depth;
-                }
-            }
+            PartitionSamples.sampleSwitch(switches[i], nowNs, lastDepth[i], lastDepth[i], series::queue);
         }
     }
 

@@ -194,7 +194,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
             Arrays.sort(p.touchedIds, 0, p.touchedCount);
             for (int i = 0; i < p.touchedCount; i++) {
                 final int id = p.touchedIds[i];
-                series.throughput(timeNs, id, Math.round(p.intervalBytes[id] * 8e12 / intervalPs));
+                series.throughput(timeNs, id, bitsPerSec(p.intervalBytes[id]));
                 p.intervalBytes[id] = 0;
                 p.touched[id] = false;
             }
@@ -220,7 +220,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
                 p.intervalBytes[id] = 0;
                 p.touched[id] = false;
             }
-            series.throughput(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+            series.throughput(timeNs, id, bitsPerSec(bytes));
             mergedTouched[id] = false;
         }
         for (final Part p : parts) {
@@ -259,7 +259,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
             for (int i = 0; i < n; i++) {
                 final int id = p.touchedIds[i];
                 final long bytes = p.intervalBytes[id];
-                p.printer.printRecord(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+                p.printer.printRecord(timeNs, id, bitsPerSec(bytes));
                 p.preparedIds[i] = id;
                 p.preparedBytes[i] = bytes;
                 p.rowEnd[i] = rows.length();
@@ -320,7 +320,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
                 series.throughputRows(b.rows, i == 0 ? 0 : b.rowEnd[i - 1], b.rowEnd[i]);
                 at[best]++;
             } else {
-                series.throughput(timeNs, id, Math.round(bytes * 8e12 / intervalPs));
+                series.throughput(timeNs, id, bitsPerSec(bytes));
                 for (int k = 0; k < parts.length; k++) {
                     if (at[k] < parts[k].preparedCount && parts[k].preparedIds[at[k]] == id) {
                         at[k]++;
@@ -333,6 +333,11 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
             p.preparedAtPs = -1;
         }
         return true;
+    }
+
+    /** @return an interval's bytes as its row's bits/s: {@code round(bytes x 8 x 10^12 / intervalPs)} */
+    private long bitsPerSec(final long bytes) {
+        return Math.round(bytes * 8e12 / intervalPs);
     }
 
     /** Puts the prepared counts back into the parts' counts (nothing prepared: nothing to do). Coordinator. */

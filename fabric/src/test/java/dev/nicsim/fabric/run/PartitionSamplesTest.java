@@ -1,10 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.fabric.Cli;
-import dev.nicsim.sim.PartitionedRun;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,16 +27,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PartitionSamplesTest {
     @TempDir
     Path dir;
-
-    @BeforeAll
-    static void jitGateOff() {
-        System.setProperty(PartitionedRun.JIT_GATE_PROPERTY, "false");
-    }
-
-    @AfterAll
-    static void jitGateDefault() {
-        System.clearProperty(PartitionedRun.JIT_GATE_PROPERTY);
-    }
 
     @AfterEach
     void sampleInPartitionsDefault() {

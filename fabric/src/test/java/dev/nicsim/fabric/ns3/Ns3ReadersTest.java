@@ -2,6 +2,7 @@ package dev.nicsim.fabric.ns3;
 
 import dev.nicsim.fabric.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 
@@ -120,13 +121,12 @@ class Ns3ReadersTest {
     }
 
     @Test
-    void fctFileRoundTripsAndRejectsMalformedLines() throws Exception {
+    void fctFileRoundTripsAndRejectsMalformedLines(@TempDir final Path dir) throws Exception {
         final FctFile.Row r = new FctFile.Row(FctFile.nodeIp(192), FctFile.nodeIp(66), 10000, 100, 50095, 2000006127L, 16336,
             16443, 0);
         assertEquals("0b00c001 0b004201 10000 100 50095 2000006127 16336 16443", r.format());
         assertEquals(0x0b010101, FctFile.nodeIp(257));
         assertEquals(1.0, r.slowdown()); // fct below standalone is clamped at 1
-        final Path dir = java.nio.file.Files.createTempDirectory("fct");
         final Path f = dir.resolve("fct.txt");
         FctFile.write(f, java.util.List.of(r));
         assertEquals(r.format(), FctFile.read(f).get(0).format());

@@ -6,7 +6,8 @@
 # uses: event loop / JIT compiler / GC and VM / the rest, the event loop by event handled, and the
 # hottest methods by self samples (dev.nicsim.benchmarks.ProfileSummary). Writes into OUT_DIR
 # (default out/profile-<scenario name>): profile.collapsed (async-profiler's collapsed stacks, the
-# input of flame-graph tools), summary.txt (the split) and run/ (the run's own outputs).
+# input of flame-graph tools), summary.txt (the split) and run/ (the run's own outputs); the three are
+# replaced if present, nothing else in OUT_DIR is touched.
 #
 # async-profiler is a tool, not a dependency of nicsim: the script uses ASYNC_PROFILER_LIB (a
 # libasyncProfiler.so) when set, else fetches tools.profiler:async-profiler:$AP_VERSION (Maven

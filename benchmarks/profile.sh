@@ -29,6 +29,8 @@ scenario="$1"
 [ -f "$scenario" ] || { echo "profile.sh: scenario $scenario not found" >&2; exit 2; }
 name="$(basename "$scenario")"; name="${name%.*}"
 out="${2:-$root/out/profile-$name}"
+[ ! -e "$out" ] || [ -d "$out" ] || { echo "profile.sh: OUT_DIR $out exists and is not a directory" >&2; exit 2; }
+case "$out" in *,*) echo "profile.sh: OUT_DIR $out contains a comma (async-profiler's agent options are comma-separated)" >&2; exit 2 ;; esac
 version="${AP_VERSION:-4.1}"
 lock="${LOCK:-/tmp/nicsim-cpu.lock}"
 

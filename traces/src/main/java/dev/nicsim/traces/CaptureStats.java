@@ -27,6 +27,9 @@ public final class CaptureStats {
     private long pfcFrames;
     private long pauseFrames;
     private long payloadBytes;
+    private long reordered;
+    private long largestReorderNs;
+    private long largestReorderPackets;
 
     /** Creates empty statistics. */
     public CaptureStats() {
@@ -52,6 +55,39 @@ public final class CaptureStats {
         pfcFrames = 0;
         pauseFrames = 0;
         payloadBytes = 0;
+        reordered = 0;
+        largestReorderNs = 0;
+        largestReorderPackets = 0;
+    }
+
+    /**
+     * Counts one packet that {@link CaptureDecoder} moved earlier to put its interface's packets in
+     * timestamp order (its timestamp is before an earlier packet's, within the reorder window).
+     *
+     * @param displacementNs      how far its timestamp is before the latest one read before it on its
+     *                            interface, ns, 1..
+     * @param displacementPackets how many packets before it in the file (on its interface) it moved
+     *                            ahead of, 1..
+     */
+    public void recordReordered(final long displacementNs, final long displacementPackets) {
+        reordered++;
+        largestReorderNs = Math.max(largestReorderNs, displacementNs);
+        largestReorderPackets = Math.max(largestReorderPackets, displacementPackets);
+    }
+
+    /** @return packets moved earlier into timestamp order (see {@link #recordReordered}) */
+    public long reordered() {
+        return reordered;
+    }
+
+    /** @return the largest time displacement of a reordered packet, ns; 0 when none */
+    public long largestReorderNs() {
+        return largestReorderNs;
+    }
+
+    /** @return the largest number of packets a reordered packet moved ahead of; 0 when none */
+    public long largestReorderPackets() {
+        return largestReorderPackets;
     }
 
     /**
@@ -280,7 +316,9 @@ public final class CaptureStats {
     /**
      * One line of counts for messages (allocates).
      *
-     * @return e.g. {@code "16 packets read: 12 RoCE, 4 skipped (4 non-RoCE EtherType)"}
+     * @return e.g. {@code "16 packets read: 12 RoCE, 4 skipped (4 non-RoCE EtherType)"}; when packets
+     *         were put back in timestamp order, followed by e.g. {@code ", 1 reordered by timestamp
+     *         (largest displacement 1000 ns, 1 packet)"}
      */
     public String summary() {
         final StringBuilder b = new StringBuilder();
@@ -292,6 +330,11 @@ public final class CaptureStats {
         b.append(", ").append(s).append(" skipped");
         if (s > 0) {
             b.append(" (").append(skippedSummary()).append(')');
+        }
+        if (reordered > 0) {
+            b.append(", ").append(reordered).append(" reordered by timestamp (largest displacement ")
+                .append(largestReorderNs).append(" ns, ").append(largestReorderPackets)
+                .append(largestReorderPackets == 1 ? " packet)" : " packets)");
         }
         return b.toString();
     }

@@ -60,8 +60,9 @@ import java.util.Arrays;
  *
  * <h2>Time and order</h2>
  * {@code timePs} is the time since the capture's first RoCE or InfiniBand packet (skipped frames
- * such as ARP do not count; timestamps that go backwards are clamped to the previous one and
- * counted); the record's 32-bit timestamps are {@code timePs/1000}
+ * such as ARP do not count; {@link CaptureDecoder} hands each interface's packets on in timestamp
+ * order, and a timestamp that still goes backwards, across pcapng interfaces or sections, is clamped
+ * to the previous one and counted); the record's 32-bit timestamps are {@code timePs/1000}
  * ns, wrapping. Events reach the sink in non-decreasing time: events generated while a burst is open
  * wait in a reorder ring until the burst closes, and a TX_BURST whose stream is not yet paired with
  * its flow waits up to {@code pairingWaitNs} for the first response (after that, or at

@@ -328,13 +328,25 @@ public final class RoceDecoder {
         return skip(p, SkipReasons.MAC_CONTROL_OTHER);
     }
 
+    /**
+     * The timestamp of an ERF record (Endace ERF types reference, "ERF Record Header"): a
+     * little-endian 64-bit value, seconds since the epoch in the high 32 bits and a binary fraction
+     * of a second in the low 32.
+     *
+     * @param d     buffer holding the record, at least {@code start + 8} bytes
+     * @param start offset of the record's first byte
+     * @return ns since the epoch (fraction truncated to whole ns), 0 .. 2^32 s
+     */
+    static long erfTimeNs(final byte[] d, final int start) {
+        final long ts = Bytes.i64le(d, start);
+        return (ts >>> 32) * 1_000_000_000L + (((ts & 0xFFFF_FFFFL) * 1_000_000_000L) >>> 32);
+    }
+
     private int erf(final byte[] d, final int start, final int capEnd, final RocePacket p) {
         if (capEnd - start < 16) {
             return cut(p, "ERF record header");
         }
-        // timestamp: little-endian 64-bit, seconds in the high 32 bits, binary fraction in the low 32
-        final long ts = Bytes.i64le(d, start);
-        p.timeNs = (ts >>> 32) * 1_000_000_000L + (((ts & 0xFFFF_FFFFL) * 1_000_000_000L) >>> 32);
+        p.timeNs = erfTimeNs(d, start);
         final int typeByte = Bytes.u8(d, start + 8);
         final int wlen = Bytes.u16be(d, start + 14);
         int pos = start + 16;

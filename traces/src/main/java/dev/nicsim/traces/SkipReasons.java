@@ -33,9 +33,9 @@ public final class SkipReasons {
      */
     public static final int CUT_AT_END_OF_FILE = 11;
     /**
-     * The packet's timestamp goes back before the previous packet's, or jumps more than
-     * {@link CaptureDecoder#MAX_TIMESTAMP_GAP_NS} after it (lenient mode; strict mode refuses the
-     * capture): it would corrupt every event time derived from it.
+     * The packet's timestamp is more than {@link CaptureDecoder}'s reorder window before the latest
+     * one read on its interface, or is before 1970 or from 2100 on (lenient mode; strict mode refuses
+     * the capture): no reordering explains it and it would corrupt every event time derived from it.
      */
     public static final int BAD_TIMESTAMP = 12;
     /** A RoCE packet whose ICRC does not match (strict mode; lenient mode keeps it as an event). */
@@ -47,7 +47,7 @@ public final class SkipReasons {
         "none", "non-RoCE EtherType", "IP not UDP", "UDP not port 4791", "IP fragment",
         "ERF type not InfiniBand/Ethernet", "InfiniBand without IBA transport", "other MAC control",
         "unsupported link type", "cut by snap length", "malformed", "last record cut by the end of the file",
-        "timestamp out of order or absurd", "bad ICRC"};
+        "timestamp beyond the reorder window or absurd", "bad ICRC"};
 
     private SkipReasons() {
     }

@@ -10,8 +10,9 @@
  * source port), RoCEv1 (EtherType 0x8915), native IB (LRH, optional GRH), BTH and its extension
  * headers (RETH, AETH, DETH, ImmDt, ...), PFC and 802.3x pause frames, and checks the ICRC
  * ({@link dev.nicsim.traces.Icrc}). {@link dev.nicsim.traces.CaptureDecoder} runs the two over a
- * file, counts everything in {@link dev.nicsim.traces.CaptureStats} and turns bad input into a
- * one-line {@link dev.nicsim.traces.CaptureException}.
+ * file, puts each interface's packets in timestamp order within a bounded reorder window (as
+ * Wireshark's {@code reordercap} sorts), counts everything in {@link dev.nicsim.traces.CaptureStats}
+ * and turns bad input into a one-line {@link dev.nicsim.traces.CaptureException}.
  *
  * <h2>Events</h2>
  * {@link dev.nicsim.traces.PccEventDeriver} turns decoded packets into the PCC event stream a

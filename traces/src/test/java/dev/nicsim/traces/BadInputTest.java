@@ -106,9 +106,12 @@ class BadInputTest {
         assertEquals(1, ng[36]);
         ng[36] = (byte) 147;
         final Path g = write("user0.pcapng", ng);
+        assertEquals(g + ": packet 1: interface 0 has link type 147, which nicsim does not decode (it decodes "
+            + "1 (Ethernet) and 197 (ERF)); --lenient skips and counts such packets; 0 packets read: 0 RoCE/IB, 0 skipped",
+            fails(g, true).getMessage());
         assertEquals(g + ": no packet on a supported link type: link type 147 is not supported (nicsim decodes "
             + "1 (Ethernet) and 197 (ERF)); 1 packet read: 0 RoCE/IB, 1 skipped (1 unsupported link type)",
-            fails(g, true).getMessage());
+            fails(g, false).getMessage());
     }
 
     @Test

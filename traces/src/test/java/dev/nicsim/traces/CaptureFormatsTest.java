@@ -27,9 +27,13 @@ class CaptureFormatsTest {
     }
 
     private static Result decode(final byte[] data) throws CaptureException {
+        return decode(data, CaptureDecoder.DEFAULT_REORDER_WINDOW_NS);
+    }
+
+    private static Result decode(final byte[] data, final long reorderWindowNs) throws CaptureException {
         final List<Long> times = new ArrayList<>();
         final List<Integer> psns = new ArrayList<>();
-        final CaptureDecoder d = new CaptureDecoder();
+        final CaptureDecoder d = new CaptureDecoder(true, reorderWindowNs);
         final CaptureStats s = d.decode("test", data, p -> {
             times.add(p.timeNs);
             psns.add(p.psn);
@@ -132,7 +136,8 @@ class CaptureFormatsTest {
             final RawCapture.Rec ib = IB.records.get(i);
             out.writeBytes(RawCapture.packet(ByteOrder.BIG_ENDIAN, RawCapture.Block.EPB, 0, RawCapture.units(ib, -1), ib));
         }
-        final Result r = decode(out.toByteArray());
+        // window 0: nothing is held back, so the packets come in file order
+        final Result r = decode(out.toByteArray(), 0);
         // 12 RoCEv2 + 10 IB = 22 transport packets; opcode 100 = 5 (RoCE UD) + 3 (IB UD) = 8;
         // opcode 17 = 1 (RoCE) + 3 (IB) = 4; opcode 4 = 4 (IB)
         assertEquals(22, r.stats.transportPackets());
@@ -149,6 +154,28 @@ class CaptureFormatsTest {
         assertEquals(Fixtures.ibTimeNs(1), r.timesNs.get(3));
         assertEquals(Fixtures.ibTimeNs(9), r.timesNs.get(21));
         assertEquals(Fixtures.EPOCH_NS + 1_000_000, r.timesNs.get(6)); // RoCE #4 (the WRITE)
+
+        // the default window holds each packet until its interface has a packet stamped more than 1 ms
+        // later: the same packets, and each interface (RoCE 2023, IB 2008) still in its own time order
+        final Result held = decode(out.toByteArray());
+        assertEquals(22, held.stats.transportPackets());
+        assertEquals(0, held.stats.reordered());
+        final List<Long> sorted = new ArrayList<>(r.timesNs);
+        sorted.sort(null);
+        final List<Long> heldSorted = new ArrayList<>(held.timesNs);
+        heldSorted.sort(null);
+        assertEquals(sorted, heldSorted);
+        long lastRoce = 0;
+        long lastIb = 0;
+        for (final long t : held.timesNs) {
+            if (t >= Fixtures.EPOCH_NS) {
+                assertTrue(t >= lastRoce, "RoCE out of order at " + t);
+                lastRoce = t;
+            } else {
+                assertTrue(t >= lastIb, "IB out of order at " + t);
+                lastIb = t;
+            }
+        }
     }
 
     @Test

@@ -24,7 +24,6 @@ import dev.nicsim.microcode.firmware.FirmwareSaturation;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
-import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.PccEventDeriver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,8 +41,8 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code nicsim firmware info ELF} and {@code nicsim firmware profile ELF [--trace CAPTURE_OR_TRACE |
- * --scenario FILE]}: what a DOCA PCC firmware declares, and what its handlers cost on the
+ * {@code nicsim firmware info ELF} and {@code nicsim firmware profile ELF [--trace CAPTURE_OR_TRACE
+ * [--reorder-window-ns N] | --scenario FILE]}: what a DOCA PCC firmware declares, and what its handlers cost on the
  * emulator's RISC-V cores. Exit codes: 0, 2 bad input (one line).
  */
 @Command(name = "firmware", mixinStandardHelpOptions = true,
@@ -176,6 +175,9 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
         @Option(names = "--trace", paramLabel = "CAPTURE_OR_TRACE", description = "Profile the events of a capture or trace")
         Path trace;
 
+        @picocli.CommandLine.Mixin
+        ReorderWindowOption reorderWindow = new ReorderWindowOption();
+
         @Option(names = "--scenario", paramLabel = "FILE", description = "Profile a scenario run with this firmware")
         Path scenario;
 
@@ -204,6 +206,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
             if (trace != null && scenario != null) {
                 throw new TraceException("give at most one of --trace and --scenario");
             }
+            reorderWindow.check();
             if (threads != null && (threads < 1 || threads > 16)) {
                 throw new TraceException("--threads: expected 1..16 busy threads on one core, got " + threads);
             }
@@ -280,7 +283,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                     }
                 } else {
                     new PccEventDeriver(engine, 10_000, PccEventDeriver.DEFAULT_PAIRING_WAIT_NS, true)
-                        .derive(new CaptureDecoder(true), trace);
+                        .derive(reorderWindow.decoder(true), trace);
                 }
                 engine.finish();
             }

@@ -14,7 +14,6 @@ import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
-import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.CaptureException;
 import dev.nicsim.traces.CaptureStats;
 import dev.nicsim.traces.PccEventDeriver;
@@ -32,7 +31,7 @@ import java.util.concurrent.Callable;
 /**
  * {@code nicsim replay CAPTURE_OR_TRACE --algorithm NAME [--set param=value]... [--out DIR]
  * [--verify] [--processor emulator|ideal|direct] [--line-rate-gbps G] [--mtu-bytes B]
- * [--base-rtt-ns N] [--burst-gap-ns N] [--lenient] [--mailbox FILE]}: runs the PCC events of a trace or a capture
+ * [--base-rtt-ns N] [--burst-gap-ns N] [--lenient] [--reorder-window-ns N] [--mailbox FILE]}: runs the PCC events of a trace or a capture
  * through a CC processor with the algorithm ({@link ReplayEngine}), writes {@code events.csv} and
  * {@code results.csv}, prints a per-QP summary, and with {@code --verify} compares the results
  * with those recorded in the trace.
@@ -98,6 +97,9 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--lenient", description = "Captures: skip and count bad packets instead of stopping")
     boolean lenient;
 
+    @picocli.CommandLine.Mixin
+    ReorderWindowOption reorderWindow = new ReorderWindowOption();
+
     @Option(names = "--mailbox", paramLabel = "FILE",
         description = "With --firmware: host mailbox messages to deliver at their times (YAML, 'mailbox:' and entries as a"
             + " scenario's firmware.mailbox); replies in mailbox.csv")
@@ -138,6 +140,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (baseRttNs < 0) {
             throw new TraceException("--base-rtt-ns: expected >= 0, got " + baseRttNs);
         }
+        reorderWindow.check();
         final Path dir = out != null ? out : Path.of("out", "replay-" + input.toAbsolutePath().normalize().getFileName());
         if (kind == ReplayInput.TRACE && OutputPaths.full(dir).startsWith(OutputPaths.full(input))) {
             throw new OptionException("--out " + dir + ": lies inside the trace directory " + input
@@ -198,7 +201,7 @@ final class ReplayCommand implements Callable<Integer> {
             } catch (final IllegalArgumentException e) {
                 throw new TraceException("--burst-gap-ns: " + e.getMessage());
             }
-            final CaptureStats stats = deriver.derive(new CaptureDecoder(!lenient), input);
+            final CaptureStats stats = deriver.derive(reorderWindow.decoder(!lenient), input);
             engine.finish();
             System.out.println(input + ": " + stats.summary());
             return report(engine, dir);

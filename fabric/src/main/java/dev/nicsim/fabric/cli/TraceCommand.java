@@ -12,7 +12,6 @@ import dev.nicsim.fabric.trace.TraceQueues;
 import dev.nicsim.fabric.trace.TraceResult;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventType;
-import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.CaptureException;
 import dev.nicsim.traces.CaptureStats;
 import dev.nicsim.traces.PccEventDeriver;
@@ -30,7 +29,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
- * {@code nicsim trace import CAPTURE --to TRACE_DIR [--burst-gap-ns N] [--lenient]} and
+ * {@code nicsim trace import CAPTURE --to TRACE_DIR [--burst-gap-ns N] [--lenient] [--reorder-window-ns N]} and
  * {@code nicsim trace dump TRACE_DIR}: turn a real NIC dump into a trace of the PCC events a
  * requester NIC would have seen (the same kind of Chronicle Queue {@code nicsim run --record}
  * writes; derivation by {@link PccEventDeriver}), and print a trace as text, one line per record.
@@ -76,9 +75,13 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
             + " instead of stopping at the first")
         boolean lenient;
 
+        @picocli.CommandLine.Mixin
+        ReorderWindowOption reorderWindow = new ReorderWindowOption();
+
         @Override
         public Integer call() throws CaptureException {
             OutputPaths.nonEmpty("--to", to);
+            reorderWindow.check();
             final PccEventDeriver[] deriver = new PccEventDeriver[1];
             final EventCounts counts = new EventCounts();
             final TraceHeader header = new TraceHeader();
@@ -100,7 +103,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
                 } catch (final IllegalArgumentException e) {
                     throw new TraceException("--burst-gap-ns: " + e.getMessage());
                 }
-                stats = deriver[0].derive(new CaptureDecoder(!lenient), capture);
+                stats = deriver[0].derive(reorderWindow.decoder(!lenient), capture);
                 written = trace.events();
                 trace.finish();
                 complete = true;

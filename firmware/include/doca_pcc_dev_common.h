@@ -92,7 +92,11 @@ typedef struct {
 /** Counter types. nicsim: both count whole bytes of frames (A.12 leaves RX units open). */
 typedef enum {
 #if !NICSIM_DOCA_AT_LEAST(3, 3)
-    DOCA_PCC_DEV_NIC_COUNTER_TYPE_RX_BYTES = 1, /* gone from the 3.3 headers */
+    DOCA_PCC_DEV_NIC_COUNTER_TYPE_RX_BYTES = 1,
+#elif NICSIM_DOCA_REMOVED_NAMES && !defined(DOCA_PCC_DEV_NIC_COUNTER_TYPE_RX_BYTES)
+    /* gone from the 3.3 headers: using it is an error that names the flag (unless the program
+     * defined it as a macro itself) */
+    DOCA_PCC_DEV_NIC_COUNTER_TYPE_RX_BYTES NICSIM_DOCA_REMOVED("removed in DOCA 3.3; build with DOCA_VERSION=3.2") = 1,
 #endif
     DOCA_PCC_DEV_NIC_COUNTER_TYPE_TX_BYTES = 2,
 } doca_pcc_dev_nic_port_counter_types_t;
@@ -109,6 +113,44 @@ typedef enum {
     DOCA_PCC_DEV_NIC_COUNTER_PORT2_TX_BYTES = 0x22,
     DOCA_PCC_DEV_NIC_COUNTER_PORT3_TX_BYTES = 0x23,
 } doca_pcc_dev_nic_counter_ids_t;
+#elif NICSIM_DOCA_REMOVED_NAMES
+/*
+ * The 3.x headers have no fixed IDs. A 2.x program that uses one stops with a single error naming
+ * the release and the flag, instead of the bare "undeclared" the 3.x headers give; the program does
+ * not build (it would not build against NVIDIA's 3.x headers either). A name the program defined as
+ * a macro before including this header (its own compatibility shim) is left to the program.
+ */
+#define NICSIM_DOCA_FIXED_ID_REMOVED \
+    NICSIM_DOCA_REMOVED("fixed counter ID removed after DOCA 2.x; build with DOCA_VERSION=2.9, or use " \
+                        "DOCA_PCC_DEV_GET_PORT_COUNTER_ID(port, type, 0)")
+typedef enum {
+    NICSIM_DOCA_FIXED_IDS_NONE_ = 0, /* keeps the list non-empty when a program defines them all */
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT0_RX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT0_RX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x10,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT1_RX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT1_RX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x11,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT2_RX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT2_RX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x12,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT3_RX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT3_RX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x13,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT0_TX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT0_TX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x20,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT1_TX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT1_TX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x21,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT2_TX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT2_TX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x22,
+#endif
+#ifndef DOCA_PCC_DEV_NIC_COUNTER_PORT3_TX_BYTES
+    DOCA_PCC_DEV_NIC_COUNTER_PORT3_TX_BYTES NICSIM_DOCA_FIXED_ID_REMOVED = 0x23,
+#endif
+} doca_pcc_dev_nic_counter_ids_t NICSIM_DOCA_REMOVED("removed after DOCA 2.x; build with DOCA_VERSION=2.9");
+#undef NICSIM_DOCA_FIXED_ID_REMOVED
 #endif
 
 /**

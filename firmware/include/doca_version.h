@@ -34,6 +34,23 @@
 #define NICSIM_DOCA_AT_LEAST(major, minor) \
     (DOCA_VERSION_MAJOR > (major) || (DOCA_VERSION_MAJOR == (major) && DOCA_VERSION_MINOR >= (minor)))
 
+/*
+ * NICSIM_DOCA_REMOVED("why"): marks a name an older release had and this surface lacks. Using it is
+ * a compile error that carries the text, e.g. "error: 'X' is unavailable: removed after DOCA 2.x;
+ * build with DOCA_VERSION=2.9" (GCC 12 and clang: the unavailable attribute). Compilers without
+ * that attribute get NICSIM_DOCA_REMOVED_NAMES 0, and the headers leave such names undeclared.
+ */
+#if defined(__has_attribute)
+#if __has_attribute(unavailable)
+#define NICSIM_DOCA_REMOVED(why) __attribute__((unavailable(why)))
+#define NICSIM_DOCA_REMOVED_NAMES 1
+#endif
+#endif
+#ifndef NICSIM_DOCA_REMOVED_NAMES
+#define NICSIM_DOCA_REMOVED(why)
+#define NICSIM_DOCA_REMOVED_NAMES 0
+#endif
+
 /** @return DOCA_VERSION_STRING */
 static inline const char *doca_version(void)
 {

@@ -58,12 +58,18 @@ final class CycleModelYaml {
      * @throws IllegalArgumentException with a one-line message naming the file and key
      */
     static CycleModel load(final Path file) {
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException(file + ": is a directory, not a model YAML file");
+        }
         final Object root;
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(r);
         } catch (final IOException e) {
-            throw new IllegalArgumentException(file + ": cannot read model file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+            throw new IllegalArgumentException(file + ": cannot read model file: " + IoReasons.why(e));
         } catch (final RuntimeException e) {
+            if (e.getCause() instanceof IOException io) { // snakeyaml wraps the reader's decoding error
+                throw new IllegalArgumentException(file + ": cannot read model file: " + IoReasons.why(io));
+            }
             throw new IllegalArgumentException(file + ": not valid YAML: " + e.getMessage().replace('\n', ' '));
         }
         return parse(root, file.toString());

@@ -109,16 +109,65 @@ class ElfLoaderFuzzTest {
         }
     }
 
+    /**
+     * Instruction limit for every {@code riscv run} of this class: its programs are {@link #good}'s three
+     * instructions (or corruptions of them), so 1000 is ample, where the command's default, 10^9
+     * ({@link RiscvCommand#DEFAULT_MAX_INSTRUCTIONS}), would cost about 8 s for a corruption that loops.
+     */
+    static final long FUZZ_MAX_INSTRUCTIONS = 1000;
+
+    /** {@code riscv run FILE} in process, with {@link #FUZZ_MAX_INSTRUCTIONS} as its default limit. @return status, stderr */
+    private static Object[] runCommand(final Path f) {
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final int code = RiscvCommand.run(new String[] {"run", f.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), FUZZ_MAX_INSTRUCTIONS);
+        return new Object[] {code, err.toString(StandardCharsets.UTF_8)};
+    }
+
     @Test
     void commandReportsBadInputInOneLineWithStatus2(@TempDir final Path dir) throws Exception {
         final Path f = dir.resolve("bad.elf");
         final byte[] b = good(64);
         b[5] = 2;
         Files.write(f, b);
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final int code = RiscvCommand.run(new String[] {"run", f.toString()}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(2, code);
-        assertEquals("nicsim riscv: " + f + ": big-endian ELF (EI_DATA=2); RISC-V executables are little-endian\n", err.toString(StandardCharsets.UTF_8));
+        final Object[] r = runCommand(f);
+        assertEquals(2, r[0]);
+        assertEquals("nicsim riscv: " + f + ": big-endian ELF (EI_DATA=2); RISC-V executables are little-endian\n", r[1]);
+    }
+
+    /**
+     * The runs of this class stop at {@link #FUZZ_MAX_INSTRUCTIONS}: {@link #good}'s program with its first
+     * instruction corrupted into {@code jal x0, 0} (a loop on itself, 0x0000006f) reports that limit as the
+     * default one, and the uncorrupted program still ends by itself (exit 3).
+     */
+    @Test
+    void commandRunsUnderTheSmallFuzzLimit(@TempDir final Path dir) throws Exception {
+        final Path ok = Files.write(dir.resolve("ok.elf"), good(64));
+        assertEquals(3, runCommand(ok)[0]);
+        final byte[] b = good(64);
+        final byte[] code = new Assembler(0x10000).addi(10, 0, 3).assemble();
+        final int at = indexOf(b, code);
+        b[at] = 0x6f; // jal x0, 0: little-endian 0x0000006f
+        b[at + 1] = 0;
+        b[at + 2] = 0;
+        b[at + 3] = 0;
+        final Path loop = Files.write(dir.resolve("loop.elf"), b);
+        final Object[] r = runCommand(loop);
+        assertEquals(RiscvCommand.EXIT_FAULT, r[0]);
+        assertTrue(((String) r[1]).contains(": instruction limit " + FUZZ_MAX_INSTRUCTIONS + " reached at pc 0x0000000000010000"
+            + " (_start): insn 0x0000006f (the default limit"), (String) r[1]);
+    }
+
+    private static int indexOf(final byte[] hay, final byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("code not found in the image");
     }
 }

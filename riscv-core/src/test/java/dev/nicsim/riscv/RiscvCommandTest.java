@@ -98,6 +98,14 @@ class RiscvCommandTest {
         final Result notBool = run("run", hello(dir, 64).toString(), "--model", y.toString());
         assertEquals(2, notBool.code());
         assertEquals("nicsim riscv: " + y + ": div_data_dependent = 'yes-please' is not true or false\n", notBool.err());
+        // not a model file: a directory, a missing file; the reason in words, not an exception's name
+        final Result isDir = run("run", hello(dir, 64).toString(), "--model", dir.toString());
+        assertEquals(2, isDir.code());
+        assertEquals("nicsim riscv: " + dir + ": is a directory, not a model YAML file\n", isDir.err());
+        final Path none = dir.resolve("none.yaml");
+        final Result missing = run("run", hello(dir, 64).toString(), "--model", none.toString());
+        assertEquals(2, missing.code());
+        assertEquals("nicsim riscv: " + none + ": cannot read model file: no such file or directory\n", missing.err());
     }
 
     @Test

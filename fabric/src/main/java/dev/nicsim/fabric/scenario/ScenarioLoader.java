@@ -754,13 +754,7 @@ public final class ScenarioLoader {
             }
             // the cores' machine model: bf3-dpa (the default), e31, ibex or a YAML file next to the scenario
             final String modelName = a.string("firmware_model", dev.nicsim.riscv.CycleModel.BF3_DPA);
-            final dev.nicsim.riscv.CycleModel model;
-            try {
-                final Path mp = scenarioFile.toAbsolutePath().getParent().resolve(modelName);
-                model = dev.nicsim.riscv.CycleModel.byName(Files.isRegularFile(mp) ? mp.toString() : modelName);
-            } catch (final IllegalArgumentException e) {
-                throw a.fieldError("firmware_model", e.getMessage() + " (expected bf3-dpa, e31, ibex or a model YAML file)");
-            }
+            final dev.nicsim.riscv.CycleModel model = firmwareModel(a, scenarioFile, modelName);
             try {
                 provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent(), model);
             } catch (final FirmwareException e) {
@@ -995,5 +989,40 @@ public final class ScenarioLoader {
             case "file" -> t.file().hosts();
             default -> t.k() * t.k() * t.k() / 4;
         };
+    }
+
+    private static final String FIRMWARE_MODELS = "expected bf3-dpa, e31, ibex or a model YAML file";
+
+    /**
+     * Resolves {@code algorithm.firmware_model}: a model YAML file next to the scenario, else a built-in
+     * name ({@code bf3-dpa}, {@code e31}, {@code ibex}, any case), else a model YAML file in the current
+     * directory (docs/scenarios.md, "algorithm").
+     *
+     * @throws ScenarioException one line naming the field: no such file, a directory, or the file's own error
+     */
+    private static dev.nicsim.riscv.CycleModel firmwareModel(final YamlFields a, final Path scenarioFile, final String modelName) {
+        Path mp = scenarioFile.toAbsolutePath().getParent().resolve(modelName);
+        if (!Files.isRegularFile(mp)) {
+            for (final String builtIn : new String[] {dev.nicsim.riscv.CycleModel.BF3_DPA, "e31", "ibex"}) {
+                if (builtIn.equalsIgnoreCase(modelName)) {
+                    return dev.nicsim.riscv.CycleModel.byName(modelName);
+                }
+            }
+            if (!Files.exists(mp)) {
+                mp = Path.of(modelName);
+            }
+        }
+        if (!Files.exists(mp)) {
+            throw a.fieldError("firmware_model", "no such file '" + modelName
+                + "' (looked next to the scenario and in the current directory; " + FIRMWARE_MODELS + ")");
+        }
+        if (Files.isDirectory(mp)) {
+            throw a.fieldError("firmware_model", "'" + modelName + "' is a directory (" + FIRMWARE_MODELS + ")");
+        }
+        try {
+            return dev.nicsim.riscv.CycleModel.load(mp);
+        } catch (final IllegalArgumentException e) {
+            throw a.fieldError("firmware_model", e.getMessage() + " (" + FIRMWARE_MODELS + ")");
+        }
     }
 }

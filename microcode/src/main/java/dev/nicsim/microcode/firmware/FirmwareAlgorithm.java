@@ -81,6 +81,8 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
     private final int cyclesId;
     private Hart hart;
     private int thread;
+    /** Hardware thread the last {@link #initFlow} ran on (0..15); -1 before the first. */
+    private int lastFlowStartThread = -1;
     private int contextExtra;
     private long lastCycles;
     private long lastContextAccess = -1;
@@ -161,19 +163,49 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      * {@inheritDoc}
      *
      * <p>Runs on this instance's solo hart with the mailbox, stack and context line of the thread the
-     * last {@link #prepare}, {@link #begin} or {@link #finish} named. When that thread has an event in
-     * flight on the interleaving core (interleaved dispatch: begun, not yet finished), its slot and
-     * context line are saved first and put back afterwards, so the event resumes on its own mailbox,
-     * stack and context (the flow start's loads still go through that thread's L1D tags).
+     * last {@link #prepare}, {@link #begin} or {@link #finish} named, unless that thread has an event in
+     * flight on the interleaving core (interleaved dispatch: begun, not yet finished). Then the flow
+     * start runs on the core's lowest-numbered free hardware thread instead, as the DPA only ever gives
+     * a handler a thread that runs nothing else: its mailbox, stack, context line and
+     * {@code doca_pcc_dev_thread_rank()} are that free thread's. When all 16 threads are busy, it runs on
+     * the named thread with that thread's slot and context line saved first and put back afterwards, so
+     * the event resumes on its own mailbox, stack and context (the flow start's loads still go through
+     * that thread's L1D tags, and its rank is the busy thread's).
      */
     @Override
     public void initFlow(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
+        final int named = thread;
+        thread = freeThreadFor(named);
         final byte[] saved = saveSlotIfBusy();
         try {
             flowInit(context, nowNs, attributes, result);
         } finally {
             restoreSlot(saved);
+            lastFlowStartThread = thread;
+            thread = named;
         }
+    }
+
+    /**
+     * @param named the thread the last prepare, begin or finish named
+     * @return {@code named} when it runs no event (or the core does not interleave), else the lowest
+     *         free thread of the core, else {@code named} (all 16 busy)
+     */
+    private int freeThreadFor(final int named) {
+        if (!interleaves || core == null || !running[named]) {
+            return named;
+        }
+        for (int t = 0; t < CORE_THREADS; t++) {
+            if (!running[t]) {
+                return t;
+            }
+        }
+        return named;
+    }
+
+    /** @return the hardware thread (0..15) the last {@link #initFlow} ran on; -1 before the first */
+    int lastFlowStartThread() {
+        return lastFlowStartThread;
     }
 
     private void flowInit(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {

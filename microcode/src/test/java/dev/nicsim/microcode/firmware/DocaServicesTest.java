@@ -181,10 +181,16 @@ class DocaServicesTest {
      * 1.0, alpha 1023/1024 in the context), the second, 10 us later, cuts the rate by that context.
      * Optionally a new flow starts while every thread is mid-way through its second CNP: the flow start
      * runs on the thread the last {@code begin} named (15), whose mailbox, stack and context line hold a
-     * running event, and must leave that event alone. Returns the second round's 16 rates, then the 16
-     * contexts (12 words each), then the flow start's rate (0 without one).
+     * running event, and must leave that event alone. With {@code busyThreads} below 16 only threads
+     * 0 .. busyThreads - 1 get events, and the flow start must run on thread busyThreads (the lowest free
+     * one). Returns the second round's 16 rates, then the 16 contexts (12 words each), then the flow
+     * start's rate (0 without one), then the thread it ran on (-1 without one); idle threads' slots stay 0.
      */
     private static long[] secondCnpsAround(final boolean flowStartInBetween, final FirmwareProvider fw) {
+        return secondCnpsAround(flowStartInBetween, fw, 16);
+    }
+
+    private static long[] secondCnpsAround(final boolean flowStartInBetween, final FirmwareProvider fw, final int busyThreads) {
         final FirmwareAlgorithm a = (FirmwareAlgorithm) fw.create(fw.defaults());
         assertTrue(a.interleaves());
         final PccAttributes at = new PccAttributes().set(100_000_000_000L, 0, false, 1000, 8000);
@@ -197,9 +203,10 @@ class DocaServicesTest {
             a.initFlow(ctx[t], 0, at, r);
             assertEquals(1 << 20, r.rate(), "nicsim_pcc_user_flow_init starts every flow at line rate");
         }
-        final long[] out = new long[16 + 16 * 12 + 1];
+        final long[] out = new long[16 + 16 * 12 + 2];
+        out[out.length - 1] = -1;
         for (int round = 0; round < 2; round++) {
-            for (int t = 0; t < 16; t++) {
+            for (int t = 0; t < busyThreads; t++) {
                 final PccEvent ev = new PccEvent().wrap(new UnsafeBuffer(new byte[64]), 0)
                     .reset(PccEventType.CNP, 0, 1 + t, t, 1000 + 10_000 * round);
                 assertTrue(a.begin(t, 0, ctx[t], ev, at));
@@ -209,9 +216,10 @@ class DocaServicesTest {
                 final PccContext fresh = new PccContext().wrap(new UnsafeBuffer(new byte[48]), 0, 12);
                 r.reset();
                 a.initFlow(fresh, 11_500, at, r);
-                out[out.length - 1] = r.rate();
+                out[out.length - 2] = r.rate();
+                out[out.length - 1] = a.lastFlowStartThread();
             }
-            for (int done = 0; done < 16; done++) {
+            for (int done = 0; done < busyThreads; done++) {
                 final int t = a.runUntil(Long.MAX_VALUE);
                 assertTrue(t >= 0);
                 r.reset();
@@ -234,11 +242,34 @@ class DocaServicesTest {
             // the second CNP cuts the rate by about alpha / 2 (at most to half: rpg_min_dec_fac 50 %)
             assertTrue(without[t] >= 1 << 19 && without[t] < 1 << 20, "thread " + t + ": " + without[t]);
         }
-        assertEquals(1 << 20, with[with.length - 1], "the flow started in between still gets its initial rate");
-        with[with.length - 1] = 0;
+        assertEquals(1 << 20, with[with.length - 2], "the flow started in between still gets its initial rate");
+        assertEquals(15, with[with.length - 1], "no free thread: the flow start runs on the last one begun");
+        with[with.length - 2] = 0;
+        with[with.length - 1] = -1;
         assertArrayEquals(without, with, "events in flight keep their results and contexts");
         assertEquals(0, fw.faults(), fw.firstFault());
         assertEquals(0, fw.budgetExceeded(), fw.firstFault());
+    }
+
+    /**
+     * Events in flight on threads 0..3 of core 0 only, the last begun on thread 3: the flow start runs on
+     * thread 4, the lowest free one, not on thread 3 (a DPA thread runs one handler at a time), and the
+     * four events end with the results and contexts they have without the flow start.
+     */
+    @Test
+    void aFlowStartWhileItsThreadRunsAnEventTakesAFreeThread() {
+        final FirmwareProvider fw = FirmwareProvider.load(FirmwareDifferentialTest.elf("dcqcn.elf"), 100_000);
+        final long[] without = secondCnpsAround(false, fw, 4);
+        final long[] with = secondCnpsAround(true, fw, 4);
+        assertEquals(4, with[with.length - 1], "the flow start runs on the lowest free thread");
+        assertEquals(1 << 20, with[with.length - 2], "the flow started in between gets its initial rate");
+        for (int t = 0; t < 4; t++) {
+            assertTrue(without[t] >= 1 << 19 && without[t] < 1 << 20, "thread " + t + ": " + without[t]);
+        }
+        with[with.length - 2] = 0;
+        with[with.length - 1] = -1;
+        assertArrayEquals(without, with, "events in flight keep their results and contexts");
+        assertEquals(0, fw.faults(), fw.firstFault());
     }
 
     @Test

@@ -25,12 +25,13 @@ import java.util.Locale;
  * <h2>Lines</h2>
  * With stalled flows:
  * <pre>
- * stalled flows       1 of 1 (0): no byte acknowledged since 23.072 us (1976.928 us to the end); rate 953.7 b/s
- *                     (1/2^20 of line rate), the lowest their CC set, since 0.059 us
- *                     last: firmware doca_rp_np_raw.elf asked for 1 RTT probe (last result at 23.757 us); the
+ * stalled flows       1 of 1 (0): no byte acknowledged since 23.072 us (1976.928 us to the end); rate 953 b/s
+ *                     (1/2^20 of line rate), the lowest their CC set, since 1.654 us; the run reached its stop
+ *                     time 2000.000 us
+ *                     last: firmware doca_rp_np_raw.elf asked for 1 RTT probe (last result at 24.495 us); the
  *                     hardware RTT responder answered 1 (no firmware.np program: its raw data are timestamps)
  * </pre>
- * (each of the two is one line; wrapped here). Flows are listed by id, the first
+ * (two lines, wrapped here). Flows are listed by id, the first
  * {@link #LISTED_FLOWS}. "Since" is the latest time any of the stalled flows made progress, and the
  * latest time any of their rates changed; the rate is their rate now (a range when they differ), with
  * its 20-bit PCC fraction of line rate when they share one. The second line says what their
@@ -111,7 +112,7 @@ public final class StallReport {
                 rateSince = Math.max(rateSince, unfinished.get(i).rateSincePs());
             }
             final StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "%-20s%d of %d (%s): no byte acknowledged since %s"
-                + " (%s to the end); %s since %s", "stalled flows", stalled.size(), totalFlows, ids(unfinished, stalled), us(since),
+                + " (%s to the end); %s, since %s", "stalled flows", stalled.size(), totalFlows, ids(unfinished, stalled), us(since),
                 us(endPs - since), rates(unfinished, lineRates, stalled), us(rateSince)));
             if (!moving.isEmpty()) {
                 b.append(String.format(Locale.ROOT, "; %d more unfinished, still progressing", moving.size()));
@@ -212,7 +213,7 @@ public final class StallReport {
             oneLine &= lineRates[i] == lineRates[idx.get(0)];
         }
         if (lo != hi) {
-            return "rates " + bps(lo) + " .. " + bps(hi) + (atLowest ? ", each the lowest its CC set," : "");
+            return "rates " + bps(lo) + " .. " + bps(hi) + (atLowest ? ", each the lowest its CC set" : "");
         }
         final StringBuilder b = new StringBuilder("rate ").append(bps(lo));
         if (oneLine) {
@@ -220,7 +221,7 @@ public final class StallReport {
             final long units = Math.round(lo * (double) (1 << 20) / line);
             b.append(units == 1 << 20 ? " (line rate)" : " (" + units + "/2^20 of line rate)");
         }
-        return b.append(atLowest ? ", the lowest their CC set," : "").toString();
+        return b.append(atLowest ? ", the lowest their CC set" : "").toString();
     }
 
     /** Microseconds with three decimals: {@code 23.072 us}. */

@@ -31,7 +31,7 @@ import java.util.Locale;
  *                     last: firmware doca_rp_np_raw.elf asked for 1 RTT probe (last result at 24.495 us); the
  *                     hardware RTT responder answered 1 (no firmware.np program: its raw data are timestamps)
  * </pre>
- * (two lines, wrapped here). Flows are listed by id, the first
+ * (two lines, wrapped here). Flows are listed in ascending id order, the first
  * {@link #LISTED_FLOWS}. "Since" is the latest time any of the stalled flows made progress, and the
  * latest time any of their rates changed; the rate is their rate now (a range when they differ), with
  * its 20-bit PCC fraction of line rate when they share one. The second line says what their
@@ -100,6 +100,9 @@ public final class StallReport {
                 moving.add(i);
             }
         }
+        final java.util.Comparator<Integer> byFlowId = java.util.Comparator.comparingInt(i -> unfinished.get(i).flowId());
+        stalled.sort(byFlowId);
+        moving.sort(byFlowId);
         final List<String> out = new ArrayList<>();
         final String why = outOfEvents
             ? String.format(Locale.ROOT, "no event was left at %s", us(endPs))

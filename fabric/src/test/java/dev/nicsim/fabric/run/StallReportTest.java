@@ -44,13 +44,13 @@ class StallReportTest {
     /**
      * Two flows at 0.1 and 0.2 Gb/s of a 100 Gb/s line, each its lowest (a range: no single fraction),
      * one flow still progressing, two not started, no event left at 500 us; the latest progress and rate
-     * change of the stalled pair are 120 and 80 us.
+     * change of the stalled pair are 120 and 80 us; given in NIC order (5 before 3), listed by id.
      */
     @Test
     void aRangeOfRatesOtherFlowsAndARunWithoutEventsAreSaid() {
         final List<FlowProgress> flows = List.of(
-            flow(3, 100_000_000L, 100_000_000L, 80, 120, 130, 0, 0, false),
             flow(5, 200_000_000L, 200_000_000L, 60, 110, 140, 0, 0, false),
+            flow(3, 100_000_000L, 100_000_000L, 80, 120, 130, 0, 0, false),
             flow(6, LINE, LINE, 0, 490, 495, 0, 0, false));
         final StallReport r = StallReport.of(flows, new long[] {LINE, LINE, LINE}, 2, 9, 500 * US, 2000 * US, true, JAVA);
         assertEquals("stalled flows       2 of 9 (3, 5): no byte acknowledged since 120.000 us (380.000 us to the end); rates"

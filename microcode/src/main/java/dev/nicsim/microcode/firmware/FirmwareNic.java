@@ -95,8 +95,12 @@ final class FirmwareNic implements Environment {
     private FirmwareServiceLog services;
     /** This NIC's use counts per service ({@link FirmwareServiceLog#register}), or null. */
     private long[] serviceUses;
-    /** The counter ID (or count) {@link #nicCounters} last refused with -22. */
+    /** The counter ID {@link #nicCounters} last refused with -22. */
     private long refusedCounterId;
+    /** The number of IDs {@link #nicCounters} last refused with -22 (more than 64, unsigned), if {@link #refusedIsCount}. */
+    private long refusedCount;
+    /** Whether {@link #nicCounters} last refused a count of IDs rather than one ID. */
+    private boolean refusedIsCount;
 
     // per call
     private int contextExtraCycles;
@@ -270,7 +274,7 @@ final class FirmwareNic implements Environment {
         final String where = switch (service) {
             case FirmwareServiceLog.UNKNOWN_ECALL -> String.format(Locale.ROOT, "number 0x%x at pc 0x%x (%s)", h.reg(17),
                 h.pc(), image.describe(h.pc()));
-            case FirmwareServiceLog.NIC_COUNTER_ID -> (refusedCounterId < 0 ? "with " + -refusedCounterId
+            case FirmwareServiceLog.NIC_COUNTER_ID -> (refusedIsCount ? "with " + Long.toUnsignedString(refusedCount)
                 + " counter IDs (at most 64), " : String.format(Locale.ROOT, "with counter ID 0x%x, ", refusedCounterId))
                 + returning;
             default -> returning;
@@ -326,7 +330,8 @@ final class FirmwareNic implements Environment {
             return -38;
         }
         if (count < 0 || count > 64) {
-            refusedCounterId = -Math.max(count, 65); // a count: negative, see the ecall's report
+            refusedCount = count;
+            refusedIsCount = true;
             return -22;
         }
         for (int i = 0; i < count; i++) {
@@ -339,6 +344,7 @@ final class FirmwareNic implements Environment {
             final int type = (int) (field >> 4 & 0xF);
             if ((field & ~0xFFL) != 0 || port != 0 || (type != 1 && type != 2)) {
                 refusedCounterId = id;
+                refusedIsCount = false;
                 return -22;
             }
             memory.store(values + 4L * i, 4, type == 1 ? ports.rxBytes(port) : ports.txBytes(port));

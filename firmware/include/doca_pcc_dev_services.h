@@ -28,10 +28,13 @@ doca_pcc_dev_error_t doca_pcc_dev_user_mailbox_handle(void *request, uint32_t re
  */
 void doca_pcc_dev_printf(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
-/** Records format_id and five 64-bit values in the run's trace (ecall NICSIM_ECALL_TRACE). */
+/**
+ * Hands format_id and five 64-bit values to the trace (ecall NICSIM_ECALL_TRACE). nicsim keeps no trace
+ * buffer: the record is dropped, and the run warns at the first call and counts them (docs/firmware.md).
+ */
 void doca_pcc_dev_trace_5(int format_id, uint64_t arg1, uint64_t arg2, uint64_t arg3, uint64_t arg4, uint64_t arg5);
 
-/** Flushes the trace (ecall NICSIM_ECALL_TRACE_FLUSH). */
+/** Flushes the trace (ecall NICSIM_ECALL_TRACE_FLUSH); nicsim: nothing to flush, warned and counted as trace_5. */
 void doca_pcc_dev_trace_flush(void);
 
 /** @return the global hardware-thread index, 0..255 (mailbox thread_rank) */

@@ -103,6 +103,20 @@ final class Qp {
      */
     long timerEventAtPs = Long.MAX_VALUE;
 
+    // ---- requester: progress, for the end-of-run report of unfinished flows (FlowProgress)
+    /** Last time a byte of the message was newly acknowledged (or READ data accepted in order), or the start, ps. */
+    long progressPs;
+    /** Time the pacer rate last changed value (or the start), ps. */
+    long rateSincePs;
+    /** Lowest pacer rate the CC results set (line rate until one does), bits/s. */
+    long lowestRateBitsPerSec;
+    /** Time the last CC result took effect, ps; {@link #NEVER_SENT} if none. */
+    long lastResultPs;
+    /** RTT probes sent for the flow. */
+    int rttProbes;
+    /** RTT responses received for the flow. */
+    int rttResponses;
+
     // ---- requester: READ
     /** Whether a READ request is waiting to be sent. */
     boolean readRequestPending;
@@ -217,6 +231,12 @@ final class Qp {
         rtoEventPending = false;
         timerDeadlinePs = Long.MAX_VALUE;
         timerEventAtPs = Long.MAX_VALUE;
+        progressPs = 0;
+        rateSincePs = 0;
+        lowestRateBitsPerSec = lineRateBitsPerSec;
+        lastResultPs = NEVER_SENT;
+        rttProbes = 0;
+        rttResponses = 0;
         readRequestPending = false;
         readRequestIndex = 0;
         readRequestsSent = 0;

@@ -281,6 +281,7 @@ final class ReactionPoint {
             rxUnknownQp.increment();
             return;
         }
+        q.rttResponses++;
         if (processor != null) {
             event.reset(PccEventType.RTT_RESPONSE, PccEventType.SUBTYPE_NONE, q.qpn, RequesterTransport.lastSentPsn(q),
                 sim.nowNs32());
@@ -362,8 +363,14 @@ final class ReactionPoint {
                              final int timerNs, final int fastStart) {
         ccResultsApplied.increment();
         q.awaitingInit = false;
+        q.lastResultPs = sim.nowPs();
         if (rate != PccResult.RATE_UNCHANGED) {
-            q.rateBitsPerSec = Math.max(1, FixedPoint.rateToBitsPerSec(rate, port.rateBitsPerSec()));
+            final long bps = Math.max(1, FixedPoint.rateToBitsPerSec(rate, port.rateBitsPerSec()));
+            if (bps != q.rateBitsPerSec) {
+                q.rateSincePs = q.lastResultPs;
+            }
+            q.rateBitsPerSec = bps;
+            q.lowestRateBitsPerSec = Math.min(q.lowestRateBitsPerSec, bps);
             if (q.lastTxStartPs != Qp.NEVER_SENT) {
                 q.nextSendPs = q.lastTxStartPs + RoceFraming.serializationPs(q.lastFrameBytes, q.rateBitsPerSec);
             }
@@ -391,6 +398,7 @@ final class ReactionPoint {
         final Packet p = tx.controlFrame(Packet.KIND_RTT_PROBE, RoceOpcodes.RTT_PROBE, q.peerHost, q.qpn, q.peerQpn,
             dataDscp, dataPriority, ecnCodepoint, RoceNic.RTT_FRAME_BYTES, q.udpSrcPort, q.flowId);
         txRttProbes.increment();
+        q.rttProbes++;
         tx.enqueueControl(p);
     }
 

@@ -212,6 +212,7 @@ final class RequesterTransport {
         }
         final int first = q.sndUna;
         q.sndUna = ackIndex + 1;
+        q.progressPs = sim.nowPs();
         if (q.sndNxt < q.sndUna) {
             q.sndNxt = q.sndUna;
         }
@@ -238,6 +239,9 @@ final class RequesterTransport {
             if (nakIndex < q.sndUna || nakIndex >= q.sndMax) {
                 return; // stale
             }
+            if (nakIndex > q.sndUna) {
+                q.progressPs = sim.nowPs();
+            }
             q.sndUna = nakIndex; // a NAK acknowledges every packet before its PSN
             q.sndNxt = nakIndex; // go-back-N
             tx.addActive(q);
@@ -259,6 +263,7 @@ final class RequesterTransport {
         if (d == 0) {
             q.readExpectedIndex++;
             q.readGapReissued = false;
+            q.progressPs = sim.nowPs();
             if (q.readExpectedIndex >= q.totalPackets) {
                 q.rtoDeadlinePs = NEVER;
                 nic.complete(q);

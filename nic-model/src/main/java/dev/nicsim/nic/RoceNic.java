@@ -290,6 +290,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
         q.peerQp = rq;
         q.peerIncarnation = rq.incarnation;
         q.nextSendPs = now;
+        q.progressPs = now;
+        q.rateSincePs = now;
         q.readRequestPending = op == MessageOp.READ;
         qps.put(q);
         c.flowsStarted.increment();
@@ -352,6 +354,26 @@ public final class RoceNic implements NetDevice, CcResultSink {
             final Qp q = qps.requester(i);
             visitor.accept(q.qpn, q.rateBitsPerSec, q.windowBytes);
         }
+    }
+
+    /**
+     * The requester flows still running on this NIC, in ascending QPN order, with what they did so
+     * far ({@link FlowProgress}): for the end-of-run report of unfinished flows. Allocates (not for
+     * hot paths).
+     *
+     * @return a new list, empty when every flow started here has completed
+     */
+    public java.util.List<FlowProgress> unfinishedFlows() {
+        final java.util.List<FlowProgress> out = new java.util.ArrayList<>(qps.requesterCount());
+        for (int i = 0; i < qps.requesterCount(); i++) {
+            final Qp q = qps.requester(i);
+            final long acked = q.byteOffset(q.op == MessageOp.READ ? q.readExpectedIndex : q.sndUna);
+            out.add(new FlowProgress(q.flowId, q.qpn, q.sizeBytes, acked, q.rateBitsPerSec, q.lowestRateBitsPerSec,
+                q.rateSincePs, q.progressPs, q.lastResultPs == Qp.NEVER_SENT ? -1 : q.lastResultPs, q.rttProbes,
+                q.rttResponses, q.awaitingInit));
+        }
+        out.sort(java.util.Comparator.comparingInt(FlowProgress::qpn));
+        return out;
     }
 
     /** @return number of requester flows running on this NIC */

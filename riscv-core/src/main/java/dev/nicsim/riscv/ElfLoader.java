@@ -239,7 +239,7 @@ public final class ElfLoader {
                     if (n.isEmpty() || n.startsWith("$") || n.startsWith(".L")) {
                         continue;
                     }
-                    out.add(new SymbolTable.Symbol(n, addr(value), sz, bind == 1 || bind == 2));
+                    out.add(new SymbolTable.Symbol(n, addr(value), sz, bind == 1 || bind == 2, bind == 2));
                 }
             }
             return new SymbolTable(out);

@@ -23,8 +23,29 @@ public final class SymbolTable {
     /** The empty table (a stripped image). */
     public static final SymbolTable EMPTY = new SymbolTable(List.of());
 
-    /** One symbol: name, address (zero-extended), size in bytes, global or local binding. */
-    public record Symbol(String name, long address, long sizeBytes, boolean global) {
+    /**
+     * One symbol: name, address (zero-extended), size in bytes, global or local binding, and whether
+     * the binding is weak (ELF {@code STB_WEAK}, a definition another object's global one would have
+     * replaced at link time, e.g. a runtime's default callback).
+     *
+     * @param name      symbol name
+     * @param address   value, zero-extended
+     * @param sizeBytes size, bytes
+     * @param global    global or weak binding ({@code STB_GLOBAL}, {@code STB_WEAK}); false for local
+     * @param weak      weak binding ({@code STB_WEAK})
+     */
+    public record Symbol(String name, long address, long sizeBytes, boolean global, boolean weak) {
+        /**
+         * A symbol that is not weak.
+         *
+         * @param name      symbol name
+         * @param address   value, zero-extended
+         * @param sizeBytes size, bytes
+         * @param global    global or local binding
+         */
+        public Symbol(final String name, final long address, final long sizeBytes, final boolean global) {
+            this(name, address, sizeBytes, global, false);
+        }
     }
 
     private final long[] addresses;

@@ -286,6 +286,10 @@ final class ReplayCommand implements Callable<Integer> {
         engine.printSummary(System.out);
         if (firmware != null) {
             System.out.println(((FirmwareProvider) engine.provider()).summaryLine());
+            final String services = ((FirmwareProvider) engine.provider()).services().summaryLine();
+            if (services != null) {
+                System.out.println(services);
+            }
         }
         if (mailbox != null) {
             System.out.println(engine.mailboxLog().summaryLine());

@@ -111,6 +111,8 @@ public final class RunOutputs {
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);
         classes.print(out);
+        FirmwareServices.lines(scenario).forEach(out::println);
+        runner.stallReport().lines().forEach(out::println);
         if (scenario.sampling().charts()) {
             RunCharts.writeAll(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());
         } else if (scenario.sampling().throughputChart()) {

@@ -105,6 +105,8 @@ public final class Runner implements FlowListener, EventHandler {
     private final MailboxLog mailboxLog = new MailboxLog();
     /** Mailbox messages delivered so far (they run in list order, the list being in time order). */
     private int mailboxDelivered;
+    /** The account of unfinished flows, after {@link #run}. */
+    private StallReport stallReport;
 
     /**
      * Builds the fabric.
@@ -720,9 +722,59 @@ public final class Runner implements FlowListener, EventHandler {
                 lookAheadEpochs += s.epochsWithLookAhead();
             }
         }
+        stallReport = stallReport(endPs);
         return new RunResult(scenario.name(), scenario.seed(), records, endPs, wall, events, dataPackets,
             sw, counters.sum("host", "np_cnp_sent"), counters.sum("host", "roce_adp_retrans"),
             counters.sum("host", "local_ack_timeout_err"), emulatorFigures(), epochs, lookAheadEpochs, partitionFigures);
+    }
+
+    /** The account of the flows still unfinished at {@code endPs} ({@link StallReport}). */
+    private StallReport stallReport(final long endPs) {
+        final List<dev.nicsim.nic.FlowProgress> unfinished = new ArrayList<>();
+        final List<Long> rates = new ArrayList<>();
+        for (final RoceNic n : nics) {
+            for (final dev.nicsim.nic.FlowProgress f : n.unfinishedFlows()) {
+                unfinished.add(f);
+                rates.add(n.lineRateBitsPerSec());
+            }
+        }
+        final long[] lineRates = rates.stream().mapToLong(Long::longValue).toArray();
+        final String algorithm = scenario.algorithm().provider() instanceof FirmwareProvider fp
+            ? "firmware " + fp.image().path().getFileName() : "algorithm " + scenario.algorithm().provider().name();
+        final StallReport.Context c;
+        if (scenario.npFirmware() != null) {
+            final FirmwareNotificationPoint np = scenario.npFirmware().program();
+            c = new StallReport.Context(algorithm, String.valueOf(np.image().path().getFileName()), np.calls(), np.faults(),
+                np.budgetExceeded(), np.failed(), fwFaults(), fwBudget());
+        } else {
+            c = new StallReport.Context(algorithm, null, 0, 0, 0, 0, fwFaults(), fwBudget());
+        }
+        final int notStarted = flows.size() - completed - unfinished.size();
+        return StallReport.of(unfinished, lineRates, notStarted, flows.size(), endPs, scenario.stopTimePs(),
+            completed < flows.size() && endPs < scenario.stopTimePs(), c);
+    }
+
+    private long fwFaults() {
+        return scenario.algorithm().provider() instanceof FirmwareProvider fp ? fp.faults() : 0;
+    }
+
+    private long fwBudget() {
+        return scenario.algorithm().provider() instanceof FirmwareProvider fp ? fp.budgetExceeded() : 0;
+    }
+
+    /**
+     * The lines the run summary ends with when flows did not finish: stalled flows (no byte
+     * acknowledged for {@link StallReport#NO_PROGRESS_PS}) with what their congestion control last
+     * did, or the unfinished flows still progressing and why the run ended.
+     *
+     * @return the report; empty lines when every flow completed
+     * @throws IllegalStateException before {@link #run}
+     */
+    public StallReport stallReport() {
+        if (stallReport == null) {
+            throw new IllegalStateException("the run has not run yet");
+        }
+        return stallReport;
     }
 
     /**

@@ -39,7 +39,8 @@ import java.util.function.Consumer;
  * emulator runs a NIC's cores on one thread. {@code ecall} a7 = {@link FirmwareLayout#ECALL_DONE}
  * ends a call; {@link FirmwareLayout#ECALL_PRINT} writes {@code (a0, a1)} bytes to the firmware
  * log; the trace calls return 0; any other number returns -38 (ENOSYS); any other exception, or
- * the instruction budget, abandons the call.
+ * the instruction budget, abandons the call. The trace calls, unknown numbers and NIC-counter reads
+ * nicsim cannot serve are counted and reported ({@link FirmwareServiceLog}, {@link #services}).
  *
  * <p>Thread-safety: not thread-safe; one thread drives all the cores of the NIC.
  */
@@ -90,6 +91,16 @@ final class FirmwareNic implements Environment {
     boolean linkUp = true;
     /** Port 0's speed when no NIC is connected (the first flow's line rate), bits/s; 0 before one is known. */
     private long speedBitsPerSec;
+    /** Where uses of unmodelled services are reported, or null (trial loads). */
+    private FirmwareServiceLog services;
+    /** This NIC's use counts per service ({@link FirmwareServiceLog#register}), or null. */
+    private long[] serviceUses;
+    /** The counter ID {@link #nicCounters} last refused with -22. */
+    private long refusedCounterId;
+    /** The number of IDs {@link #nicCounters} last refused with -22 (more than 64, unsigned), if {@link #refusedIsCount}. */
+    private long refusedCount;
+    /** Whether {@link #nicCounters} last refused a count of IDs rather than one ID. */
+    private boolean refusedIsCount;
 
     // per call
     private int contextExtraCycles;
@@ -239,6 +250,38 @@ final class FirmwareNic implements Environment {
         this.ports = nicPorts;
     }
 
+    /**
+     * Reports this NIC's uses of services nicsim does not model ({@link FirmwareServiceLog}).
+     *
+     * @param log the program's log
+     */
+    void services(final FirmwareServiceLog log) {
+        this.services = log;
+        this.serviceUses = log.register();
+    }
+
+    /**
+     * Counts a use of an unmodelled service at an {@code ecall}; the NIC's first use of it is recorded
+     * with what it asked and where it was called: an unknown number's pc, else the return address
+     * (the runtime's service functions are leaves, so {@code ra} is where their caller resumes; after
+     * a tail call, its caller's caller). Allocation-free after the first.
+     */
+    private void serviceUsed(final int service, final Hart h) {
+        if (serviceUses == null || serviceUses[service]++ != 0) {
+            return;
+        }
+        final String returning = "returning to " + image.describe(h.reg(1));
+        final String where = switch (service) {
+            case FirmwareServiceLog.UNKNOWN_ECALL -> String.format(Locale.ROOT, "number 0x%x at pc 0x%x (%s)", h.reg(17),
+                h.pc(), image.describe(h.pc()));
+            case FirmwareServiceLog.NIC_COUNTER_ID -> (refusedIsCount ? "with " + Long.toUnsignedString(refusedCount)
+                + " counter IDs (at most 64), " : String.format(Locale.ROOT, "with counter ID 0x%x, ", refusedCounterId))
+                + returning;
+            default -> returning;
+        };
+        services.first(service, nowPs(), host(), where);
+    }
+
     /** @return the connected NIC's host index, or {@link FirmwareFaultLog#NO_HOST} without one (fault records) */
     int host() {
         return ports == null ? FirmwareFaultLog.NO_HOST : ports.host();
@@ -287,6 +330,8 @@ final class FirmwareNic implements Environment {
             return -38;
         }
         if (count < 0 || count > 64) {
+            refusedCount = count;
+            refusedIsCount = true;
             return -22;
         }
         for (int i = 0; i < count; i++) {
@@ -298,6 +343,8 @@ final class FirmwareNic implements Environment {
             final int port = (int) (field & 0xF);
             final int type = (int) (field >> 4 & 0xF);
             if ((field & ~0xFFL) != 0 || port != 0 || (type != 1 && type != 2)) {
+                refusedCounterId = id;
+                refusedIsCount = false;
                 return -22;
             }
             memory.store(values + 4L * i, 4, type == 1 ? ports.rxBytes(port) : ports.txBytes(port));
@@ -572,11 +619,18 @@ final class FirmwareNic implements Environment {
             return false;
         }
         if (num == FirmwareLayout.ECALL_TRACE || num == FirmwareLayout.ECALL_TRACE_FLUSH) {
+            serviceUsed(num == FirmwareLayout.ECALL_TRACE ? FirmwareServiceLog.TRACE : FirmwareServiceLog.TRACE_FLUSH, h);
             h.setReg(10, 0);
             return true;
         }
         if (num == FirmwareLayout.ECALL_NIC_COUNTERS) {
-            h.setReg(10, nicCounters(h.reg(10), h.reg(11), h.reg(12)));
+            final long r = nicCounters(h.reg(10), h.reg(11), h.reg(12));
+            if (r == -22) {
+                serviceUsed(FirmwareServiceLog.NIC_COUNTER_ID, h);
+            } else if (r == -38) {
+                serviceUsed(FirmwareServiceLog.NIC_COUNTERS_NO_NIC, h);
+            }
+            h.setReg(10, r);
             return true;
         }
         if (num == FirmwareLayout.ECALL_PRINT) {
@@ -595,6 +649,7 @@ final class FirmwareNic implements Environment {
             h.setReg(10, data == null ? -14 : len);
             return true;
         }
+        serviceUsed(FirmwareServiceLog.UNKNOWN_ECALL, h);
         h.setReg(10, -38);
         return true;
     }

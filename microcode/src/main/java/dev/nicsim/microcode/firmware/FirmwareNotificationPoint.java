@@ -73,12 +73,15 @@ public final class FirmwareNotificationPoint {
     private long calls;
     private long failed;
     private final FirmwareFaultLog faultLog;
+    /** Unmodelled services the program used ({@link #services()}). */
+    private final FirmwareServiceLog services;
 
     private FirmwareNotificationPoint(final FirmwareImage image, final CycleModel model, final long maxInstructions) {
         this.image = image;
         this.model = model;
         this.maxInstructions = maxInstructions;
         this.faultLog = new FirmwareFaultLog(maxInstructions);
+        this.services = new FirmwareServiceLog(String.valueOf(image.path().getFileName()));
         // a trial load: the image fits, its init runs, its packet buffer is where the runtime puts it
         final FirmwareNic trial = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> { });
         if (image.symbol(NP_PACKETS) < 0) {
@@ -118,6 +121,15 @@ public final class FirmwareNotificationPoint {
      */
     public void log(final Consumer<String> sink) {
         this.log = sink;
+    }
+
+    /**
+     * The services this program used that nicsim does not model, over every NIC ({@link FirmwareServiceLog}).
+     *
+     * @return the log
+     */
+    public FirmwareServiceLog services() {
+        return services;
     }
 
     /** @return the image */
@@ -229,6 +241,7 @@ public final class FirmwareNotificationPoint {
                           final int dscp, final int ecn, final long nowNs) {
             if (nic == null) {
                 nic = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
+                nic.services(services);
                 nic.ports(ports);
                 hart = nic.newHart(0);
             }

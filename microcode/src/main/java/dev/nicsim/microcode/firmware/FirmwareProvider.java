@@ -51,12 +51,14 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     private Consumer<String> log = line -> System.err.println("firmware: " + line);
     private FirmwareProfile profile;
     private final FirmwareFaultLog faultLog;
+    private final FirmwareServiceLog services;
 
     private FirmwareProvider(final FirmwareImage image, final long maxInstructionsPerEvent, final CycleModel model) {
         this.image = image;
         this.maxInstructionsPerEvent = maxInstructionsPerEvent;
         this.model = model;
         this.faultLog = new FirmwareFaultLog(maxInstructionsPerEvent);
+        this.services = new FirmwareServiceLog(String.valueOf(image.path().getFileName()));
         this.declarations = new FirmwareNic(image, model, null, INIT_MAX_INSTRUCTIONS, line -> { }).declarations;
     }
 
@@ -160,8 +162,17 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
      */
     public Supplier<PccAlgorithm> processorInstances(final PccParameterValues values, final NicPorts ports) {
         final long[] raw = new long[declarations.parameters().size()];
+        final StringBuilder changed = new StringBuilder();
         for (int i = 0; i < raw.length; i++) {
             raw[i] = values.raw(i);
+            if (raw[i] != declarations.parameters().get(i).defaultRaw()) {
+                changed.append(changed.length() == 0 ? "" : ", ").append(declarations.parameters().get(i).name());
+            }
+        }
+        final dev.nicsim.riscv.SymbolTable.Symbol setParams = image.elf().symbols().find(SET_ALGO_PARAMS);
+        if (changed.length() > 0 && setParams != null && !setParams.weak()) {
+            services.atLoad(FirmwareServiceLog.SET_ALGO_PARAMS, String.format(Locale.ROOT,
+                "defined by the program at 0x%x while the scenario sets %s", setParams.address(), changed));
         }
         return new Supplier<>() {
             private FirmwareNic nic;
@@ -172,10 +183,24 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
                 if (nic == null) {
                     nic = new FirmwareNic(image, model, raw, INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
                     nic.ports(ports);
+                    nic.services(services);
                 }
                 return new FirmwareAlgorithm(FirmwareProvider.this, nic, next++);
             }
         };
+    }
+
+    /** The runtime's weak default the program may replace: validates and copies new parameter values. */
+    static final String SET_ALGO_PARAMS = "doca_pcc_dev_user_set_algo_params";
+
+    /**
+     * The services this program used that nicsim does not model, over every NIC of the run so far
+     * ({@link FirmwareServiceLog}); its {@link FirmwareServiceLog#summaryLine()} belongs in the run summary.
+     *
+     * @return the log, shared by the NICs of the run
+     */
+    public FirmwareServiceLog services() {
+        return services;
     }
 
     /** @return the image */

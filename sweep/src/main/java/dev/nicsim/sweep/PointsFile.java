@@ -9,6 +9,7 @@ import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,8 @@ final class PointsFile implements Closeable {
      * @return the kept rows
      * @throws SweepException if the file's columns, a row's axis values or a kept row's
      *                        {@code partitions} are not this sweep's (results depend on N: a resumed
-     *                        sweep never mixes two N)
+     *                        sweep never mixes two N); if it is not UTF-8 text ({@code FILE:LINE: not
+     *                        UTF-8 text ...}, the line of the first malformed byte) or not valid CSV
      * @throws IOException    if it cannot be read
      */
     Map<String, PointRow> readOk() throws IOException {
@@ -75,6 +77,23 @@ final class PointsFile implements Closeable {
         if (!Files.isRegularFile(file)) {
             return ok;
         }
+        try {
+            return readOk(ok);
+        } catch (final IOException | UncheckedIOException | IllegalStateException e) {
+            if (dev.nicsim.fabric.run.Utf8Lines.isDecodingError(e)) {
+                throw new SweepException(dev.nicsim.fabric.run.Utf8Lines.describe(file) + "; give another --out, or drop --resume");
+            }
+            if (e instanceof IOException io && !(e.getCause() == null && e.getClass() == IOException.class)) {
+                throw io; // the file system's own error (permission, a directory in the way): named by the command
+            }
+            // the CSV parser's own errors (a quoted field cut off by the end of the file): IOException, or wrapped
+            final Throwable cause = e instanceof IOException ? e : e.getCause() != null ? e.getCause() : e;
+            throw new SweepException(file + ": not a valid CSV file (" + cause.getMessage() + "); give another --out,"
+                + " or drop --resume");
+        }
+    }
+
+    private Map<String, PointRow> readOk(final Map<String, PointRow> ok) throws IOException {
         final List<String> header = header(spec);
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
              CSVParser p = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {

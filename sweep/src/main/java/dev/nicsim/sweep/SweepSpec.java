@@ -51,6 +51,15 @@ import java.util.Set;
  */
 public final class SweepSpec {
     /**
+     * Most runs (points x seeds) a sweep may have, checked when the file is read (before any
+     * scenario is loaded or Spark started). The driver holds every run's task and result row in
+     * memory and submits every run as a Spark job, so a product of millions exhausts the heap before
+     * the first point finishes; at a tenth of a second a point (the smallest scenarios) this limit
+     * is already hours of work.
+     */
+    public static final int MAX_RUNS = 100_000;
+
+    /**
      * One dimension of the product: an axis (one key) or a zip group (several keys).
      *
      * @param keys   scenario paths, in file order
@@ -122,7 +131,8 @@ public final class SweepSpec {
      * @param file the sweep file's path (names it in messages; not read)
      * @param text the YAML text
      * @return the sweep
-     * @throws SweepException with {@code file:line: ...} on any structural error
+     * @throws SweepException with {@code file:line: ...} on any structural error, or when the sweep has
+     *         more than {@link #MAX_RUNS} runs (naming the {@code seeds} list, or the axis or zip group that passes it)
      */
     public static SweepSpec parse(final Path file, final String text) {
         final Node root;
@@ -214,13 +224,18 @@ public final class SweepSpec {
             }
             seeds.add(v);
         }
-        // points and tasks are numbered with an int: refuse a product that does not fit (it could not run anyway)
+        // the driver keeps every run's task and row in memory, and points are numbered with an int
         long runs = seeds.size();
+        if (runs > MAX_RUNS) {
+            throw new SweepException(at(file, seedsNode) + "seeds: " + runs + " seeds are more than " + MAX_RUNS
+                + " runs (points x seeds), the limit of a sweep; expected fewer seeds, or several sweeps");
+        }
         for (final Dimension d : dims) {
-            runs *= d.size();
-            if (runs > Integer.MAX_VALUE) {
-                throw new SweepException(file + ":" + d.lines().get(0) + ": axis " + d.name() + ": the sweep reaches more than "
-                    + Integer.MAX_VALUE + " runs (points x seeds); expected fewer axes or values");
+            runs *= d.size(); // at most MAX_RUNS x (2^31 - 1): no overflow
+            if (runs > MAX_RUNS) {
+                throw new SweepException(file + ":" + d.lines().get(0) + ": " + (d.keys().size() == 1 ? "axis " : "zip ")
+                    + d.name() + ": the sweep reaches " + runs + " runs (points x seeds) here, more than " + MAX_RUNS
+                    + ", the limit of a sweep; expected fewer axes, values or seeds, or several sweeps");
             }
         }
         return new SweepSpec(file, name, scenario, List.copyOf(fixed), List.copyOf(dims), List.copyOf(seeds));

@@ -105,6 +105,16 @@ public final class SweepMain implements Runnable {
             SparkMasters.probe(m);
             final long t0 = System.nanoTime();
             final org.apache.spark.sql.SparkSession spark = SparkSessions.create(m, "nicsim sweep " + spec.name());
+            if (spark.sparkContext().isStopped() || m.startsWith("spark://")
+                && spark.sparkContext().applicationId().startsWith("spark-application-")) {
+                // a standalone master that took the connection but never registered the application: Spark
+                // tries 3 times, 20 s apart, then returns the session with the scheduler's fallback id
+                // ("spark-application-<ms>"; a standalone master's ids are "app-<time>-<n>") and stops it
+                final String version = spark.version();
+                spark.stop();
+                throw new SweepException("--master " + m + ": the master did not register the application (Spark gave up"
+                    + " after its 3 attempts); is it a Spark " + version + " master?");
+            }
             System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
                 (System.nanoTime() - t0) / 1e9);
             try {

@@ -210,6 +210,11 @@ public final class SweepSpec {
         if (!(seedsNode instanceof SequenceNode sq) || sq.getValue().isEmpty()) {
             throw new SweepException(at(file, seedsNode) + "seeds: expected a non-empty list of integers, e.g. [1, 2]");
         }
+        if (sq.getValue().size() > MAX_RUNS) {
+            throw new SweepException(at(file, seedsNode) + "seeds: " + sq.getValue().size() + " seeds are more than " + MAX_RUNS
+                + " runs (points x seeds), the limit of a sweep; expected fewer seeds, or several sweeps");
+        }
+        final Set<Long> distinctSeeds = new HashSet<>();
         for (final Node s : sq.getValue()) {
             final String t = scalar(file, s, "seeds");
             final long v;
@@ -218,7 +223,7 @@ public final class SweepSpec {
             } catch (final NumberFormatException ex) {
                 throw new SweepException(at(file, s) + "seeds: expected an integer >= 0, got '" + t + "'");
             }
-            if (v < 0 || seeds.contains(v)) {
+            if (v < 0 || !distinctSeeds.add(v)) {
                 throw new SweepException(at(file, s) + "seeds: expected distinct integers >= 0, got " + t
                     + (v < 0 ? "" : " twice"));
             }
@@ -226,10 +231,6 @@ public final class SweepSpec {
         }
         // the driver keeps every run's task and row in memory, and points are numbered with an int
         long runs = seeds.size();
-        if (runs > MAX_RUNS) {
-            throw new SweepException(at(file, seedsNode) + "seeds: " + runs + " seeds are more than " + MAX_RUNS
-                + " runs (points x seeds), the limit of a sweep; expected fewer seeds, or several sweeps");
-        }
         for (final Dimension d : dims) {
             runs *= d.size(); // at most MAX_RUNS x (2^31 - 1): no overflow
             if (runs > MAX_RUNS) {

@@ -48,14 +48,15 @@ class Utf8LinesTest {
     }
 
     /**
-     * 70,000 lines of "€\n" (4 bytes each): a euro sign straddles the 65,536-byte chunk boundary
-     * (65,536 / 4 = 16,384 lines exactly, so "€" at offset 65,535 + ... is split only if misaligned:
-     * one leading byte shifts every line by one), and a bad byte on line 70,001 is still line 70,001.
+     * "xy" then 70,000 lines of "€\n" (4 bytes each: E2 82 AC 0A): the euro sign of line 16,384
+     * starts at byte 2 + 4 x 16,383 = 65,534, so the first 65,536-byte chunk ends inside it and its
+     * last byte comes with the next chunk; the file is still valid, and a bad byte after the last
+     * line is on line 70,001.
      */
     @Test
     void linesAreCountedAcrossChunks() throws Exception {
         final byte[] body = text("€\n".repeat(70_000));
-        assertEquals(-1, Utf8Lines.firstMalformedLine(file(text("x"), body)));
-        assertEquals(70_001, Utf8Lines.firstMalformedLine(file(text("x"), body, new byte[] {(byte) 0xFF})));
+        assertEquals(-1, Utf8Lines.firstMalformedLine(file(text("xy"), body)));
+        assertEquals(70_001, Utf8Lines.firstMalformedLine(file(text("xy"), body, new byte[] {(byte) 0xFF})));
     }
 }

@@ -109,7 +109,8 @@ public final class SweepSpec {
      * @param file the sweep YAML file
      * @return the sweep
      * @throws SweepException with {@code file:line: ...} on any structural error; {@code file: cannot
-     *         read: REASON} (from {@code IoReasons.why}) when the file cannot be read as UTF-8 text
+     *         read: REASON} (from {@code IoReasons.why}) when the file cannot be read, {@code file:line:
+     *         cannot read: not UTF-8 text ...} (the line of the first malformed byte) when it is not UTF-8
      */
     public static SweepSpec load(final Path file) {
         final String text;
@@ -117,6 +118,14 @@ public final class SweepSpec {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (final NoSuchFileException e) {
             throw new SweepException(file + ": no such sweep file");
+        } catch (final java.nio.charset.CharacterCodingException e) {
+            long line;
+            try {
+                line = dev.nicsim.fabric.run.Utf8Lines.firstMalformedLine(file);
+            } catch (final IOException again) {
+                line = -1;
+            }
+            throw new SweepException(file + (line > 0 ? ":" + line : "") + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         } catch (final IOException e) {
             // why in words (not a directory, is a directory, permission denied, not UTF-8), not the JDK's raw text
             throw new SweepException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));

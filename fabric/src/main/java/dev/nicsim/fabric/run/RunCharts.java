@@ -286,8 +286,9 @@ public final class RunCharts {
         read(dir.resolve("flows.csv"), FLOWS_COLUMNS, rec -> {
             final String fct = rec.get("fct_ns");
             flows.add(new FlowRecord(intField(rec, "flow_id"), intField(rec, "src"), intField(rec, "dst"),
-                longField(rec, "size_bytes"), longField(rec, "start_ns"), fct.isEmpty() ? -1 : longField(rec, "fct_ns"),
-                longField(rec, "ideal_fct_ns")));
+                longField(rec, "size_bytes"), longField(rec, "start_ns"), fct.isEmpty() ? -1 : atLeast(rec, "fct_ns", 0),
+                // slowdown = fct / ideal: a completed flow's ideal of 0 would put an infinite value on the x axis
+                fct.isEmpty() ? longField(rec, "ideal_fct_ns") : atLeast(rec, "ideal_fct_ns", 1)));
         });
         final XYChart chart = chart(title + ": FCT slowdown CDF by flow size", "FCT slowdown (FCT / ideal FCT, ratio)",
             "fraction of completed flows (CDF)");
@@ -390,6 +391,16 @@ public final class RunCharts {
             throw new IllegalArgumentException("line " + (rec.getRecordNumber() + 1) + ": column " + column
                 + ": expected an integer, got '" + rec.get(column) + "'");
         }
+    }
+
+    /** An integer field of at least {@code min}. */
+    private static long atLeast(final CSVRecord rec, final String column, final long min) {
+        final long v = longField(rec, column);
+        if (v < min) {
+            throw new IllegalArgumentException("line " + (rec.getRecordNumber() + 1) + ": column " + column
+                + ": expected an integer >= " + min + ", got " + v);
+        }
+        return v;
     }
 
     /** An integer field that must fit an int and not be negative (ids, host numbers). */

@@ -182,6 +182,7 @@ class RunChartsTest {
         "cut inside a quote | rates.csv | time_ns,qpn,rate_bits_per_sec\\n1000,1,5\\n2000,1,\"7 | rates.csv: line 3: not valid CSV: EOF reached before encapsulated token finished",
         "a missing column | queues.csv | time_ns,switch,port,priority\\n1000,0,0,3\\n | queues.csv: line 1: missing column depth_bytes; expected columns time_ns, switch, port, priority, depth_bytes",
         "a line cut short | queues.csv | time_ns,switch,port,priority,depth_bytes\\n1000,0,0,3,5\\n2000,0,0\\n | queues.csv: line 3: 3 values, expected 5 (time_ns, switch, port, priority, depth_bytes); is the line cut short?",
+        "an ideal FCT of 0 | flows.csv | flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown\\n0,0,1,1000,0,5000,0,\\n | flows.csv: line 2: column ideal_fct_ns: expected an integer >= 1, got 0",
         "a negative time | rates.csv | time_ns,qpn,rate_bits_per_sec\\n-5,1,5\\n | rates.csv: line 2: column time_ns: expected a time in ns in [0, 9223372036854775] (the simulator's picosecond clock), got -5",
     })
     void aBadCsvFileIsOneLineAndWritesNoFigure(final String name, final String file, final String text, final String expected,

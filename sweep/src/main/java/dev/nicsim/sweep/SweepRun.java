@@ -121,7 +121,7 @@ public final class SweepRun {
      * it before it starts Spark, so bad input never waits for (or is buried under) Spark's start.
      *
      * @throws SweepException if {@code out} (or the first of its ancestors that exists) is not a
-     *                        directory; if {@code points.csv}, {@code summary.csv}, {@code sweep.png}
+     *                        writable directory; if {@code points.csv}, {@code summary.csv}, {@code sweep.png}
      *                        or (with {@code keepRuns}) {@code runs} exist as the other kind of file;
      *                        if {@code points.csv} exists without {@code resume}; with {@code resume},
      *                        if it is another sweep's ({@link PointsFile#readOk}) or not UTF-8 text
@@ -135,13 +135,16 @@ public final class SweepRun {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new SweepException(out + ": exists and is not a directory; give a directory for --out");
         }
-        for (Path a = out.getParent(); a != null && !Files.isDirectory(out); a = a.getParent()) {
-            if (Files.exists(a)) {
-                if (!Files.isDirectory(a)) {
-                    throw new SweepException(out + ": cannot be created: " + a + " is not a directory; give another --out");
-                }
-                break;
-            }
+        Path existing = out;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !existing.equals(out) && !Files.isDirectory(existing)) {
+            throw new SweepException(out + ": cannot be created: " + existing + " is not a directory; give another --out");
+        }
+        if (existing != null && !Files.isWritable(existing)) {
+            throw new SweepException(out + ": cannot be written: " + existing + " is not writable (permission denied);"
+                + " give another --out");
         }
         final Path pointsCsv = out.resolve(PointsFile.FILE);
         for (final Path f : List.of(pointsCsv, out.resolve(SUMMARY_FILE), out.resolve(SweepChart.FILE))) {

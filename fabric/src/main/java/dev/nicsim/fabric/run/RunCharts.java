@@ -445,9 +445,10 @@ public final class RunCharts {
      * @throws IOException if it cannot be read for another reason (named by the command)
      */
     static void read(final Path csv, final List<String> columns, final Consumer<CSVRecord> row) throws IOException {
-        long recordLine = 2; // the line where the next record starts (after the header)
+        long recordLine = 1; // the line where the record being read starts: the header's, then each row's
         try (Reader r = Files.newBufferedReader(csv, StandardCharsets.UTF_8);
              CSVParser p = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {
+            recordLine = p.getCurrentLineNumber() + 1;
             for (final String c : columns) {
                 if (!p.getHeaderMap().containsKey(c)) {
                     throw new IllegalArgumentException("line 1: missing column " + c + "; expected columns "

@@ -180,6 +180,7 @@ class RunChartsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
         "cut inside a quote | rates.csv | time_ns,qpn,rate_bits_per_sec\\n1000,1,5\\n2000,1,\"7 | rates.csv: line 3: not valid CSV: EOF reached before encapsulated token finished",
+        "a header cut inside a quote | queues.csv | time_ns,\"switch | queues.csv: line 1: not valid CSV: EOF reached before encapsulated token finished",
         "a missing column | queues.csv | time_ns,switch,port,priority\\n1000,0,0,3\\n | queues.csv: line 1: missing column depth_bytes; expected columns time_ns, switch, port, priority, depth_bytes",
         "a line cut short | queues.csv | time_ns,switch,port,priority,depth_bytes\\n1000,0,0,3,5\\n2000,0,0\\n | queues.csv: line 3: 3 values, expected 5 (time_ns, switch, port, priority, depth_bytes); is the line cut short?",
         "an ideal FCT of 0 | flows.csv | flow_id,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown\\n0,0,1,1000,0,5000,0,\\n | flows.csv: line 2: column ideal_fct_ns: expected an integer >= 1, got 0",

@@ -9,6 +9,7 @@ import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,7 +68,8 @@ final class PointsFile implements Closeable {
      * @return the kept rows
      * @throws SweepException if the file's columns, a row's axis values or a kept row's
      *                        {@code partitions} are not this sweep's (results depend on N: a resumed
-     *                        sweep never mixes two N)
+     *                        sweep never mixes two N); if it is not UTF-8 text ({@code FILE:LINE: not
+     *                        UTF-8 text ...}, the line of the first malformed byte) or not valid CSV
      * @throws IOException    if it cannot be read
      */
     Map<String, PointRow> readOk() throws IOException {
@@ -75,6 +77,37 @@ final class PointsFile implements Closeable {
         if (!Files.isRegularFile(file)) {
             return ok;
         }
+        final long[] recordLine = {2}; // where the record being read starts (line 1 is the header)
+        try {
+            return readOk(ok, recordLine);
+        } catch (final IOException | UncheckedIOException e) {
+            if (dev.nicsim.fabric.run.Utf8Lines.isDecodingError(e)) {
+                throw new SweepException(dev.nicsim.fabric.run.Utf8Lines.describe(file) + "; give another --out, or drop --resume");
+            }
+            final Throwable csv = csvError(e);
+            if (csv != null) {
+                // e.g. a quote that is not closed, then more text: not a file this sweep wrote
+                throw new SweepException(file + ":" + recordLine[0] + ": not valid CSV: "
+                    + csv.getMessage().replaceFirst("^\\(startline \\d+\\) ", "") + "; give another --out, or drop --resume");
+            }
+            if (e instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            throw (IOException) e; // the file system's own error: the command names the file and why
+        }
+    }
+
+    /** The CSV parser's own error in a chain (commons-csv's {@code CSVException}, an IOException), or null. */
+    private static Throwable csvError(final Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.apache.commons.csv.CSVException) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, PointRow> readOk(final Map<String, PointRow> ok, final long[] recordLine) throws IOException {
         final List<String> header = header(spec);
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8);
              CSVParser p = CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).get().parse(r)) {
@@ -82,7 +115,23 @@ final class PointsFile implements Closeable {
                 throw new SweepException(file + ":1: columns " + p.getHeaderNames() + " are not this sweep's " + header
                     + "; give another --out, or drop --resume");
             }
-            for (final CSVRecord rec : p) {
+            final java.util.Iterator<CSVRecord> it = p.iterator();
+            while (true) {
+                final CSVRecord rec;
+                try {
+                    if (!it.hasNext()) {
+                        break;
+                    }
+                    rec = it.next();
+                } catch (final UncheckedIOException e) {
+                    final Throwable csv = csvError(e);
+                    if (csv != null && String.valueOf(csv.getMessage()).contains("EOF reached")) {
+                        break; // the last line, cut short inside a quoted value by an interrupted write
+                    }
+                    throw e;
+                }
+                final long line = recordLine[0];
+                recordLine[0] = p.getCurrentLineNumber() + 1;
                 if (rec.size() != header.size()) {
                     continue; // cut short by an interrupted write
                 }
@@ -92,14 +141,14 @@ final class PointsFile implements Closeable {
                     point = Integer.parseInt(rec.get("point"));
                     seed = Long.parseLong(rec.get("seed"));
                 } catch (final NumberFormatException e) {
-                    throw new SweepException(file + ":" + (rec.getRecordNumber() + 1) + ": point and seed: expected integers");
+                    throw new SweepException(file + ":" + line + ": point and seed: expected integers");
                 }
                 if (point < 0 || point >= spec.pointCount() || !spec.seeds().contains(seed)) {
                     continue; // the sweep file no longer has this point or seed
                 }
                 for (final Map.Entry<String, String> a : spec.axisValues(point).entrySet()) {
                     if (!a.getValue().equals(rec.get(a.getKey()))) {
-                        throw new SweepException(file + ":" + (rec.getRecordNumber() + 1) + ": point " + point + " has "
+                        throw new SweepException(file + ":" + line + ": point " + point + " has "
                             + a.getKey() + "=" + rec.get(a.getKey()) + " but the sweep file gives " + a.getValue()
                             + "; give another --out, or drop --resume");
                     }
@@ -108,7 +157,7 @@ final class PointsFile implements Closeable {
                     continue;
                 }
                 if (!Integer.toString(partitions).equals(rec.get("partitions"))) {
-                    throw new SweepException(file + ":" + (rec.getRecordNumber() + 1) + ": point " + point + " seed " + seed
+                    throw new SweepException(file + ":" + line + ": point " + point + " seed " + seed
                         + " ran with --partitions " + rec.get("partitions") + " but this sweep runs --partitions " + partitions
                         + " (results depend on it); give the same --partitions, another --out, or drop --resume");
                 }

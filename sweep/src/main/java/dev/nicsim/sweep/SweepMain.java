@@ -15,7 +15,11 @@ import java.util.concurrent.Callable;
  * [--no-progress] [--partitions N]} and {@code spark-cluster start|stop [--workers N]}.
  *
  * <p>Exit codes: 0 every point ok, 4 some point failed, 2 bad input (one line on standard error,
- * never a stack trace), 1 internal error.
+ * never a stack trace), 1 internal error. Bad input is everything {@code sweep} can check before it
+ * starts Spark, and it checks all of it first: the options, the master URL's form
+ * ({@link SparkMasters#checkForm}), the sweep file ({@link SweepSpec#load}, {@link SweepSpec#validate}),
+ * the output directory and with {@code --resume} its {@code points.csv} ({@link SweepRun#check}),
+ * and last that a standalone master answers ({@link SparkMasters#probe}).
  */
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim-sweep 0.1.0",
     subcommands = {SweepMain.SweepCommand.class, SparkCluster.Command.class})
@@ -60,7 +64,7 @@ public final class SweepMain implements Runnable {
         Path out;
 
         @Option(names = "--master", paramLabel = "URL",
-            description = "Spark master: local[*] (default, embedded), local[N], spark://host:7077")
+            description = "Spark master: local[*] (default, embedded), local[N], local, local[N,F], spark://host:7077")
         String master;
 
         @Option(names = "--resume", description = "Run only the points missing or failed in DIR/points.csv")
@@ -90,16 +94,31 @@ public final class SweepMain implements Runnable {
             if (out != null && out.toString().isBlank()) {
                 throw new SweepException("--out: the path is empty; give a directory name");
             }
+            // every check comes before Spark starts: its start takes seconds, and its failures are stack traces
+            final String m = SparkSessions.master(master);
+            SparkMasters.checkForm(m, master == null && System.getProperty("spark.master") != null);
             final SweepSpec spec = SweepSpec.load(file);
             spec.validate();
             final Path dir = out != null ? out : Path.of("out", "sweep-" + spec.name());
-            final String m = SparkSessions.master(master);
+            final SweepRun run = new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out, partitions);
+            run.check();
+            SparkMasters.probe(m);
             final long t0 = System.nanoTime();
             final org.apache.spark.sql.SparkSession spark = SparkSessions.create(m, "nicsim sweep " + spec.name());
+            if (spark.sparkContext().isStopped() || m.startsWith("spark://")
+                && spark.sparkContext().applicationId().startsWith("spark-application-")) {
+                // a standalone master that took the connection but never registered the application: Spark
+                // tries 3 times, 20 s apart, then returns the session with the scheduler's fallback id
+                // ("spark-application-<ms>"; a standalone master's ids are "app-<time>-<n>") and stops it
+                final String version = spark.version();
+                spark.stop();
+                throw new SweepException("--master " + m + ": the master did not register the application (Spark gave up"
+                    + " after its 3 attempts); is it a Spark " + version + " master?");
+            }
             System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
                 (System.nanoTime() - t0) / 1e9);
             try {
-                return new SweepRun(spec, dir, resume, keepRuns, pointTimeout, !noProgress, System.out, partitions).run(spark);
+                return run.run(spark);
             } finally {
                 spark.stop();
             }

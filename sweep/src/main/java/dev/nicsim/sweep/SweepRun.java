@@ -45,7 +45,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * cluster runs as many at once as it has cores and each row reaches {@code points.csv} as soon as
  * its task ends. The scheduler's order is FIFO by submission, i.e. by point, then seed.
  *
- * <p>Thread-safety: one sweep per instance.
+ * <p>{@link #check} tests the output directory (and with {@code resume} reads {@code points.csv})
+ * without writing anything; the command calls it before it starts Spark.
+ *
+ * <p>Thread-safety: one sweep per instance, from one thread.
  */
 public final class SweepRun {
     /** Exit code when every point is ok. */
@@ -65,6 +68,9 @@ public final class SweepRun {
     private final boolean progress;
     private final PrintStream messages;
     private final int partitions;
+    /** Set by {@link #check}: the ok rows kept from {@code points.csv} ({@code resume}), and the runs still to do. */
+    private Map<String, PointRow> kept;
+    private List<PointTask> tasks;
 
     /**
      * @param spec                the sweep, validated ({@link SweepSpec#validate})
@@ -110,37 +116,79 @@ public final class SweepRun {
     }
 
     /**
-     * Runs every point and seed not already done, then writes the outputs.
+     * Checks everything about the output directory that can be checked without Spark and plans
+     * the runs; writes nothing. {@link #run} calls it when it has not been called; the command calls
+     * it before it starts Spark, so bad input never waits for (or is buried under) Spark's start.
      *
-     * @param spark the session to run on (not stopped here)
-     * @return {@link #EXIT_OK} or {@link #EXIT_SOME_FAILED}
-     * @throws SweepException if the output directory holds another sweep, or {@code points.csv}
-     *                        exists without {@code resume}
-     * @throws IOException    if an output file cannot be written
+     * @throws SweepException if {@code out} (or the first of its ancestors that exists) is not a
+     *                        writable directory; if {@code points.csv}, {@code summary.csv}, {@code sweep.png}
+     *                        or (with {@code keepRuns}) {@code runs} exist as the other kind of file;
+     *                        if {@code points.csv} exists without {@code resume}; with {@code resume},
+     *                        if it is another sweep's ({@link PointsFile#readOk}) or not UTF-8 text
+     *                        (naming its line)
+     * @throws IOException    if {@code points.csv} cannot be read
      */
-    public int run(final SparkSession spark) throws IOException {
-        Files.createDirectories(out);
+    public void check() throws IOException {
+        if (tasks != null) {
+            return;
+        }
+        if (Files.exists(out) && !Files.isDirectory(out)) {
+            throw new SweepException(out + ": exists and is not a directory; give a directory for --out");
+        }
+        Path existing = out;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing != null && !existing.equals(out) && !Files.isDirectory(existing)) {
+            throw new SweepException(out + ": cannot be created: " + existing + " is not a directory; give another --out");
+        }
+        if (existing != null && !Files.isWritable(existing)) {
+            throw new SweepException(out + ": cannot be written: " + existing + " is not writable (permission denied);"
+                + " give another --out");
+        }
         final Path pointsCsv = out.resolve(PointsFile.FILE);
+        for (final Path f : List.of(pointsCsv, out.resolve(SUMMARY_FILE), out.resolve(SweepChart.FILE))) {
+            if (Files.exists(f) && !Files.isRegularFile(f)) {
+                throw new SweepException(f + ": exists and is not a file; the sweep writes a file there; give another --out");
+            }
+        }
+        if (keepRuns && Files.exists(out.resolve("runs")) && !Files.isDirectory(out.resolve("runs"))) {
+            throw new SweepException(out.resolve("runs") + ": exists and is not a directory; --keep-runs writes run"
+                + " directories in it; give another --out");
+        }
         if (!resume && Files.exists(pointsCsv)) {
             throw new SweepException(pointsCsv + ": exists; add --resume to run only its missing or failed points,"
                 + " or give another --out");
         }
-        final Map<String, PointRow> rows = new ConcurrentHashMap<>();
-        final List<PointTask> tasks = new ArrayList<>();
-        try (PointsFile points = new PointsFile(spec, out, partitions)) {
-            if (resume) {
-                rows.putAll(points.readOk());
-            }
-            points.rewrite(rows.values());
-            for (int p = 0; p < spec.pointCount(); p++) {
-                for (final long seed : spec.seeds()) {
-                    if (!rows.containsKey(PointsFile.key(p, seed))) {
-                        final String runDir = keepRuns ? out.resolve("runs").resolve("p" + p + "-s" + seed).toString() : null;
-                        tasks.add(new PointTask(p, seed, spec.scenario().toString(), spec.overrides(p), runDir,
-                            pointTimeoutSeconds, partitions));
-                    }
+        final Map<String, PointRow> ok = resume ? new PointsFile(spec, out, partitions).readOk() : Map.of();
+        final List<PointTask> planned = new ArrayList<>();
+        for (int p = 0; p < spec.pointCount(); p++) {
+            for (final long seed : spec.seeds()) {
+                if (!ok.containsKey(PointsFile.key(p, seed))) {
+                    final String runDir = keepRuns ? out.resolve("runs").resolve("p" + p + "-s" + seed).toString() : null;
+                    planned.add(new PointTask(p, seed, spec.scenario().toString(), spec.overrides(p), runDir,
+                        pointTimeoutSeconds, partitions));
                 }
             }
+        }
+        kept = ok;
+        tasks = planned;
+    }
+
+    /**
+     * Runs every point and seed not already done, then writes the outputs.
+     *
+     * @param spark the session to run on (not stopped here)
+     * @return {@link #EXIT_OK} or {@link #EXIT_SOME_FAILED}
+     * @throws SweepException as {@link #check}, when it was not called before
+     * @throws IOException    if an output file cannot be written
+     */
+    public int run(final SparkSession spark) throws IOException {
+        check();
+        Files.createDirectories(out);
+        final Map<String, PointRow> rows = new ConcurrentHashMap<>(kept);
+        try (PointsFile points = new PointsFile(spec, out, partitions)) {
+            points.rewrite(rows.values());
             runAll(spark, tasks, rows, points);
             points.rewrite(rows.values());
         }

@@ -51,6 +51,15 @@ import java.util.Set;
  */
 public final class SweepSpec {
     /**
+     * Most runs (points x seeds) a sweep may have, checked when the file is read (before any
+     * scenario is loaded or Spark started). The driver holds every run's task and result row in
+     * memory and submits every run as a Spark job, so a product of millions exhausts the heap before
+     * the first point finishes; at a tenth of a second a point (the smallest scenarios) this limit
+     * is already hours of work.
+     */
+    public static final int MAX_RUNS = 100_000;
+
+    /**
      * One dimension of the product: an axis (one key) or a zip group (several keys).
      *
      * @param keys   scenario paths, in file order
@@ -100,7 +109,8 @@ public final class SweepSpec {
      * @param file the sweep YAML file
      * @return the sweep
      * @throws SweepException with {@code file:line: ...} on any structural error; {@code file: cannot
-     *         read: REASON} (from {@code IoReasons.why}) when the file cannot be read as UTF-8 text
+     *         read: REASON} (from {@code IoReasons.why}) when the file cannot be read, {@code file:line:
+     *         cannot read: not UTF-8 text ...} (the line of the first malformed byte) when it is not UTF-8
      */
     public static SweepSpec load(final Path file) {
         final String text;
@@ -108,6 +118,14 @@ public final class SweepSpec {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (final NoSuchFileException e) {
             throw new SweepException(file + ": no such sweep file");
+        } catch (final java.nio.charset.CharacterCodingException e) {
+            long line;
+            try {
+                line = dev.nicsim.fabric.run.Utf8Lines.firstMalformedLine(file);
+            } catch (final IOException again) {
+                line = -1;
+            }
+            throw new SweepException(file + (line > 0 ? ":" + line : "") + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         } catch (final IOException e) {
             // why in words (not a directory, is a directory, permission denied, not UTF-8), not the JDK's raw text
             throw new SweepException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
@@ -122,7 +140,8 @@ public final class SweepSpec {
      * @param file the sweep file's path (names it in messages; not read)
      * @param text the YAML text
      * @return the sweep
-     * @throws SweepException with {@code file:line: ...} on any structural error
+     * @throws SweepException with {@code file:line: ...} on any structural error, or when the sweep has
+     *         more than {@link #MAX_RUNS} runs (naming the {@code seeds} list, or the axis or zip group that passes it)
      */
     public static SweepSpec parse(final Path file, final String text) {
         final Node root;
@@ -200,6 +219,11 @@ public final class SweepSpec {
         if (!(seedsNode instanceof SequenceNode sq) || sq.getValue().isEmpty()) {
             throw new SweepException(at(file, seedsNode) + "seeds: expected a non-empty list of integers, e.g. [1, 2]");
         }
+        if (sq.getValue().size() > MAX_RUNS) {
+            throw new SweepException(at(file, seedsNode) + "seeds: " + sq.getValue().size() + " seeds are more than " + MAX_RUNS
+                + " runs (points x seeds), the limit of a sweep; expected fewer seeds, or several sweeps");
+        }
+        final Set<Long> distinctSeeds = new HashSet<>();
         for (final Node s : sq.getValue()) {
             final String t = scalar(file, s, "seeds");
             final long v;
@@ -208,19 +232,20 @@ public final class SweepSpec {
             } catch (final NumberFormatException ex) {
                 throw new SweepException(at(file, s) + "seeds: expected an integer >= 0, got '" + t + "'");
             }
-            if (v < 0 || seeds.contains(v)) {
+            if (v < 0 || !distinctSeeds.add(v)) {
                 throw new SweepException(at(file, s) + "seeds: expected distinct integers >= 0, got " + t
                     + (v < 0 ? "" : " twice"));
             }
             seeds.add(v);
         }
-        // points and tasks are numbered with an int: refuse a product that does not fit (it could not run anyway)
+        // the driver keeps every run's task and row in memory, and points are numbered with an int
         long runs = seeds.size();
         for (final Dimension d : dims) {
-            runs *= d.size();
-            if (runs > Integer.MAX_VALUE) {
-                throw new SweepException(file + ":" + d.lines().get(0) + ": axis " + d.name() + ": the sweep reaches more than "
-                    + Integer.MAX_VALUE + " runs (points x seeds); expected fewer axes or values");
+            runs *= d.size(); // at most MAX_RUNS x (2^31 - 1): no overflow
+            if (runs > MAX_RUNS) {
+                throw new SweepException(file + ":" + d.lines().get(0) + ": " + (d.keys().size() == 1 ? "axis " : "zip ")
+                    + d.name() + ": the sweep reaches " + runs + " runs (points x seeds) here, more than " + MAX_RUNS
+                    + ", the limit of a sweep; expected fewer axes, values or seeds, or several sweeps");
             }
         }
         return new SweepSpec(file, name, scenario, List.copyOf(fixed), List.copyOf(dims), List.copyOf(seeds));

@@ -59,4 +59,17 @@ class PointsFileTest {
         final Path out = written(spec, tmp, 1, row(1, 2, PointRow.FAILED));
         assertTrue(new PointsFile(spec, out, 3).readOk().isEmpty());
     }
+
+    /**
+     * An interrupted append can cut the last line inside a quoted error message: that line is
+     * ignored as any last line cut short is (the parser's "EOF reached before encapsulated token
+     * finished"), and the rows before it are kept.
+     */
+    @Test
+    void aLastLineCutInsideAQuoteIsIgnored(@TempDir final Path tmp) throws Exception {
+        final SweepSpec spec = SweepSpec.load(Fixtures.tinySweep(tmp));
+        final Path out = written(spec, tmp, 1, row(0, 1, PointRow.OK), row(0, 2, PointRow.OK));
+        Files.writeString(out.resolve(PointsFile.FILE), "1,1,1,dcqcn,96000,failed,\"no, not", java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(List.of("0/1", "0/2"), List.copyOf(new PointsFile(spec, out, 1).readOk().keySet()));
+    }
 }

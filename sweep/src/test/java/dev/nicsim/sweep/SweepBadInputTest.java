@@ -69,20 +69,25 @@ class SweepBadInputTest {
         assertTrue(o.err().contains("my sweep.yaml:1: (no name:, so the file name) name: expected letters"), o.err());
     }
 
+    private static String values(final int count) {
+        final StringBuilder b = new StringBuilder("[");
+        for (int i = 0; i < count; i++) {
+            b.append(i == 0 ? "" : ", ").append(1000 + i);
+        }
+        return b.append(']').toString();
+    }
+
     /**
-     * Three valid axes of 1,291 values each are 1,291^3 = 2,151,685,171 points, more than an int numbers
-     * (2,147,483,647): one line naming the axis that passes it, before any scenario is loaded (was an
-     * ArithmeticException from pointCount after validating every value).
+     * Three axes of 1,000 values each are 10^9 points: refused when the file is read, naming the
+     * second axis, where the product reaches 1,000 x 1,000 = 10^6 runs, more than
+     * {@link SweepSpec#MAX_RUNS} (was: accepted up to 2^31 runs, then every task built up front and
+     * the driver out of memory amid Spark's heartbeat traces). Nothing is written, Spark not started.
      */
     @org.junit.jupiter.api.Test
-    void aSweepOfMoreRunsThanAnIntNumbersGivesOneLine(@TempDir final Path tmp) throws Exception {
+    void aSweepOfABillionPointsIsRefusedAtTheAxisThatPassesTheLimit(@TempDir final Path tmp) throws Exception {
         final StringBuilder body = new StringBuilder("axes:\n");
         for (final String key : new String[] {"seed", "stop_time_us", "workload.size_bytes"}) {
-            body.append("  ").append(key).append(": [");
-            for (int i = 0; i < 1291; i++) {
-                body.append(i == 0 ? "" : ", ").append(1000 + i);
-            }
-            body.append("]\n");
+            body.append("  ").append(key).append(": ").append(values(1000)).append('\n');
         }
         final Path file = Fixtures.sweepFile(tmp, body + "seeds: [1]\n");
         final Path out = tmp.resolve("out");
@@ -90,9 +95,35 @@ class SweepBadInputTest {
             out.toString(), "--no-progress");
         assertEquals(2, o.exitCode(), o.err());
         assertEquals(1, o.err().lines().count(), o.err());
-        assertTrue(o.err().contains("sweep.yaml:6: axis workload.size_bytes: the sweep reaches more than 2147483647 runs"),
-            o.err());
+        assertEquals("nicsim: " + file + ":5: axis stop_time_us: the sweep reaches 1000000 runs (points x seeds) here, more"
+            + " than 100000, the limit of a sweep; expected fewer axes, values or seeds, or several sweeps", o.err().strip());
+        assertEquals("", o.out(), "Spark started");
         assertFalse(Files.exists(out));
+    }
+
+    /**
+     * The limit counts seeds: 1,000 x 50 points x 2 seeds = 100,000 runs is accepted; 1,000 x 51 x 2 =
+     * 102,000 is refused at the second axis; 100,001 seeds alone are refused at {@code seeds}.
+     */
+    @org.junit.jupiter.api.Test
+    void theLimitIsOnRunsAndNamesTheField(@TempDir final Path tmp) throws Exception {
+        final String head = "name: x\nscenario: " + Fixtures.incast() + "\naxes:\n  stop_time_us: " + values(1000) + "\n";
+        final Path file = tmp.resolve("sweep.yaml");
+        final SweepSpec atLimit = SweepSpec.parse(file, head + "  workload.size_bytes: " + values(50) + "\nseeds: [1, 2]\n");
+        assertEquals(50_000, atLimit.pointCount());
+        assertEquals(SweepSpec.MAX_RUNS, atLimit.pointCount() * atLimit.seeds().size());
+        final SweepException over = org.junit.jupiter.api.Assertions.assertThrows(SweepException.class,
+            () -> SweepSpec.parse(file, head + "  workload.size_bytes: " + values(51) + "\nseeds: [1, 2]\n"));
+        assertEquals(file + ":5: axis workload.size_bytes: the sweep reaches 102000 runs (points x seeds) here, more than"
+            + " 100000, the limit of a sweep; expected fewer axes, values or seeds, or several sweeps", over.getMessage());
+        final StringBuilder seeds = new StringBuilder("name: x\nscenario: " + Fixtures.incast() + "\nseeds: [0");
+        for (int s = 1; s <= SweepSpec.MAX_RUNS; s++) {
+            seeds.append(", ").append(s);
+        }
+        final SweepException tooManySeeds = org.junit.jupiter.api.Assertions.assertThrows(SweepException.class,
+            () -> SweepSpec.parse(file, seeds + "]\n"));
+        assertEquals(file + ":3: seeds: 100001 seeds are more than 100000 runs (points x seeds), the limit of a sweep;"
+            + " expected fewer seeds, or several sweeps", tooManySeeds.getMessage());
     }
 
     /** An axis key with a line break is quoted with the break written as \\n: the message stays one line. */

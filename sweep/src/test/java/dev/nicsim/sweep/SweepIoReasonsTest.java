@@ -29,8 +29,10 @@ class SweepIoReasonsTest {
 
     @Test
     void aSweepFileThatIsNotUtf8SaysSo() throws IOException {
-        final Path f = Files.write(dir.resolve("sweep.yaml"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', (byte) 0xFF, (byte) 0xFE, '\n'});
-        assertEquals("nicsim: " + f + ": cannot read: not UTF-8 text (a malformed byte sequence)",
+        // line 2 holds the bytes FF FE (a UTF-16 byte-order mark, never UTF-8): named with its line
+        final Path f = Files.write(dir.resolve("sweep.yaml"), new byte[] {'#', '\n', 'n', 'a', 'm', 'e', ':', ' ', (byte) 0xFF,
+            (byte) 0xFE, '\n'});
+        assertEquals("nicsim: " + f + ":2: cannot read: not UTF-8 text (a malformed byte sequence)",
             badInput("sweep", f.toString(), "--no-progress"));
     }
 

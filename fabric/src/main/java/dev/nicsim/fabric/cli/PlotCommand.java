@@ -13,7 +13,9 @@ import java.util.concurrent.Callable;
 /**
  * {@code nicsim plot RUN_DIR}: draws {@code throughput.png}, {@code queues.png}, {@code rates.png}
  * and {@code slowdown.png} from a run directory's CSV files ({@link RunCharts}). Exit 2 with one
- * line when the directory or a CSV file is missing or malformed.
+ * line naming the file and line when the directory or a CSV file is missing or malformed (a missing
+ * column, a row cut short, text that is not CSV or not UTF-8); every chart is built before the
+ * first figure is written, so nothing is written then.
  */
 @Command(name = "plot", mixinStandardHelpOptions = true,
     description = "Draw throughput.png, queues.png (8 deepest egress queues), rates.png (20 largest flows) and"

@@ -11,6 +11,9 @@ import dev.nicsim.fabric.trace.ChronicleTraceWriter;
 import dev.nicsim.fabric.trace.PcapTap;
 import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.microcode.trace.PccTraceListener;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccResult;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -106,21 +109,35 @@ final class RunCommand implements Callable<Integer> {
         if (pcap != null && OutputPaths.full(pcap).equals(OutputPaths.full(scenarioFile))) {
             throw new OptionException("--pcap " + pcap + ": is the scenario file");
         }
+        // every check comes before the first write: the fabric is built (which refuses a partition count
+        // the topology cannot take, a zero-delay cut link, link rates the algorithm cannot encode, ...) and
+        // the capture point resolved against it before the trace, the capture or the output directory is
+        // touched, so refused input leaves an earlier run's files in --out as they were
+        if (record != null) {
+            ChronicleTraceWriter.checkDirectory(record);
+        }
+        final TimeSeriesWriter series = TimeSeriesWriter.unopened(dir);
+        final LateTraceListeners listeners = record == null ? null : new LateTraceListeners();
+        final Runner runner = new Runner(scenario, series, listeners, partitions, threadCount);
+        if (point != null) {
+            PcapTap.check(runner, point);
+        }
+        warnIfHeapTight(runner.flowCount());
         OutputPaths.setWriting(dir, record, pcap);
-        OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
-        final Runner runner;
         final RunResult result;
         ChronicleTraceWriter trace = null;
         PcapTap tap = null;
-        try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
+        try (series) {
             if (record != null) {
                 trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
+                listeners.trace = trace;
             }
-            runner = new Runner(scenario, series, trace == null ? null : trace::listener, partitions, threadCount);
-            warnIfHeapTight(runner.flowCount());
             if (point != null) {
                 tap = PcapTap.attach(runner, point, pcap);
             }
+            // the earlier run's files go only now, when the new run starts
+            OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
+            series.open();
             final boolean showBar = !noProgress && System.console() != null;
             if (showBar) {
                 try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name()).setInitialMax(runner.flowCount())
@@ -194,6 +211,52 @@ final class RunCommand implements Callable<Integer> {
         return "nicsim: warning: the " + flows + " flows and the model already take " + (usedBytes >> 20)
             + " MiB of the " + (maxBytes >> 20) + " MiB heap; the run will likely run out of memory"
             + " (give more with NICSIM_JAVA_OPTS=-Xmx...)";
+    }
+
+    /**
+     * The trace listeners handed to the {@link Runner} before the trace exists: the runner is built
+     * (and so the scenario checked against the fabric) before anything is written, and asks for each
+     * host's listener while it builds; each forwards to the trace's listener of its host, made on the
+     * first call, once {@link #trace} is set (before the run starts, so every call is recorded).
+     */
+    private static final class LateTraceListeners implements java.util.function.IntFunction<PccTraceListener> {
+        /** The trace, set after the checks and before the run. */
+        ChronicleTraceWriter trace;
+
+        @Override
+        public PccTraceListener apply(final int host) {
+            return new PccTraceListener() {
+                private PccTraceListener target;
+
+                private PccTraceListener target() {
+                    if (target == null) {
+                        target = trace.listener(host);
+                    }
+                    return target;
+                }
+
+                @Override
+                public void onFlowStart(final int qpn, final long timePs, final long lineRateBitsPerSec, final int mtuBytes,
+                                        final int baseRttNs, final int initialPsn) {
+                    target().onFlowStart(qpn, timePs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
+                }
+
+                @Override
+                public void onFlowEnd(final int qpn, final long timePs) {
+                    target().onFlowEnd(qpn, timePs);
+                }
+
+                @Override
+                public void onEvent(final PccEvent event, final long timePs) {
+                    target().onEvent(event, timePs);
+                }
+
+                @Override
+                public void onResult(final int qpn, final PccResult r, final long effectivePs, final long cycles) {
+                    target().onResult(qpn, r, effectivePs, cycles);
+                }
+            };
+        }
     }
 
     /** The header of a recorded trace: scenario, algorithm and parameters, processor, seed. */

@@ -83,6 +83,18 @@ public final class ChronicleTraceWriter implements AutoCloseable {
         return new ChronicleTraceWriter(dir, time, header);
     }
 
+    /**
+     * Checks, writing nothing, that {@link #create} may write a trace in a directory: it is not a
+     * file, and if it exists it holds trace files only (which {@link #create} replaces). Commands
+     * call it with their other checks, before their first write.
+     *
+     * @param dir the trace directory
+     * @throws TraceException naming the directory and what is in the way
+     */
+    public static void checkDirectory(final Path dir) {
+        TraceQueues.checkForWriting(dir);
+    }
+
     /** @return the trace directory */
     public Path dir() {
         return dir;

@@ -119,6 +119,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, CaptureException {
         OutputPaths.nonEmpty("--out", out);
+        TraceCommand.checkBurstGap(burstGapNs);
         final ReplayInput kind = ReplayInput.detect(input);
         if (firmwareModel != null && firmware == null) {
             throw new TraceException("--firmware-model: only with --firmware (a Java --algorithm has no machine model)");

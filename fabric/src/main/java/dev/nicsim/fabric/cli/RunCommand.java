@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
  * runs a scenario, shows
  * a progress bar on a terminal, prints the summary and writes the output files. {@code --record}
  * records every PCC event, flow start and end and result (with cycles) of every NIC's CC
- * processor to a Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
+ * processor, and the host's calls into firmware (mailbox messages, port-state changes), to a
+ * Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
  * frames of one link as pcap ({@link PcapTap}, default {@code host:0}). {@code --partitions N}
  * (N &gt;= 2) runs the fabric as N partitions in parallel ({@link Runner}); it refuses
  * {@code --record} and {@code --pcap} (exit 2).
@@ -59,7 +60,8 @@ final class RunCommand implements Callable<Integer> {
     boolean noProgress;
 
     @Option(names = "--record", paramLabel = "TRACE_DIR",
-        description = "Record every PCC event and result (with cycles) of the run to a trace (Chronicle Queue) in TRACE_DIR")
+        description = "Record every PCC event and result (with cycles), and the host's mailbox messages and port-state"
+            + " changes to firmware, of the run to a trace (Chronicle Queue) in TRACE_DIR")
     Path record;
 
     @Option(names = "--pcap", paramLabel = "FILE", description = "Write the frames of one link (see --pcap-at) to a pcap file")
@@ -131,6 +133,7 @@ final class RunCommand implements Callable<Integer> {
             if (record != null) {
                 trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
                 listeners.trace = trace;
+                runner.recordHostCalls(trace);
             }
             if (point != null) {
                 tap = PcapTap.attach(runner, point, pcap);
@@ -164,7 +167,9 @@ final class RunCommand implements Callable<Integer> {
         System.out.println("output in " + dir);
         if (trace != null) {
             System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "
-                + trace.flowStarts() + " flow starts, " + trace.flowEnds() + " flow ends recorded to " + record);
+                + trace.flowStarts() + " flow starts, " + trace.flowEnds() + " flow ends"
+                + (trace.hostCalls() > 0 ? ", " + trace.hostCalls() + " host calls (mailbox messages, port-state changes)" : "")
+                + " recorded to " + record);
         }
         if (tap != null) {
             System.out.println("pcap: " + (tap.roceFrames() + tap.pfcFrames()) + " frames (" + tap.roceFrames() + " RoCEv2, "
@@ -270,6 +275,9 @@ final class RunCommand implements Callable<Integer> {
         // replay rebuilds the same processor from this field, so --verify compares like with like
         h.processor = emulator == null ? "direct" : dev.nicsim.fabric.trace.ReplayProcessor.describe(emulator);
         h.seed = scenario.seed();
+        if (!scenario.mailbox().isEmpty() || !scenario.linkEvents().isEmpty()) {
+            h.version = TraceHeader.VERSION; // host calls into firmware are recorded (TraceHostCall)
+        }
         return h;
     }
 }

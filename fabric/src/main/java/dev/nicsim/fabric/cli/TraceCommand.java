@@ -202,6 +202,11 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
             line.setLength(0);
             out.println(result.appendTo(line, lineRates.get(key(result.source, result.qpn))));
         }
+
+        @Override
+        public void hostCall(final dev.nicsim.fabric.trace.TraceHostCall call) {
+            out.println(call);
+        }
     }
 
     /** Counts imported events by type and distinct flows (port, QPN). */

@@ -130,6 +130,8 @@ final class RunCommand implements Callable<Integer> {
         ChronicleTraceWriter trace = null;
         PcapTap tap = null;
         try (series) {
+            // the output directory first (a path that cannot be one fails here, before the trace or capture is made)
+            java.nio.file.Files.createDirectories(dir);
             if (record != null) {
                 trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
                 listeners.trace = trace;

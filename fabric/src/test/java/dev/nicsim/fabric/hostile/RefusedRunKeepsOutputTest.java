@@ -66,6 +66,11 @@ class RefusedRunKeepsOutputTest {
         assertFalse(Files.exists(pcap), "the refused run created its pcap file");
         refused(s, out, before, "is a file; a trace is written to a directory", "--record", file.toString());
         assertEquals("not a trace directory\n", Files.readString(file));
+        // an --out that cannot be a directory is refused before the trace directory is made
+        final String line = Hostile.badInput("run", s.toString(), "--no-progress", "--out", file.toString(), "--record",
+            dir.resolve("t").toString());
+        assertEquals("nicsim: I/O error: " + file + ": exists and is not a directory", line);
+        assertFalse(Files.exists(dir.resolve("t")), "the refused run made its trace directory");
     }
 
     /** Runs into {@code out}, expects exit 2 with the message, and the directory unchanged. */

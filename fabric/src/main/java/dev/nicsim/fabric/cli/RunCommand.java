@@ -38,6 +38,11 @@ import java.util.concurrent.Callable;
  * frames of one link as pcap ({@link PcapTap}, default {@code host:0}). {@code --partitions N}
  * (N &gt;= 2) runs the fabric as N partitions in parallel ({@link Runner}); it refuses
  * {@code --record} and {@code --pcap} (exit 2).
+ *
+ * <p>Every check, including those only the built fabric can make, comes before the first write;
+ * the run's files are written into a staging directory beside the output directory and moved into
+ * place when the run finished ({@link OutputPaths#stage}, {@link OutputPaths#commit}), so refused
+ * input and a run that fails part-way both leave an earlier run's files in {@code --out} whole.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, throughput.csv, classes.csv,"
@@ -118,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
         if (record != null) {
             ChronicleTraceWriter.checkDirectory(record);
         }
-        final TimeSeriesWriter series = TimeSeriesWriter.unopened(dir);
+        final TimeSeriesWriter series = TimeSeriesWriter.unopened();
         final LateTraceListeners listeners = record == null ? null : new LateTraceListeners();
         final Runner runner = new Runner(scenario, series, listeners, partitions, threadCount);
         if (point != null) {
@@ -126,46 +131,56 @@ final class RunCommand implements Callable<Integer> {
         }
         warnIfHeapTight(runner.flowCount());
         OutputPaths.setWriting(dir, record, pcap);
+        // the output directory first (a path that cannot be one fails here, before the trace or capture is made);
+        // the run writes into a staging directory beside it, moved into place only when the run finished, so a
+        // run that fails part-way leaves the earlier run's files in --out whole
+        java.nio.file.Files.createDirectories(dir);
         final RunResult result;
         ChronicleTraceWriter trace = null;
         PcapTap tap = null;
-        try (series) {
-            // the output directory first (a path that cannot be one fails here, before the trace or capture is made)
-            java.nio.file.Files.createDirectories(dir);
-            if (record != null) {
-                trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
-                listeners.trace = trace;
-                runner.recordHostCalls(trace);
-            }
-            if (point != null) {
-                tap = PcapTap.attach(runner, point, pcap);
-            }
-            // the earlier run's files go only now, when the new run starts
-            OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
-            series.open();
-            final boolean showBar = !noProgress && System.console() != null;
-            if (showBar) {
-                try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name()).setInitialMax(runner.flowCount())
-                    .setUnit(" flows", 1).setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(200)
-                    .setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
-                    result = runner.run(bar::stepTo);
+        Path stage = null;
+        boolean committed = false;
+        try {
+            try (series) {
+                if (record != null) {
+                    trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
+                    listeners.trace = trace;
+                    runner.recordHostCalls(trace);
                 }
-            } else {
-                result = runner.run(done -> { });
+                if (point != null) {
+                    tap = PcapTap.attach(runner, point, pcap);
+                }
+                stage = OutputPaths.stage(dir);
+                series.open(stage);
+                final boolean showBar = !noProgress && System.console() != null;
+                if (showBar) {
+                    try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name())
+                        .setInitialMax(runner.flowCount()).setUnit(" flows", 1).setStyle(ProgressBarStyle.ASCII)
+                        .setUpdateIntervalMillis(200).setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
+                        result = runner.run(bar::stepTo);
+                    }
+                } else {
+                    result = runner.run(done -> { });
+                }
+                if (trace != null) {
+                    trace.finish(); // only a run that completed leaves a trace that reads as whole
+                }
+            } finally {
+                if (trace != null) {
+                    trace.close();
+                }
+                if (tap != null) {
+                    tap.close();
+                }
             }
-            if (trace != null) {
-                trace.finish(); // only a run that completed leaves a trace that reads as whole
-            }
+            RunOutputs.write(stage, scenario, runner, result, System.out);
+            OutputPaths.commit(stage, dir, OutputPaths.RUN_FILES);
+            committed = true;
         } finally {
-            if (trace != null) {
-                trace.close();
-            }
-            if (tap != null) {
-                tap.close();
+            if (!committed) {
+                OutputPaths.discard(stage);
             }
         }
-        RunOutputs.write(dir, scenario, runner, result, System.out);
-        OutputPaths.finished(dir);
         System.out.println("output in " + dir);
         if (trace != null) {
             System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "

@@ -486,7 +486,7 @@ public final class Ns3Import {
     private static void requireBuilds(final Scenario scenario) {
         try {
             new dev.nicsim.fabric.run.Runner(scenario,
-                dev.nicsim.fabric.run.TimeSeriesWriter.unopened(Path.of("ns3-import-check")), null);
+                dev.nicsim.fabric.run.TimeSeriesWriter.unopened(), null);
         } catch (final ScenarioException | IllegalArgumentException e) {
             throw new ScenarioException("the imported scenario would not run: " + e.getMessage());
         }

@@ -19,7 +19,6 @@ import java.nio.file.Path;
  * {@link #checkError()} so the packet path never throws checked exceptions.
  */
 public final class TimeSeriesWriter implements Closeable {
-    private final Path dir;
     private CSVPrinter queues;
     private CSVPrinter rates;
     private CSVPrinter throughput;
@@ -34,36 +33,34 @@ public final class TimeSeriesWriter implements Closeable {
      * @throws IOException if a file cannot be created
      */
     public TimeSeriesWriter(final Path dir) throws IOException {
-        this.dir = dir;
-        open();
+        open(dir);
     }
 
-    private TimeSeriesWriter(final Path dir, final boolean unused) {
-        this.dir = dir;
+    private TimeSeriesWriter() {
     }
 
     /**
-     * A writer that touches nothing on disk until {@link #open()}: a {@link Runner} can be built
-     * with it (which checks the scenario against the fabric) before the output directory is
-     * prepared, so input the build refuses leaves an earlier run's files in place.
+     * A writer that touches nothing on disk until {@link #open(Path)}: a {@link Runner} can be built
+     * with it (which checks the scenario against the fabric) before any output is written, so input
+     * the build refuses leaves an earlier run's files in place.
      *
-     * @param dir output directory, created by {@link #open()} if missing
-     * @return the unopened writer; nothing may be written before {@link #open()}
+     * @return the unopened writer; nothing may be written before {@link #open(Path)}
      */
-    public static TimeSeriesWriter unopened(final Path dir) {
-        return new TimeSeriesWriter(dir, false);
+    public static TimeSeriesWriter unopened() {
+        return new TimeSeriesWriter();
     }
 
     /**
      * Creates the directory and the three files (replacing existing ones) of a writer made by
      * {@link #unopened}; the public constructor calls it itself.
      *
+     * @param dir output directory, created if missing
      * @throws IOException if a file cannot be created
      * @throws IllegalStateException if the writer is already open
      */
-    public void open() throws IOException {
+    public void open(final Path dir) throws IOException {
         if (queues != null) {
-            throw new IllegalStateException("time series in " + dir + " already open");
+            throw new IllegalStateException("time series already open");
         }
         Files.createDirectories(dir);
         queues = open(dir.resolve("queues.csv"), "time_ns", "switch", "port", "priority", "depth_bytes");

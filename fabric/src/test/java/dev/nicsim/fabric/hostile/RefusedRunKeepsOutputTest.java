@@ -73,6 +73,25 @@ class RefusedRunKeepsOutputTest {
         assertFalse(Files.exists(dir.resolve("t")), "the refused run made its trace directory");
     }
 
+    /**
+     * A run that fails after it started (its capture written to {@code /dev/full}, which fails with
+     * ENOSPC when the buffered frames reach it) leaves the earlier run's files whole too: the run
+     * writes into a staging directory beside {@code --out}, moved into place only when it finished,
+     * and removed when it failed.
+     */
+    @Test
+    void aRunThatFailsPartWayLeavesTheEarlierRunWhole() throws IOException {
+        final Path full = Path.of("/dev/full");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(full), "/dev/full is not on this machine");
+        final Path s = Hostile.scenario(dir, LEAF_SPINE);
+        final Path out = dir.resolve("o");
+        Hostile.ok("run", s.toString(), "--no-progress", "--out", out.toString());
+        final Map<String, byte[]> before = contents(out);
+        final List<String> beside = Hostile.names(dir);
+        refused(s, out, before, "no space left on device", "--pcap", full.toString());
+        assertEquals(beside, Hostile.names(dir), "the failed run left its staging directory");
+    }
+
     /** Runs into {@code out}, expects exit 2 with the message, and the directory unchanged. */
     private static void refused(final Path scenario, final Path out, final Map<String, byte[]> before, final String message,
                                 final String... extra) throws IOException {

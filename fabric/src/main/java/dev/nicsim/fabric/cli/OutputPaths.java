@@ -52,24 +52,23 @@ final class OutputPaths {
             + " are partial. It is removed when the command finishes.\n", StandardCharsets.UTF_8);
     }
 
-    /** Prefix of a staging directory's name after the dot and the output directory's name. */
-    static final String STAGING_INFIX = ".nicsim-partial-";
+    /** Prefix of a staging directory's name. */
+    static final String STAGING_PREFIX = ".nicsim-partial-";
 
     /**
-     * Makes a staging directory beside an output directory (same parent, so the outputs move into
-     * place by renaming): {@code .<name>.nicsim-partial-<random>}. A command writes its outputs there
-     * and {@link #commit}s them when it finished, or {@link #discard}s them when it failed, so the
-     * output directory holds either the earlier complete outputs or the new complete ones, never a
-     * mix. Only a process killed outright leaves the staging directory behind, which its name says.
+     * Makes a staging directory inside an output directory ({@code .nicsim-partial-<random>}: on the
+     * same file system, so the outputs move into place by renaming, and needing no more permission
+     * than the output directory itself). A command writes its outputs there and {@link #commit}s them
+     * when it finished, or {@link #discard}s them when it failed, so the output directory holds
+     * either the earlier complete outputs or the new complete ones, never a mix. Only a process
+     * killed outright leaves the staging directory behind, which its name says.
      *
      * @param dir the output directory (it exists)
      * @return the new, empty staging directory
      * @throws IOException if it cannot be made
      */
     static Path stage(final Path dir) throws IOException {
-        final Path abs = full(dir);
-        final Path parent = abs.getParent() != null ? abs.getParent() : abs;
-        return Files.createTempDirectory(parent, "." + (abs.getFileName() != null ? abs.getFileName() : "out") + STAGING_INFIX);
+        return Files.createTempDirectory(dir, STAGING_PREFIX);
     }
 
     /**

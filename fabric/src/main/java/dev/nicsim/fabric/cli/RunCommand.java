@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
  * {@code --record} and {@code --pcap} (exit 2).
  *
  * <p>Every check, including those only the built fabric can make, comes before the first write;
- * the run's files are written into a staging directory beside the output directory and moved into
+ * the run's files are written into a staging directory inside the output directory and moved into
  * place when the run finished ({@link OutputPaths#stage}, {@link OutputPaths#commit}), so refused
  * input and a run that fails part-way both leave an earlier run's files in {@code --out} whole.
  */
@@ -132,7 +132,7 @@ final class RunCommand implements Callable<Integer> {
         warnIfHeapTight(runner.flowCount());
         OutputPaths.setWriting(dir, record, pcap);
         // the output directory first (a path that cannot be one fails here, before the trace or capture is made);
-        // the run writes into a staging directory beside it, moved into place only when the run finished, so a
+        // the run writes into a staging directory inside it, moved into place only when the run finished, so a
         // run that fails part-way leaves the earlier run's files in --out whole
         java.nio.file.Files.createDirectories(dir);
         final RunResult result;

@@ -74,8 +74,8 @@ final class OutputPaths {
     /**
      * Moves a finished command's outputs from its staging directory into the output directory:
      * first removes the files an earlier run left there ({@code files}, so no stale output survives
-     * beside the new ones; other files stay), then renames every staged file into place and
-     * removes the staging directory.
+     * beside the new ones; other files stay) and a {@link #PARTIAL_MARKER} an earlier failed command
+     * left, then renames every staged file into place and removes the staging directory.
      *
      * @param stage the staging directory ({@link #stage})
      * @param dir   the output directory
@@ -87,6 +87,7 @@ final class OutputPaths {
         for (final String f : files) {
             Files.deleteIfExists(dir.resolve(f));
         }
+        Files.deleteIfExists(dir.resolve(PARTIAL_MARKER)); // an earlier failed command's: the directory is whole now
         final List<Path> staged;
         try (java.util.stream.Stream<Path> s = Files.list(stage)) {
             staged = s.sorted().toList();

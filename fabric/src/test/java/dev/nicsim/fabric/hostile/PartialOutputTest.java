@@ -29,9 +29,10 @@ class PartialOutputTest {
         final Path out = Files.createDirectory(dir.resolve("o"));
         Files.writeString(out.resolve("flows.csv"), "stale: from an earlier run\n");
         Files.writeString(out.resolve("throughput.png"), "stale chart\n");
+        Files.writeString(out.resolve("PARTIAL"), "left by an earlier run that failed part-way\n");
         Hostile.badInput("run", s.toString(), "--no-progress", "--out", out.toString(), "--set",
             "topology.host_link.delay_ns=536870912");
-        assertEquals(List.of("flows.csv", "throughput.png"), Hostile.names(out));
+        assertEquals(List.of("PARTIAL", "flows.csv", "throughput.png"), Hostile.names(out));
         assertEquals("stale: from an earlier run\n", Files.readString(out.resolve("flows.csv")));
 
         Hostile.ok("run", s.toString(), "--no-progress", "--out", out.toString());

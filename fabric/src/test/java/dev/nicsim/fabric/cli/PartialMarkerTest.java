@@ -12,9 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@link OutputPaths#starting} and {@link OutputPaths#finished}: once a command has passed its
- * checks and starts writing, the earlier run's files go and {@code PARTIAL} says the directory is
- * incomplete until the command finishes (a run that fails part-way stays marked).
+ * {@link OutputPaths#starting} and {@link OutputPaths#finished} ({@code replay}): once the command
+ * has passed its checks and starts writing, the earlier files it writes go and {@code PARTIAL} says
+ * the directory is incomplete until the command finishes (a replay that fails part-way stays marked).
  */
 class PartialMarkerTest {
     @TempDir

@@ -15,9 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * Issue 23, defect 10, as refined by issue 41: input refused while the run is being set up
  * (here the base RTT that overflows the PCC flow attribute, found when the fabric is built) is
  * refused before anything is written, so an earlier run's files in a reused {@code --out} stay
- * whole and nothing is marked partial; a run that gets past its checks replaces every file of the
- * earlier run (no stale chart survives beside the new ones). The {@code PARTIAL} marker of a run
- * that fails after it started writing is checked by {@code dev.nicsim.fabric.cli.PartialMarkerTest}.
+ * whole; a run that finishes replaces every file of the earlier run (no stale chart survives beside
+ * the new ones) and removes a {@code PARTIAL} an earlier failed command left. A run that fails
+ * part-way is {@link RefusedRunKeepsOutputTest}'s; {@code replay}'s {@code PARTIAL} marker is
+ * {@code dev.nicsim.fabric.cli.PartialMarkerTest}'s.
  */
 class PartialOutputTest {
     @TempDir

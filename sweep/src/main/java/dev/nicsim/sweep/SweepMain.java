@@ -39,6 +39,7 @@ public final class SweepMain implements Runnable {
      * @param args arguments
      */
     public static void main(final String[] args) {
+        dev.nicsim.fabric.cli.NicsimCommand.guardStandardOutput();
         System.exit(execute(args));
     }
 

@@ -65,7 +65,18 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
      * @param args command-line arguments
      */
     public static void main(final String[] args) {
+        guardStandardOutput();
         System.exit(execute(args));
+    }
+
+    /**
+     * Replaces {@code System.out} by one that ends quietly when its reader closes the pipe
+     * ({@code nicsim algorithms | head -1} exits 0 with nothing on standard error; every command,
+     * see {@link StandardOutput} for why 0 and not 141). Entry points call it once before
+     * {@link #execute}; other write errors on standard output still give exit 2.
+     */
+    public static void guardStandardOutput() {
+        StandardOutput.install();
     }
 
     /**

@@ -52,6 +52,72 @@ final class OutputPaths {
             + " are partial. It is removed when the command finishes.\n", StandardCharsets.UTF_8);
     }
 
+    /** Prefix of a staging directory's name. */
+    static final String STAGING_PREFIX = ".nicsim-partial-";
+
+    /**
+     * Makes a staging directory inside an output directory ({@code .nicsim-partial-<random>}: on the
+     * same file system, so the outputs move into place by renaming, and needing no more permission
+     * than the output directory itself). A command writes its outputs there and {@link #commit}s them
+     * when it finished, or {@link #discard}s them when it failed, so the output directory holds
+     * either the earlier complete outputs or the new complete ones, never a mix. Only a process
+     * killed outright leaves the staging directory behind, which its name says.
+     *
+     * @param dir the output directory (it exists)
+     * @return the new, empty staging directory
+     * @throws IOException if it cannot be made
+     */
+    static Path stage(final Path dir) throws IOException {
+        return Files.createTempDirectory(dir, STAGING_PREFIX);
+    }
+
+    /**
+     * Moves a finished command's outputs from its staging directory into the output directory:
+     * first removes the files an earlier run left there ({@code files}, so no stale output survives
+     * beside the new ones; other files stay) and a {@link #PARTIAL_MARKER} an earlier failed command
+     * left, then renames every staged file into place and removes the staging directory.
+     *
+     * @param stage the staging directory ({@link #stage})
+     * @param dir   the output directory
+     * @param files the files the command writes
+     * @throws IOException if a file cannot be removed or moved
+     */
+    static void commit(final Path stage, final Path dir, final List<String> files) throws IOException {
+        Files.createDirectories(dir);
+        for (final String f : files) {
+            Files.deleteIfExists(dir.resolve(f));
+        }
+        Files.deleteIfExists(dir.resolve(PARTIAL_MARKER)); // an earlier failed command's: the directory is whole now
+        final List<Path> staged;
+        try (java.util.stream.Stream<Path> s = Files.list(stage)) {
+            staged = s.sorted().toList();
+        }
+        for (final Path p : staged) {
+            Files.move(p, dir.resolve(p.getFileName().toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.delete(stage);
+    }
+
+    /**
+     * Removes a staging directory and what it holds (a failed command's partial outputs); errors are
+     * ignored, as the command is already failing with its own.
+     *
+     * @param stage the staging directory, or null
+     */
+    static void discard(final Path stage) {
+        if (stage == null || !Files.isDirectory(stage)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(stage)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(stage);
+        } catch (final IOException | RuntimeException e) {
+            // best effort: the command reports its own failure
+        }
+    }
+
     /**
      * Marks an output directory complete (removes {@link #PARTIAL_MARKER}).
      *

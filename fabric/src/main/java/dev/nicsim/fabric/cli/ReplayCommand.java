@@ -121,6 +121,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, CaptureException {
         OutputPaths.nonEmpty("--out", out);
+        TraceCommand.checkBurstGap(burstGapNs);
         final ReplayInput kind = ReplayInput.detect(input);
         if (firmwareModel != null && firmware == null) {
             throw new TraceException("--firmware-model: only with --firmware (a Java --algorithm has no machine model)");
@@ -170,6 +171,10 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
                     recorded != null || firmware == null ? recorded : firmwareConfig());
+                if (mailbox != null && reader.mailboxMessages() > 0) {
+                    throw new TraceException("--mailbox " + mailbox + ": " + input + " records the run's "
+                        + reader.mailboxMessages() + " mailbox deliveries, which the replay makes again; drop --mailbox");
+                }
                 OutputPaths.setWriting(dir);
                 OutputPaths.starting(dir, OutputPaths.REPLAY_FILES, "replay " + input); // the trace was checked whole
                 try (ReplayEngine engine = new ReplayEngine(st, dir)) {
@@ -291,10 +296,19 @@ final class ReplayCommand implements Callable<Integer> {
                 System.out.println(services);
             }
         }
-        if (mailbox != null) {
+        final boolean mailboxCsv = mailbox != null || engine.recordedMailboxMessages() > 0;
+        if (mailboxCsv) {
             System.out.println(engine.mailboxLog().summaryLine());
         }
-        System.out.println("output in " + dir + " (events.csv, results.csv" + (mailbox != null ? ", mailbox.csv" : "") + ")");
+        if (engine.recordedMailboxMessages() + engine.recordedPortStateChanges() > 0) {
+            System.out.println("host calls         " + engine.recordedMailboxMessages() + " mailbox deliveries and "
+                + engine.recordedPortStateChanges() + " port-state changes made again as the trace records them");
+        }
+        if (engine.skippedHostCalls() > 0) {
+            System.out.println("host calls         " + engine.skippedHostCalls() + " recorded mailbox deliveries and port-state"
+                + " changes not made: they go to firmware, and " + engine.provider().name() + " is a Java algorithm");
+        }
+        System.out.println("output in " + dir + " (events.csv, results.csv" + (mailboxCsv ? ", mailbox.csv" : "") + ")");
         if (!verify) {
             return 0;
         }

@@ -11,6 +11,9 @@ import dev.nicsim.fabric.trace.ChronicleTraceWriter;
 import dev.nicsim.fabric.trace.PcapTap;
 import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.microcode.trace.PccTraceListener;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccResult;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -30,10 +33,16 @@ import java.util.concurrent.Callable;
  * runs a scenario, shows
  * a progress bar on a terminal, prints the summary and writes the output files. {@code --record}
  * records every PCC event, flow start and end and result (with cycles) of every NIC's CC
- * processor to a Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
+ * processor, and the host's calls into firmware (mailbox messages, port-state changes), to a
+ * Chronicle Queue trace ({@link ChronicleTraceWriter}); {@code --pcap} writes the
  * frames of one link as pcap ({@link PcapTap}, default {@code host:0}). {@code --partitions N}
  * (N &gt;= 2) runs the fabric as N partitions in parallel ({@link Runner}); it refuses
  * {@code --record} and {@code --pcap} (exit 2).
+ *
+ * <p>Every check, including those only the built fabric can make, comes before the first write;
+ * the run's files are written into a staging directory inside the output directory and moved into
+ * place when the run finished ({@link OutputPaths#stage}, {@link OutputPaths#commit}), so refused
+ * input and a run that fails part-way both leave an earlier run's files in {@code --out} whole.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Simulate a scenario and write flows.csv, queues.csv, rates.csv, throughput.csv, classes.csv,"
@@ -56,7 +65,8 @@ final class RunCommand implements Callable<Integer> {
     boolean noProgress;
 
     @Option(names = "--record", paramLabel = "TRACE_DIR",
-        description = "Record every PCC event and result (with cycles) of the run to a trace (Chronicle Queue) in TRACE_DIR")
+        description = "Record every PCC event and result (with cycles), and the host's mailbox messages and port-state"
+            + " changes to firmware, of the run to a trace (Chronicle Queue) in TRACE_DIR")
     Path record;
 
     @Option(names = "--pcap", paramLabel = "FILE", description = "Write the frames of one link (see --pcap-at) to a pcap file")
@@ -106,48 +116,77 @@ final class RunCommand implements Callable<Integer> {
         if (pcap != null && OutputPaths.full(pcap).equals(OutputPaths.full(scenarioFile))) {
             throw new OptionException("--pcap " + pcap + ": is the scenario file");
         }
+        // every check comes before the first write: the fabric is built (which refuses a partition count
+        // the topology cannot take, a zero-delay cut link, link rates the algorithm cannot encode, ...) and
+        // the capture point resolved against it before the trace, the capture or the output directory is
+        // touched, so refused input leaves an earlier run's files in --out as they were
+        if (record != null) {
+            ChronicleTraceWriter.checkDirectory(record);
+        }
+        final TimeSeriesWriter series = TimeSeriesWriter.unopened();
+        final LateTraceListeners listeners = record == null ? null : new LateTraceListeners();
+        final Runner runner = new Runner(scenario, series, listeners, partitions, threadCount);
+        if (point != null) {
+            PcapTap.check(runner, point);
+        }
+        warnIfHeapTight(runner.flowCount());
         OutputPaths.setWriting(dir, record, pcap);
-        OutputPaths.starting(dir, OutputPaths.RUN_FILES, "run " + scenarioFile);
-        final Runner runner;
+        // the output directory first (a path that cannot be one fails here, before the trace or capture is made);
+        // the run writes into a staging directory inside it, moved into place only when the run finished, so a
+        // run that fails part-way leaves the earlier run's files in --out whole
+        java.nio.file.Files.createDirectories(dir);
         final RunResult result;
         ChronicleTraceWriter trace = null;
         PcapTap tap = null;
-        try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
-            if (record != null) {
-                trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
-            }
-            runner = new Runner(scenario, series, trace == null ? null : trace::listener, partitions, threadCount);
-            warnIfHeapTight(runner.flowCount());
-            if (point != null) {
-                tap = PcapTap.attach(runner, point, pcap);
-            }
-            final boolean showBar = !noProgress && System.console() != null;
-            if (showBar) {
-                try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name()).setInitialMax(runner.flowCount())
-                    .setUnit(" flows", 1).setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(200)
-                    .setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
-                    result = runner.run(bar::stepTo);
+        Path stage = null;
+        boolean committed = false;
+        try {
+            try (series) {
+                if (record != null) {
+                    trace = ChronicleTraceWriter.create(record, traceHeader(scenario));
+                    listeners.trace = trace;
+                    runner.recordHostCalls(trace);
                 }
-            } else {
-                result = runner.run(done -> { });
+                if (point != null) {
+                    tap = PcapTap.attach(runner, point, pcap);
+                }
+                stage = OutputPaths.stage(dir);
+                series.open(stage);
+                final boolean showBar = !noProgress && System.console() != null;
+                if (showBar) {
+                    try (ProgressBar bar = new ProgressBarBuilder().setTaskName(scenario.name())
+                        .setInitialMax(runner.flowCount()).setUnit(" flows", 1).setStyle(ProgressBarStyle.ASCII)
+                        .setUpdateIntervalMillis(200).setConsumer(new ConsoleProgressBarConsumer(System.err)).build()) {
+                        result = runner.run(bar::stepTo);
+                    }
+                } else {
+                    result = runner.run(done -> { });
+                }
+                if (trace != null) {
+                    trace.finish(); // only a run that completed leaves a trace that reads as whole
+                }
+            } finally {
+                if (trace != null) {
+                    trace.close();
+                }
+                if (tap != null) {
+                    tap.close();
+                }
             }
-            if (trace != null) {
-                trace.finish(); // only a run that completed leaves a trace that reads as whole
-            }
+            RunOutputs.write(stage, scenario, runner, result, System.out);
+            OutputPaths.commit(stage, dir, OutputPaths.RUN_FILES);
+            committed = true;
         } finally {
-            if (trace != null) {
-                trace.close();
-            }
-            if (tap != null) {
-                tap.close();
+            if (!committed) {
+                OutputPaths.discard(stage);
             }
         }
-        RunOutputs.write(dir, scenario, runner, result, System.out);
-        OutputPaths.finished(dir);
         System.out.println("output in " + dir);
         if (trace != null) {
             System.out.println("trace: " + trace.events() + " events, " + trace.results() + " results, "
-                + trace.flowStarts() + " flow starts, " + trace.flowEnds() + " flow ends recorded to " + record);
+                + trace.flowStarts() + " flow starts, " + trace.flowEnds() + " flow ends"
+                + (trace.hostCalls() > 0 ? ", " + trace.hostCalls() + " host calls (mailbox messages, port-state changes)" : "")
+                + " recorded to " + record);
         }
         if (tap != null) {
             System.out.println("pcap: " + (tap.roceFrames() + tap.pfcFrames()) + " frames (" + tap.roceFrames() + " RoCEv2, "
@@ -196,6 +235,52 @@ final class RunCommand implements Callable<Integer> {
             + " (give more with NICSIM_JAVA_OPTS=-Xmx...)";
     }
 
+    /**
+     * The trace listeners handed to the {@link Runner} before the trace exists: the runner is built
+     * (and so the scenario checked against the fabric) before anything is written, and asks for each
+     * host's listener while it builds; each forwards to the trace's listener of its host, made on the
+     * first call, once {@link #trace} is set (before the run starts, so every call is recorded).
+     */
+    private static final class LateTraceListeners implements java.util.function.IntFunction<PccTraceListener> {
+        /** The trace, set after the checks and before the run. */
+        ChronicleTraceWriter trace;
+
+        @Override
+        public PccTraceListener apply(final int host) {
+            return new PccTraceListener() {
+                private PccTraceListener target;
+
+                private PccTraceListener target() {
+                    if (target == null) {
+                        target = trace.listener(host);
+                    }
+                    return target;
+                }
+
+                @Override
+                public void onFlowStart(final int qpn, final long timePs, final long lineRateBitsPerSec, final int mtuBytes,
+                                        final int baseRttNs, final int initialPsn) {
+                    target().onFlowStart(qpn, timePs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
+                }
+
+                @Override
+                public void onFlowEnd(final int qpn, final long timePs) {
+                    target().onFlowEnd(qpn, timePs);
+                }
+
+                @Override
+                public void onEvent(final PccEvent event, final long timePs) {
+                    target().onEvent(event, timePs);
+                }
+
+                @Override
+                public void onResult(final int qpn, final PccResult r, final long effectivePs, final long cycles) {
+                    target().onResult(qpn, r, effectivePs, cycles);
+                }
+            };
+        }
+    }
+
     /** The header of a recorded trace: scenario, algorithm and parameters, processor, seed. */
     private TraceHeader traceHeader(final Scenario scenario) {
         final TraceHeader h = new TraceHeader();
@@ -207,6 +292,9 @@ final class RunCommand implements Callable<Integer> {
         // replay rebuilds the same processor from this field, so --verify compares like with like
         h.processor = emulator == null ? "direct" : dev.nicsim.fabric.trace.ReplayProcessor.describe(emulator);
         h.seed = scenario.seed();
+        if (!scenario.mailbox().isEmpty() || !scenario.linkEvents().isEmpty()) {
+            h.version = TraceHeader.VERSION; // host calls into firmware are recorded (TraceHostCall)
+        }
         return h;
     }
 }

@@ -55,6 +55,22 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
         return NicsimCommand.EXIT_BAD_INPUT;
     }
 
+    /** Largest {@code --burst-gap-ns}: one second, the range {@link PccEventDeriver} takes. */
+    static final long MAX_BURST_GAP_NS = 1_000_000_000L;
+
+    /**
+     * Checks {@code --burst-gap-ns} before anything is written (import and replay of a capture).
+     *
+     * @param burstGapNs the option's value, ns
+     * @throws OptionException naming the option unless it is 1 .. {@link #MAX_BURST_GAP_NS}
+     */
+    static void checkBurstGap(final long burstGapNs) {
+        if (burstGapNs < 1 || burstGapNs > MAX_BURST_GAP_NS) {
+            throw new OptionException("--burst-gap-ns " + burstGapNs + ": expected a gap of 1.." + MAX_BURST_GAP_NS
+                + " ns (one second)");
+        }
+    }
+
     /** {@code nicsim trace import}. */
     @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Derive the PCC events of a pcap/pcapng capture (TX_BURST, ACK, NACK, CNP, RTT_RESPONSE per"
@@ -82,6 +98,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
         public Integer call() throws CaptureException {
             OutputPaths.nonEmpty("--to", to);
             reorderWindow.check();
+            checkBurstGap(burstGapNs);
             final PccEventDeriver[] deriver = new PccEventDeriver[1];
             final EventCounts counts = new EventCounts();
             final TraceHeader header = new TraceHeader();
@@ -187,6 +204,11 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
         public void result(final TraceResult result) {
             line.setLength(0);
             out.println(result.appendTo(line, lineRates.get(key(result.source, result.qpn))));
+        }
+
+        @Override
+        public void hostCall(final dev.nicsim.fabric.trace.TraceHostCall call) {
+            out.println(call);
         }
     }
 

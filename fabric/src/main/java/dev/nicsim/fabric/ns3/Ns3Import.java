@@ -428,8 +428,68 @@ public final class Ns3Import {
         }
         final Scenario scenario = new Scenario(name, scenarioFile, 1, stopPs, topology, sw, nic,
             new Scenario.Algorithm(provider, params, null), workload, sampling);
+        requireHeadroom(scenario, topo, need("BUFFER_SIZE"));
+        requireBuilds(scenario);
         return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(ignored),
             List.of(config.file(), topoPath, flowPath));
+    }
+
+    /**
+     * Refuses a link whose PFC headroom fills its switch's buffer, naming its topology line: every
+     * lossless port of a switch reserves {@code 2 x delay x rate} plus the frames in flight out of the buffer
+     * ({@link dev.nicsim.sw.SwitchConfig#requiredHeadroomBytes}), so a long delay (ns-3 takes up to 1 s)
+     * leaves the buffer no shared part, and {@code nicsim run} could not build the switch. Links are
+     * taken in file order, the order the run connects them.
+     */
+    private void requireHeadroom(final Scenario scenario, final Ns3Topology topo, final Ns3Config.Entry buffer) {
+        final dev.nicsim.sw.SwitchConfig c;
+        try {
+            c = dev.nicsim.fabric.run.Runner.switchConfig(scenario.switchSpec(), scenario.nic());
+        } catch (final IllegalArgumentException e) {
+            return; // reported by requireBuilds
+        }
+        if (c.queueing != dev.nicsim.sw.SwitchConfig.Queueing.OUTPUT_QUEUED) {
+            return; // VOQs and output queues of fixed sizes: no headroom out of a shared buffer
+        }
+        final long[] reserved = new long[topo.nodes()];
+        for (final Ns3Topology.Link l : topo.links()) {
+            long perPort = 0;
+            for (int g = 0; g < c.pfcEnabled.length; g++) {
+                if (c.pfcEnabled[g]) {
+                    perPort += c.headroomBytes[g] == dev.nicsim.sw.SwitchConfig.HEADROOM_AUTO
+                        ? dev.nicsim.sw.SwitchConfig.requiredHeadroomBytes(l.rateBitsPerSec(), l.delayPs(), c.maxFrameBytes)
+                        : c.headroomBytes[g];
+                }
+            }
+            for (final int node : new int[] {l.a(), l.b()}) {
+                if (!topo.isSwitch(node)) {
+                    continue;
+                }
+                reserved[node] += perPort;
+                if (reserved[node] >= c.bufferBytes) {
+                    throw new ScenarioException(topo.file() + ":" + l.line() + ": delay: link " + l.a() + "-" + l.b() + " ("
+                        + l.delayPs() / 1000 + " ns at " + l.rateBitsPerSec() / 1e9 + " Gb/s) needs " + perPort
+                        + " bytes of PFC headroom on switch node " + node + " (2 x delay x rate plus the frames in flight, per"
+                        + " lossless priority), which with the links before it there reaches its " + c.bufferBytes + "-byte buffer"
+                        + " (BUFFER_SIZE, " + config.file() + ":" + buffer.line() + "), so nicsim run could not build the"
+                        + " switch; shorten the delay or raise BUFFER_SIZE");
+                }
+            }
+        }
+    }
+
+    /**
+     * Builds the imported scenario's fabric as {@code nicsim run} does (nothing is written), so an
+     * import never writes a scenario the run refuses; the few refusals not traced to one input line
+     * above say so.
+     */
+    private static void requireBuilds(final Scenario scenario) {
+        try {
+            new dev.nicsim.fabric.run.Runner(scenario,
+                dev.nicsim.fabric.run.TimeSeriesWriter.unopened(), null);
+        } catch (final ScenarioException | IllegalArgumentException e) {
+            throw new ScenarioException("the imported scenario would not run: " + e.getMessage());
+        }
     }
 
     /** The value of a {@code *_MAP} entry for one link rate; every rate of the topology must be listed. */

@@ -71,8 +71,11 @@ public final class RunOutputs {
                               final int partitions, final int threads) throws IOException {
         final Runner runner;
         final RunResult result;
-        try (TimeSeriesWriter series = new TimeSeriesWriter(dir)) {
+        final TimeSeriesWriter series = TimeSeriesWriter.unopened();
+        try (series) {
+            // the fabric is built (and the scenario checked against it) before the first file is written
             runner = new Runner(scenario, series, null, partitions, threads);
+            series.open(dir);
             result = runner.run(progress);
         }
         write(dir, scenario, runner, result, out);

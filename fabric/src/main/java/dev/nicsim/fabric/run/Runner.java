@@ -107,6 +107,8 @@ public final class Runner implements FlowListener, EventHandler {
     private int mailboxDelivered;
     /** The account of unfinished flows, after {@link #run}. */
     private StallReport stallReport;
+    /** Where the host's calls into firmware are recorded ({@code run --record}), or null. */
+    private dev.nicsim.fabric.trace.ChronicleTraceWriter hostCalls;
 
     /**
      * Builds the fabric.
@@ -315,6 +317,21 @@ public final class Runner implements FlowListener, EventHandler {
     }
 
     /**
+     * Records the host side's calls into firmware (mailbox messages, port-state changes) in a trace
+     * as well as the CC processors' calls ({@code nicsim run --record}), each at its time before the
+     * firmware runs it, so a replay makes the same calls. Call before {@link #run}.
+     *
+     * @param trace the trace, or null to record none
+     * @throws IllegalStateException if the run is split into partitions (recording needs one)
+     */
+    public void recordHostCalls(final dev.nicsim.fabric.trace.ChronicleTraceWriter trace) {
+        if (partitions != null && trace != null) {
+            throw new IllegalStateException("recording needs --partitions 1");
+        }
+        this.hostCalls = trace;
+    }
+
+    /**
      * Delivers mailbox message {@code i} to its NIC or to every NIC ({@code doca_pcc_mailbox_send} played by the
      * host side): each NIC's firmware runs {@code doca_pcc_dev_user_mailbox_handle} now, and the reply goes to
      * {@code mailbox.csv}.
@@ -326,6 +343,10 @@ public final class Runner implements FlowListener, EventHandler {
         for (int h = 0; h < nics.length; h++) {
             if (m.nic() == Scenario.ALL_NICS || m.nic() == h) {
                 final FirmwareAlgorithm fw = firmware[h];
+                if (hostCalls != null) {
+                    hostCalls.mailbox(h, sim.nowPs(), i, request, m.maxResponseBytes(),
+                        scenario.topology().hostLink().rateBitsPerSec());
+                }
                 mailboxLog.delivered(sim.nowPs(), h, i, m, fw.hostMailbox(request, m.maxResponseBytes(), nowNs,
                     scenario.topology().hostLink().rateBitsPerSec()));
             }
@@ -349,6 +370,9 @@ public final class Runner implements FlowListener, EventHandler {
             }
         }
         if (firmware[h] != null) {
+            if (hostCalls != null) {
+                hostCalls.portState(h, sim.nowPs(), ev.up(), scenario.topology().hostLink().rateBitsPerSec());
+            }
             firmware[h].portStateChanged(ev.up(), (int) (sim.nowPs() / 1000), scenario.topology().hostLink().rateBitsPerSec());
         }
     }

@@ -19,9 +19,9 @@ import java.nio.file.Path;
  * {@link #checkError()} so the packet path never throws checked exceptions.
  */
 public final class TimeSeriesWriter implements Closeable {
-    private final CSVPrinter queues;
-    private final CSVPrinter rates;
-    private final CSVPrinter throughput;
+    private CSVPrinter queues;
+    private CSVPrinter rates;
+    private CSVPrinter throughput;
     private IOException error;
     /** Scratch for copying pre-formatted rows to a file without a String per row; grows to the longest run of rows. */
     private char[] rowChars = new char[4096];
@@ -33,6 +33,35 @@ public final class TimeSeriesWriter implements Closeable {
      * @throws IOException if a file cannot be created
      */
     public TimeSeriesWriter(final Path dir) throws IOException {
+        open(dir);
+    }
+
+    private TimeSeriesWriter() {
+    }
+
+    /**
+     * A writer that touches nothing on disk until {@link #open(Path)}: a {@link Runner} can be built
+     * with it (which checks the scenario against the fabric) before any output is written, so input
+     * the build refuses leaves an earlier run's files in place.
+     *
+     * @return the unopened writer; nothing may be written before {@link #open(Path)}
+     */
+    public static TimeSeriesWriter unopened() {
+        return new TimeSeriesWriter();
+    }
+
+    /**
+     * Creates the directory and the three files (replacing existing ones) of a writer made by
+     * {@link #unopened}; the public constructor calls it itself.
+     *
+     * @param dir output directory, created if missing
+     * @throws IOException if a file cannot be created
+     * @throws IllegalStateException if the writer is already open
+     */
+    public void open(final Path dir) throws IOException {
+        if (queues != null) {
+            throw new IllegalStateException("time series already open");
+        }
         Files.createDirectories(dir);
         queues = open(dir.resolve("queues.csv"), "time_ns", "switch", "port", "priority", "depth_bytes");
         rates = open(dir.resolve("rates.csv"), "time_ns", "qpn", "rate_bits_per_sec", "window_bytes");
@@ -178,13 +207,20 @@ public final class TimeSeriesWriter implements Closeable {
 
     @Override
     public void close() throws IOException {
+        if (queues == null) { // never opened (or its first file failed): nothing to close
+            return;
+        }
         try {
             queues.close(true);
         } finally {
             try {
-                rates.close(true);
+                if (rates != null) {
+                    rates.close(true);
+                }
             } finally {
-                throughput.close(true);
+                if (throughput != null) {
+                    throughput.close(true);
+                }
             }
         }
         checkError();

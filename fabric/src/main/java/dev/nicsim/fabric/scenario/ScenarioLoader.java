@@ -22,7 +22,6 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,7 +83,7 @@ public final class ScenarioLoader {
      * @throws ScenarioException on any bad input, with a one-line message
      */
     public static Scenario parse(final Path file, final String text, final List<String> overrides, final Long seed) {
-        final Node root = compose(file.toString(), new StringReader(text));
+        final Node root = compose(file.toString(), text);
         if (root == null) {
             throw new ScenarioException(file + ":1: the scenario is empty");
         }
@@ -97,11 +96,36 @@ public final class ScenarioLoader {
         return s;
     }
 
-    private static Node compose(final String name, final Reader reader) {
+    /**
+     * The largest YAML input read (a scenario, a mailbox file, a {@code --set} value), in Unicode
+     * code points: 256 Mi (268,435,456), 256 MiB of ASCII text. SnakeYAML's own default, 3 Mi code
+     * points, refused scenarios of some 70,000 explicit flows; this limit is set far above any
+     * scenario that fits a heap, and a larger file is refused in one line saying so.
+     */
+    public static final int MAX_YAML_CODE_POINTS = 256 << 20;
+
+    /**
+     * Refuses a YAML text of more than {@code limit} code points, in one line naming the limit.
+     *
+     * @param name  the input's name for the message
+     * @param text  the text
+     * @param limit the most code points taken
+     * @throws ScenarioException if the text is longer
+     */
+    static void checkCodePoints(final String name, final String text, final int limit) {
+        if (text.length() > limit && text.codePointCount(0, text.length()) > limit) {
+            throw new ScenarioException(name + ": the file holds " + text.codePointCount(0, text.length())
+                + " characters, more than the " + limit + " a YAML input may hold (" + (limit >> 20) + " Mi); split it");
+        }
+    }
+
+    private static Node compose(final String name, final String text) {
+        checkCodePoints(name, text, MAX_YAML_CODE_POINTS);
         try {
             final LoaderOptions lo = new LoaderOptions();
             lo.setAllowDuplicateKeys(true); // reported by YamlFields with the field path
-            return new Yaml(lo).compose(reader);
+            lo.setCodePointLimit(MAX_YAML_CODE_POINTS);
+            return new Yaml(lo).compose(new StringReader(text));
         } catch (final MarkedYAMLException e) {
             final Mark m = e.getProblemMark();
             throw new ScenarioException(name + ":" + (m == null ? 1 : m.getLine() + 1) + ": not valid YAML: "
@@ -134,7 +158,14 @@ public final class ScenarioLoader {
             }
         }
         final Mark mark = new Mark(OVERRIDE_MARK, 0, 0, 0, new int[0], 0);
-        Node valueNode = compose(OVERRIDE_MARK + " " + path, new StringReader(value));
+        Node valueNode = compose(OVERRIDE_MARK + " " + path, value);
+        final boolean noValue = valueNode == null || valueNode instanceof ScalarNode sc && sc.getValue().isEmpty()
+            && sc.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN;
+        if (noValue && !value.isBlank()) { // '---', '...', '# x': markers and comments, no value
+            throw new ScenarioException("--set " + override + ": the value '" + value + "' holds no YAML value (a document"
+                + " marker or a comment); quote it to give it as text, e.g. --set \"" + path + "='" + value.replace("'", "''")
+                + "'\"");
+        }
         if (valueNode == null) {
             valueNode = new ScalarNode(Tag.STR, "", mark, mark, DumperOptions.ScalarStyle.PLAIN);
         }
@@ -248,9 +279,14 @@ public final class ScenarioLoader {
         } catch (final IOException e) {
             throw new ScenarioException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
         }
-        final Node root = compose(file.toString(), new StringReader(text));
+        final Node root = compose(file.toString(), text);
         if (root == null) {
             throw new ScenarioException(file + ":1: the mailbox file is empty; expected 'mailbox:' and a list of messages");
+        }
+        if (!(root instanceof org.yaml.snakeyaml.nodes.MappingNode)) {
+            throw new ScenarioException(file + ":" + (root.getStartMark().getLine() + 1) + ": the mailbox file: expected a"
+                + " mapping, 'mailbox:' and a list of messages, got a " + (root instanceof org.yaml.snakeyaml.nodes.SequenceNode
+                ? "list" : "single value"));
         }
         final YamlFields f = new YamlFields(file.toString(), "", root);
         final List<Scenario.MailboxMessage> out = mailbox(f.mappings("mailbox"), Integer.MAX_VALUE,
@@ -264,6 +300,7 @@ public final class ScenarioLoader {
 
     /** A time field given either as {@code at_us} or as {@code at_ns} (exactly one), as ps, at most {@code maxPs}. */
     private static long atPs(final YamlFields e, final long maxPs) {
+        e.known("at_us", "at_ns");
         if (e.has("at_us") == e.has("at_ns")) {
             throw e.fieldError(e.has("at_us") ? "at_ns" : "at_us", "give exactly one of at_us and at_ns");
         }
@@ -282,19 +319,14 @@ public final class ScenarioLoader {
         final List<Scenario.MailboxMessage> out = new ArrayList<>(entries.size());
         for (final YamlFields e : entries) {
             final long at = atPs(e, maxPs);
+            e.known("hex", "words");
             if (e.has("hex") == e.has("words")) {
                 throw e.fieldError(e.has("hex") ? "words" : "hex", "give exactly one of hex (the bytes in order) and words"
                     + " (little-endian 32-bit words)");
             }
             final String hex;
             if (e.has("hex")) {
-                final String text = e.string("hex").replaceAll("[\\s_:]", "").toLowerCase(java.util.Locale.ROOT);
-                final String digits = text.startsWith("0x") ? text.substring(2) : text;
-                if (!digits.matches("[0-9a-f]*") || digits.length() % 2 != 0) {
-                    throw e.fieldError("hex", "expected the bytes as pairs of hex digits (spaces allowed), e.g. '00 00 04 00',"
-                        + " got '" + e.string("hex") + "'");
-                }
-                hex = digits;
+                hex = hexBytes(e);
             } else {
                 final StringBuilder b = new StringBuilder();
                 for (final long w : e.wordList("words", 0, 0xFFFF_FFFFL)) {
@@ -322,6 +354,24 @@ public final class ScenarioLoader {
         }
         out.sort(java.util.Comparator.comparingLong(Scenario.MailboxMessage::atPs));
         return List.copyOf(out);
+    }
+
+    /**
+     * A mailbox request's {@code hex} field as lower-case hex digits: an optional {@code 0x}, then the
+     * bytes in order as pairs of hex digits; spaces, tabs, {@code _} and {@code :} may stand between
+     * bytes only (not inside one), so every group between separators holds an even number of digits.
+     */
+    private static String hexBytes(final YamlFields e) {
+        final String given = e.string("hex");
+        String text = given.strip();
+        if (text.startsWith("0x") || text.startsWith("0X")) {
+            text = text.substring(2);
+        }
+        if (!text.isEmpty() && !text.matches("(?:[0-9a-fA-F]{2})+(?:[\\s_:]+(?:[0-9a-fA-F]{2})+)*")) {
+            throw e.fieldError("hex", "expected the bytes in order as pairs of hex digits, separated by spaces (or _ or :)"
+                + " only between bytes, e.g. '00 00 04 00' or '00000400', got '" + given + "'");
+        }
+        return text.replaceAll("[\\s_:]", "").toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Messages need firmware that defines the mailbox callback: one line at load instead of a silent no-op. */

@@ -72,6 +72,17 @@ public final class YamlFields {
     }
 
     /**
+     * Marks fields as known without reading them: alternatives of which one is given (such as
+     * {@code at_us} and {@code at_ns}) are then listed among the known fields when
+     * {@link #finish()} reports an unknown one.
+     *
+     * @param keys field names
+     */
+    public void known(final String... keys) {
+        read.addAll(java.util.List.of(keys));
+    }
+
+    /**
      * A nested mapping.
      *
      * @param key field name

@@ -75,6 +75,20 @@ public final class ChronicleTraceReader implements AutoCloseable {
         return header;
     }
 
+    /** Mailbox-message and port-state records, counted when the trace was checked whole (version 4 on). */
+    private long mailboxMessages;
+    private long portStateChanges;
+
+    /** @return the mailbox messages the trace records ({@link TraceHostCall#KIND_MAILBOX}), 0 before version 4 */
+    public long mailboxMessages() {
+        return mailboxMessages;
+    }
+
+    /** @return the port-state changes the trace records ({@link TraceHostCall#KIND_PORT_STATE}), 0 before version 4 */
+    public long portStateChanges() {
+        return portStateChanges;
+    }
+
     /** @return the trace directory */
     public Path dir() {
         return dir;
@@ -107,6 +121,11 @@ public final class ChronicleTraceReader implements AutoCloseable {
 
             @Override
             public void result(final TraceResult result) {
+                other[0] = true;
+            }
+
+            @Override
+            public void hostCall(final TraceHostCall call) {
                 other[0] = true;
             }
         };
@@ -170,6 +189,19 @@ public final class ChronicleTraceReader implements AutoCloseable {
             @Override
             public void result(final TraceResult result) {
                 counted();
+            }
+
+            @Override
+            public void hostCall(final TraceHostCall call) {
+                counted();
+                if (header.version < 4) {
+                    throw new TraceRecordCheck.Corrupt("a host_call record in a version " + header.version + " trace");
+                }
+                if (call.kind == TraceHostCall.KIND_MAILBOX) {
+                    mailboxMessages++;
+                } else {
+                    portStateChanges++;
+                }
             }
 
             @Override
@@ -247,6 +279,11 @@ public final class ChronicleTraceReader implements AutoCloseable {
             @Override
             public void result(final TraceResult result) {
                 text[0] = result.toString();
+            }
+
+            @Override
+            public void hostCall(final TraceHostCall call) {
+                text[0] = call.toString();
             }
         };
         try (ExcerptTailer tailer = queue.createTailer()) {

@@ -42,6 +42,8 @@ public final class ChronicleTraceWriter implements AutoCloseable {
     private final TraceEvent event = new TraceEvent();
     private final TraceResult result = new TraceResult();
     private final TraceEnd end = new TraceEnd();
+    private final TraceHostCall hostCall = new TraceHostCall();
+    private long hostCalls;
     private long flowStarts;
     private long flowEnds;
     private long events;
@@ -83,6 +85,18 @@ public final class ChronicleTraceWriter implements AutoCloseable {
         return new ChronicleTraceWriter(dir, time, header);
     }
 
+    /**
+     * Checks, writing nothing, that {@link #create} may write a trace in a directory: it is not a
+     * file, and if it exists it holds trace files only (which {@link #create} replaces). Commands
+     * call it with their other checks, before their first write.
+     *
+     * @param dir the trace directory
+     * @throws TraceException naming the directory and what is in the way
+     */
+    public static void checkDirectory(final Path dir) {
+        TraceQueues.checkForWriting(dir);
+    }
+
     /** @return the trace directory */
     public Path dir() {
         return dir;
@@ -115,6 +129,42 @@ public final class ChronicleTraceWriter implements AutoCloseable {
     private void writeEvent(final int source, final PccEvent e, final long timePs) {
         out.event(event.set(source, e, timePs));
         events++;
+    }
+
+    /**
+     * Records a host mailbox message delivered to a source's firmware ({@link TraceHostCall#KIND_MAILBOX}),
+     * at the time it is delivered (before the firmware runs it).
+     *
+     * @param source           the host index
+     * @param timePs           delivery time, ps
+     * @param messageIndex     the message's index in the scenario's list
+     * @param request          the request bytes, at most {@link TraceHostCall#MAX_REQUEST_BYTES}
+     * @param maxResponseBytes the most reply bytes the host takes
+     * @param rateBitsPerSec   the port speed the firmware reads, bits/s
+     */
+    public void mailbox(final int source, final long timePs, final int messageIndex, final byte[] request,
+                        final int maxResponseBytes, final long rateBitsPerSec) {
+        out.hostCall(hostCall.mailbox(source, timePs, messageIndex, request, maxResponseBytes, rateBitsPerSec));
+        hostCalls++;
+    }
+
+    /**
+     * Records a port-state change a source's firmware learns ({@link TraceHostCall#KIND_PORT_STATE}),
+     * before the firmware is told.
+     *
+     * @param source         the host index
+     * @param timePs         time of the change, ps
+     * @param up             the port's new state
+     * @param rateBitsPerSec the port speed, bits/s
+     */
+    public void portState(final int source, final long timePs, final boolean up, final long rateBitsPerSec) {
+        out.hostCall(hostCall.portState(source, timePs, up, rateBitsPerSec));
+        hostCalls++;
+    }
+
+    /** @return host-call records written (mailbox messages and port-state changes) */
+    public long hostCalls() {
+        return hostCalls;
     }
 
     /** @return flow-start records written */
@@ -150,7 +200,7 @@ public final class ChronicleTraceWriter implements AutoCloseable {
             throw new IllegalStateException("trace " + dir + " is already " + (closed ? "closed" : "finished"));
         }
         finished = true;
-        end.records = flowStarts + flowEnds + events + results;
+        end.records = flowStarts + flowEnds + events + results + hostCalls;
         out.end(end);
     }
 

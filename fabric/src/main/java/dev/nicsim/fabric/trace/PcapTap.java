@@ -134,6 +134,45 @@ public final class PcapTap implements AutoCloseable {
      *                        the file cannot be created
      */
     public static PcapTap attach(final Runner runner, final Point point, final Path file) {
+        final Link link = link(runner, point);
+        final PcapWriter writer;
+        try {
+            final Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            writer = PcapWriter.create(file);
+        } catch (final IOException | UncheckedIOException e) {
+            throw new TraceException(file + ": cannot write the pcap file: "
+                + dev.nicsim.riscv.IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
+        }
+        final PcapTap tap = new PcapTap(writer, runner.flows(), point.text() + " (" + link.nearName + " <-> " + link.farName
+            + ", both directions)", new EgressPort[] {link.near, link.far});
+        link.near.setPacketObserver(tap.new Direction(link.nearMac, link.farMac));
+        if (link.far != null) {
+            link.far.setPacketObserver(tap.new Direction(link.farMac, link.nearMac));
+        }
+        return tap;
+    }
+
+    /**
+     * Checks, writing nothing, that a point names a connected link of the run's fabric, as
+     * {@link #attach} does first; commands call it before their first write.
+     *
+     * @param runner the run, built
+     * @param point  where to capture
+     * @throws TraceException if the point names no host, switch or connected port of the fabric
+     */
+    public static void check(final Runner runner, final Point point) {
+        link(runner, point);
+    }
+
+    /** The two transmitters of a tapped link, their MAC addresses and names. */
+    private record Link(EgressPort near, long nearMac, String nearName, EgressPort far, long farMac, String farName) {
+    }
+
+    /** Resolves a point against the fabric. */
+    private static Link link(final Runner runner, final Point point) {
         final EgressPort near;
         final long nearMac;
         final String nearName;
@@ -174,24 +213,7 @@ public final class PcapTap implements AutoCloseable {
         } else {
             throw new TraceException("--pcap-at " + point.text() + ": the far end is neither a NIC nor a switch");
         }
-        final PcapWriter writer;
-        try {
-            final Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            writer = PcapWriter.create(file);
-        } catch (final IOException | UncheckedIOException e) {
-            throw new TraceException(file + ": cannot write the pcap file: "
-                + dev.nicsim.riscv.IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
-        }
-        final PcapTap tap = new PcapTap(writer, runner.flows(), point.text() + " (" + nearName + " <-> " + farName
-            + ", both directions)", new EgressPort[] {near, far});
-        near.setPacketObserver(tap.new Direction(nearMac, farMac));
-        if (far != null) {
-            far.setPacketObserver(tap.new Direction(farMac, nearMac));
-        }
-        return tap;
+        return new Link(near, nearMac, nearName, far, farMac, farName);
     }
 
     private static int switchIndex(final List<SwitchAsic> switches, final Point point) {

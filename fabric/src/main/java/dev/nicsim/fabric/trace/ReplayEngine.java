@@ -158,6 +158,10 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private java.util.List<dev.nicsim.fabric.scenario.Scenario.MailboxMessage> mailbox = java.util.List.of();
     private int mailboxNext;
     private final MailboxLog mailboxLog = new MailboxLog();
+    /** Recorded host calls made again ({@link #hostCall}): mailbox messages, port-state changes. */
+    private long recordedMailbox;
+    private long recordedPortStates;
+    private long skippedHostCalls;
 
     /**
      * Creates the engine and its output files.
@@ -266,6 +270,57 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     @Override
     public void event(final TraceEvent e) {
         offer(e.source, e.event(), e.timePs);
+    }
+
+    /**
+     * Makes a recorded host call again at its time, after every processor due by then has run: a
+     * mailbox message reaches the source's {@code doca_pcc_dev_user_mailbox_handle} (reply in
+     * {@code mailbox.csv}), a port-state change its {@code doca_pcc_dev_user_port_info_changed}.
+     *
+     * A Java algorithm has no such callbacks: the call is counted ({@link #skippedHostCalls()}) and not made.
+     *
+     * @param call the recorded call
+     */
+    @Override
+    public void hostCall(final TraceHostCall call) {
+        final long t = clock(call.timePs);
+        final Source s = source(call.source);
+        advanceDue(t);
+        if (s.firmware == null) {
+            skippedHostCalls++;
+            return;
+        }
+        if (call.kind == TraceHostCall.KIND_MAILBOX) {
+            final byte[] request = call.requestCopy();
+            final StringBuilder hex = new StringBuilder(2 * request.length);
+            for (final byte b : request) {
+                hex.append(Character.forDigit(b >> 4 & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+            }
+            final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m = new dev.nicsim.fabric.scenario.Scenario.MailboxMessage(
+                t, hex.toString(), call.source, call.maxResponseBytes);
+            mailboxLog.delivered(t, s.id, call.index, m, s.firmware.hostMailbox(request, call.maxResponseBytes,
+                (int) (t / 1000), call.rateBitsPerSec));
+            recordedMailbox++;
+        } else {
+            s.firmware.portStateChanged(call.index != 0, (int) (t / 1000), call.rateBitsPerSec);
+            recordedPortStates++;
+        }
+        s.nextPs = s.processor.advance(t);
+    }
+
+    /** @return recorded host calls not made: the replayed algorithm is not firmware ({@link #hostCall}) */
+    public long skippedHostCalls() {
+        return skippedHostCalls;
+    }
+
+    /** @return recorded mailbox messages made again ({@link #hostCall}) */
+    public long recordedMailboxMessages() {
+        return recordedMailbox;
+    }
+
+    /** @return recorded port-state changes made again ({@link #hostCall}) */
+    public long recordedPortStateChanges() {
+        return recordedPortStates;
     }
 
     /** Keeps a recorded result for {@link #firstDifference()} (only with verify). */
@@ -441,7 +496,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             deliverMailboxUntil(at); // advances every processor due by then first
             nowPs = Math.max(nowPs, at);
         }
-        if (!mailbox.isEmpty()) {
+        if (!mailbox.isEmpty() || recordedMailbox > 0) {
             mailboxLog.write(outDir);
         }
         for (int i = 0; i < sources.size(); i++) {

@@ -19,10 +19,17 @@ public final class TraceHeader extends BytesInBinaryMarshallable {
     /** Format name written by this version of nicsim. */
     public static final String FORMAT = "nicsim-pcc-trace";
     /**
-     * Format version written by this version of nicsim; readers accept this and older. Version 3
-     * added a check to every record ({@link TraceRecordCheck}) and the closing {@link TraceEnd}.
+     * Newest format version: readers accept this and older. Version 3 added a check to every record
+     * ({@link TraceRecordCheck}) and the closing {@link TraceEnd}; version 4 the host calls into
+     * firmware ({@link TraceHostCall}: mailbox messages, port-state changes), so a replay of a run
+     * that had them makes them again. A trace is written as version 4 only when it may hold host
+     * calls (a run with {@code firmware.mailbox} or {@code link_events}), else as
+     * {@link #VERSION_WITHOUT_HOST_CALLS}, byte for byte as before version 4 existed, and readable by
+     * older nicsim.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
+    /** Version of a trace without host calls (the default of {@link #version}). */
+    public static final int VERSION_WITHOUT_HOST_CALLS = 3;
     /** {@link #origin} of a trace recorded by {@code nicsim run --record}. */
     public static final String ORIGIN_SIMULATION = "simulation";
     /** {@link #origin} of a trace imported from a capture by {@code nicsim trace import}. */
@@ -31,7 +38,7 @@ public final class TraceHeader extends BytesInBinaryMarshallable {
     /** Format name, {@link #FORMAT}. */
     public String format = FORMAT;
     /** Format version, 1.. */
-    public int version = VERSION;
+    public int version = VERSION_WITHOUT_HOST_CALLS;
     /** {@link #ORIGIN_SIMULATION} or {@link #ORIGIN_CAPTURE}. */
     public String origin = "";
     /** The scenario or capture file the trace came from, as given on the command line. */
@@ -81,7 +88,7 @@ public final class TraceHeader extends BytesInBinaryMarshallable {
     @Override
     public void reset() {
         format = FORMAT;
-        version = VERSION;
+        version = VERSION_WITHOUT_HOST_CALLS;
         origin = "";
         input = "";
         algorithm = "";

@@ -10,7 +10,8 @@ package dev.nicsim.fabric.trace;
  * <p>Order in a trace: one {@link #header} first; then, for each NIC ("source"), its flow starts,
  * offered events and flow ends in the order its CC processor saw them, and each result after the
  * call that produced it; sources interleave in simulated-time order (times never decrease across
- * starts, events and ends). Imported captures hold a header and events only.
+ * starts, events and ends); host calls into firmware ({@link #hostCall}, version 4 on) at their place among
+ * them. Imported captures hold a header and events only.
  *
  * <p>Arguments are reused objects: a handler must copy what it keeps. Thread-safety: a writer or
  * reader is used by one thread.
@@ -50,6 +51,16 @@ public interface TraceMessages {
      * @param result source, QPN, effective time, cycles and the result fields
      */
     void result(TraceResult result);
+
+    /**
+     * A call the host side made into a source's firmware (format version 4 on): a mailbox message or
+     * a port-state change, at its place among the source's other records. Every handler that counts
+     * or replays records must take it; the default ignores it.
+     *
+     * @param call source, kind, time and the call's arguments
+     */
+    default void hostCall(final TraceHostCall call) {
+    }
 
     /**
      * The last record of a finished trace (format version 3 on): how many records came between the

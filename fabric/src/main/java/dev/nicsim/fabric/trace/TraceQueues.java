@@ -276,6 +276,32 @@ public final class TraceQueues {
     }
 
     /**
+     * The checks of {@link #prepareForWriting} that write nothing: the path is not a file, and an
+     * existing directory holds trace files only.
+     *
+     * @param dir the trace directory, existing or not
+     * @throws TraceException naming the directory and what is in the way
+     */
+    static void checkForWriting(final Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new TraceException(dir + ": is a file; a trace is written to a directory");
+        }
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            for (final Path p : (Iterable<Path>) s::iterator) {
+                if (!isQueueFile(p.getFileName().toString()) || !Files.isRegularFile(p)) {
+                    throw new TraceException(dir + ": holds " + p.getFileName()
+                        + ", which is not a trace file; give an empty or new directory for the trace");
+                }
+            }
+        } catch (final IOException e) {
+            throw new TraceException(dir + ": cannot write the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+        }
+    }
+
+    /**
      * Prepares a directory to receive a new trace: creates it if missing; if it holds an earlier
      * trace, deletes that trace's queue files (so a re-run replaces its trace); refuses a directory
      * holding anything else.
@@ -284,19 +310,9 @@ public final class TraceQueues {
      * @throws TraceException if the path is a file, holds other files, or cannot be written
      */
     static void prepareForWriting(final Path dir) {
+        checkForWriting(dir);
         try {
-            if (Files.exists(dir) && !Files.isDirectory(dir)) {
-                throw new TraceException(dir + ": is a file; a trace is written to a directory");
-            }
             Files.createDirectories(dir);
-            try (Stream<Path> s = Files.list(dir)) {
-                for (final Path p : (Iterable<Path>) s::iterator) {
-                    if (!isQueueFile(p.getFileName().toString()) || !Files.isRegularFile(p)) {
-                        throw new TraceException(dir + ": holds " + p.getFileName()
-                            + ", which is not a trace file; give an empty or new directory for the trace");
-                    }
-                }
-            }
             try (Stream<Path> s = Files.list(dir)) {
                 for (final Path p : (Iterable<Path>) s::iterator) {
                     Files.delete(p);

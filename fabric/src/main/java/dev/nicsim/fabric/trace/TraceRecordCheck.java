@@ -20,6 +20,8 @@ final class TraceRecordCheck {
     static final long FLOW_END = 0x656E64L;
     /** Seed of {@link TraceEnd}. */
     static final long TRACE_END = 0x747261696C6572L;
+    /** Seed of {@link TraceHostCall}. */
+    static final long HOST_CALL = 0x686F737463616C6CL;
 
     private TraceRecordCheck() {
     }

@@ -143,8 +143,8 @@ class HostMailboxAcceptanceTest {
     void badMessagesAreOneLineEach() throws IOException {
         final Path elf = testElf("doca_rp_mailbox_budget.elf");
         final String[][] cases = {
-            {"- {at_us: 1, hex: '0g', nic: 0}", "firmware.mailbox[0].hex: expected the bytes as pairs of hex digits"},
-            {"- {at_us: 1, hex: '000', nic: 0}", "firmware.mailbox[0].hex: expected the bytes as pairs"},
+            {"- {at_us: 1, hex: '0g', nic: 0}", "firmware.mailbox[0].hex: expected the bytes in order as pairs of hex digits"},
+            {"- {at_us: 1, hex: '000', nic: 0}", "firmware.mailbox[0].hex: expected the bytes in order as pairs"},
             {"- {at_us: 1, words: [0x100000000], nic: 0}", "firmware.mailbox[0].words[0]: expected an integer in [0, 4294967295]"},
             {"- {at_us: 1, at_ns: 5, hex: '00', nic: 0}", "firmware.mailbox[0].at_ns: give exactly one of at_us and at_ns"},
             {"- {at_us: 1, nic: 0}", "firmware.mailbox[0].hex: give exactly one of hex (the bytes in order) and words"},

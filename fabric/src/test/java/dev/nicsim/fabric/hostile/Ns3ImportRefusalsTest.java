@@ -94,6 +94,27 @@ class Ns3ImportRefusalsTest {
     }
 
     @Test
+    void aDelayWhosePfcHeadroomFillsTheBufferIsRefusedAtImport() throws Exception {
+        // 1 s at 100 Gb/s: 2 x 1 s x 100 Gb/s / 8 = 25,000,000,000 bytes on the wire, plus the frames in flight
+        // (SwitchConfig.requiredHeadroomBytes): 2 x (1082 + 20) + (64 + 20) + 1082 = 3,370 with 1082-byte frames
+        // (PACKET_PAYLOAD_SIZE 1000 + RETH 16 + RoCEv2 headers 66); one lossless priority; BUFFER_SIZE 32 = 33,554,432
+        final Path t = dir.resolve("t.txt");
+        assertEquals("nicsim: " + t + ":4: delay: link 1-3 (1000000000 ns at 100.0 Gb/s) needs 25000003370 bytes of PFC"
+            + " headroom on switch node 3 (2 x delay x rate plus the frames in flight, per lossless priority), which with the"
+            + " links before it there reaches its 33554432-byte buffer (BUFFER_SIZE, " + dir.resolve("config.txt")
+            + ":32), so nicsim run could not build the switch; shorten the delay or raise BUFFER_SIZE",
+            refused(Ns3ImportTest.TOPOLOGY.replace("1 3 100Gbps 1000ns", "1 3 100Gbps 1s"), Ns3ImportTest.FLOWS));
+        // 1 ms: 25,000,000 + 3,370 = 25,003,370 bytes; with the two 1 us links (25,000 + 3,370 each) 25,060,110 bytes,
+        // under the buffer: the import writes the scenario and the run builds and runs it
+        final Path c = config();
+        Files.writeString(t, Ns3ImportTest.TOPOLOGY.replace("1 3 100Gbps 1000ns", "1 3 100Gbps 1ms"));
+        final Path ok = dir.resolve("ok.yaml");
+        Hostile.ok("ns3", "import", c.toString(), "--topology", t.toString(), "--flows", dir.resolve("flow.txt").toString(),
+            "--to", ok.toString());
+        Hostile.ok("run", ok.toString(), "--no-progress", "--out", dir.resolve("o").toString());
+    }
+
+    @Test
     void aFlowToASwitchOrToNoNodeIsRefusedAtImport() throws Exception {
         final Path t = dir.resolve("t.txt");
         assertEquals("nicsim: " + dir.resolve("f.txt") + ":3: dst: expected a host node id of " + t + " (3 is a switch)",

@@ -10,30 +10,31 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 23, defect 10: a run that fails part-way leaves its output directory marked partial
- * ({@code PARTIAL}), and files an earlier run left in a reused {@code --out} do not survive beside
- * the new ones. Before the fix the failed run left header-only CSVs with nothing saying so, beside
- * the earlier run's stale {@code flows.csv}.
+ * Issue 23, defect 10, as refined by issue 41: input refused while the run is being set up
+ * (here the base RTT that overflows the PCC flow attribute, found when the fabric is built) is
+ * refused before anything is written, so an earlier run's files in a reused {@code --out} stay
+ * whole; a run that finishes replaces every file of the earlier run (no stale chart survives beside
+ * the new ones) and removes a {@code PARTIAL} an earlier failed command left. A run that fails
+ * part-way is {@link RefusedRunKeepsOutputTest}'s; {@code replay}'s {@code PARTIAL} marker is
+ * {@code dev.nicsim.fabric.cli.PartialMarkerTest}'s.
  */
 class PartialOutputTest {
     @TempDir
     Path dir;
 
     @Test
-    void aFailedRunIsMarkedPartialAndStaleFilesAreGone() throws IOException {
+    void aRefusedRunLeavesTheEarlierFilesAndARunReplacesThem() throws IOException {
         final Path s = Hostile.scenario(dir, Hostile.SMALL);
         final Path out = Files.createDirectory(dir.resolve("o"));
         Files.writeString(out.resolve("flows.csv"), "stale: from an earlier run\n");
         Files.writeString(out.resolve("throughput.png"), "stale chart\n");
-        // fails in the model's set-up, after the time-series files were opened (defect 4's base-RTT overflow)
+        Files.writeString(out.resolve("PARTIAL"), "left by an earlier run that failed part-way\n");
         Hostile.badInput("run", s.toString(), "--no-progress", "--out", out.toString(), "--set",
             "topology.host_link.delay_ns=536870912");
-        assertTrue(Files.exists(out.resolve("PARTIAL")), Hostile.names(out).toString());
-        assertFalse(Files.exists(out.resolve("flows.csv")), "the earlier run's flows.csv survived");
-        assertFalse(Files.exists(out.resolve("throughput.png")), "the earlier run's chart survived");
+        assertEquals(List.of("PARTIAL", "flows.csv", "throughput.png"), Hostile.names(out));
+        assertEquals("stale: from an earlier run\n", Files.readString(out.resolve("flows.csv")));
 
         Hostile.ok("run", s.toString(), "--no-progress", "--out", out.toString());
         assertEquals(List.of("classes.csv", "counters.csv", "fct.txt", "flows.csv", "queues.csv", "rates.csv", "run.json",

@@ -147,7 +147,13 @@ class TraceBadInputTest {
         assertTrue(Files.exists(occupied.resolve("notes.txt")));
         final String gap = badInput("trace", "import", cnpCapture(), "--to",
             dir.resolve("t3").toString(), "--burst-gap-ns", "0");
-        assertTrue(gap.startsWith("nicsim: --burst-gap-ns: burstGapNs: expected 1..1000000000 ns, got 0"), gap);
+        // the flag the user typed, not the deriver's parameter name, and refused before the trace is created
+        assertEquals("nicsim: --burst-gap-ns 0: expected a gap of 1..1000000000 ns (one second)", gap);
+        assertFalse(Files.exists(dir.resolve("t3")), "the refused import created its trace directory");
+        assertEquals("nicsim: --burst-gap-ns -1: expected a gap of 1..1000000000 ns (one second)",
+            badInput("replay", cnpCapture(), "--algorithm", "dcqcn", "--out", dir.resolve("r3").toString(),
+                "--burst-gap-ns", "-1"));
+        assertFalse(Files.exists(dir.resolve("r3")), "the refused replay created its output directory");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceFlowEnd;
 import dev.nicsim.fabric.trace.TraceFlowStart;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.fabric.trace.TraceHostCall;
 import dev.nicsim.fabric.trace.TraceMessages;
 import dev.nicsim.fabric.trace.TraceQueues;
 import dev.nicsim.fabric.trace.TraceResult;
@@ -207,7 +208,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
         }
 
         @Override
-        public void hostCall(final dev.nicsim.fabric.trace.TraceHostCall call) {
+        public void hostCall(final TraceHostCall call) {
             out.println(call);
         }
     }

@@ -18,16 +18,15 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The {@code ./nicsim} launcher checks whether the jar is stale and rebuilds it under an exclusive
  * {@code flock} on {@code target/nicsim-build.lock}, so launches started at once build once. The
  * launcher runs for real under bash from a copy in a temp directory without a jar, with a {@code mvn}
  * on the PATH that records each build (and whether the lock was held while it ran) and writes the
- * jar, and a {@code java} that prints its words. No timing: each step waits for a state the
- * processes reach (a line printed, a process blocked in {@code flock}), with a generous bound only
- * against hanging.
+ * jar, and a {@code java} that prints its words. No timing and no polling: each step waits for a
+ * line a process prints (the holder's {@code held}, the launcher's {@code flock} saying it is about
+ * to wait), with a generous bound only against hanging.
  */
 class LauncherLockTest {
     private static final String FAKE_MVN = """
@@ -39,13 +38,14 @@ class LauncherLockTest {
         mkdir -p "$root/fabric/target" && echo jar > "$root/fabric/target/nicsim.jar"
         """;
 
-    private static boolean onPath(final String tool) {
+    /** @return the tool's file on the PATH, or null */
+    private static Path which(final String tool) {
         for (final String d : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return true;
+                return Path.of(d, tool);
             }
         }
-        return false;
+        return null;
     }
 
     private static void executable(final Path p, final String text) throws IOException {
@@ -71,9 +71,22 @@ class LauncherLockTest {
         return pb.redirectErrorStream(true).start();
     }
 
+    private static BufferedReader lines(final Process p) {
+        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    }
+
     /** Waits for the launcher to end; expects exit 0 and java started on the jar. @return its output */
     private static String ran(final Process p) throws Exception {
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return ran(p, lines(p));
+    }
+
+    /** As {@link #ran(Process)}, reading the rest of the output from {@code r}. @return the rest */
+    private static String ran(final Process p, final BufferedReader r) throws Exception {
+        final StringBuilder b = new StringBuilder();
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+            b.append(line).append('\n');
+        }
+        final String out = b.toString();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "launcher did not end");
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("-jar\n") && out.contains("fabric/target/nicsim.jar\nrun\nx.yaml"), out);
@@ -86,7 +99,7 @@ class LauncherLockTest {
     }
 
     private static void needFlock() {
-        Assumptions.assumeTrue(onPath("flock") && Files.isExecutable(Path.of("/bin/bash")),
+        Assumptions.assumeTrue(which("flock") != null && Files.isExecutable(Path.of("/bin/bash")),
             "flock (util-linux) or /bin/bash missing: launcher lock not tested");
     }
 
@@ -105,45 +118,33 @@ class LauncherLockTest {
     /**
      * Another holder has the lock (a build in progress); a launch started then waits in {@code flock}
      * before looking at the jar. The holder writes the jar and lets go: the launch finds it fresh and
-     * runs without building. A launcher that checked before locking would have built.
+     * runs without building. A launcher that checked before locking would have built. The launcher's
+     * {@code flock} is a wrapper that says so on standard error before it runs the real one, so the
+     * test writes the jar only once the launcher has reached the lock; the holder keeps it until then,
+     * so whatever the scheduling, the launcher looks at the jar after it was written.
      */
     @Test
     void theStalenessCheckWaitsForTheLock(@TempDir final Path tmp) throws Exception {
         needFlock();
         final Path dir = stage(tmp);
+        executable(dir.resolve("bin/flock"), "#!/usr/bin/env bash\n[ \"$1\" = 9 ] && echo 'flock: waiting' >&2\nexec '"
+            + which("flock") + "' \"$@\"\n");
         Files.createDirectories(dir.resolve("target"));
-        final Process holder = new ProcessBuilder("flock", dir.resolve("target/nicsim-build.lock").toString(),
-            "sh", "-c", "echo held; cat >/dev/null").start();
+        final Process holder = new ProcessBuilder(which("flock").toString(),
+            dir.resolve("target/nicsim-build.lock").toString(), "sh", "-c", "echo held; cat >/dev/null").start();
         try {
-            final BufferedReader r = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            assertEquals("held", r.readLine());
+            assertEquals("held", lines(holder).readLine());
             final Process launcher = launch(dir, System.getenv("PATH"));
-            waitUntilBlockedInFlock(launcher);
+            final BufferedReader out = lines(launcher);
+            assertEquals("flock: waiting", out.readLine(), "the launcher's first words are its wait for the lock");
             Files.createDirectories(dir.resolve("fabric/target"));
             Files.writeString(dir.resolve("fabric/target/nicsim.jar"), "jar");
             holder.getOutputStream().close(); // cat ends, flock lets go
-            final String out = ran(launcher);
-            assertEquals(List.of(), builds(dir), out);
+            final String rest = ran(launcher, out);
+            assertEquals(List.of(), builds(dir), rest);
         } finally {
             holder.destroy();
         }
-    }
-
-    /** Polls the launcher's child processes until one is {@code flock}; fails if it ends first. */
-    private static void waitUntilBlockedInFlock(final Process launcher) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (!launcher.isAlive()) {
-                fail("the launcher ended without waiting for the lock");
-            }
-            try (Stream<ProcessHandle> kids = launcher.descendants()) {
-                if (kids.anyMatch(h -> h.info().command().map(c -> c.endsWith("/flock")).orElse(false))) {
-                    return;
-                }
-            }
-            Thread.sleep(20);
-        }
-        fail("the launcher never waited in flock");
     }
 
     /** Without flock on the PATH the launcher says so in one line and builds unlocked. */

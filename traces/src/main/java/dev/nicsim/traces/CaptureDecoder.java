@@ -33,7 +33,7 @@ import java.util.Arrays;
  * queues, so a packet may be recorded after packets stamped a little later. The decoder hands the
  * packets of each interface on in timestamp order, as Wireshark's {@code reordercap} sorts them (a
  * stable sort: equal timestamps keep their file order), but streaming: it holds every packet until
- * a packet stamped more than the reorder window after it has been read on its interface (or the
+ * a packet stamped at least the reorder window after it has been read on its interface (or the
  * section or capture ends), so it keeps at most a window's worth of packets
  * ({@link #MAX_BUFFERED_BYTES} at most). The sort key is the record's timestamp, or for ERF the ERF
  * header's. Interfaces of a pcapng section are sorted separately (their clocks may differ) and a

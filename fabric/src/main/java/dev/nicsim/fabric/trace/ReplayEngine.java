@@ -156,7 +156,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private IOException writeError;
     private boolean finished;
     private final Path outDir;
-    private java.util.List<Scenario.MailboxMessage> mailbox = java.util.List.of();
+    private List<Scenario.MailboxMessage> mailbox = List.of();
     private int mailboxNext;
     private final MailboxLog mailboxLog = new MailboxLog();
     /** Recorded host calls made again ({@link #hostCall}): mailbox messages, port-state changes. */
@@ -208,7 +208,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      * @param messages the messages in time order
      * @throws IllegalStateException when the algorithm is not firmware with a mailbox callback
      */
-    public void mailbox(final java.util.List<Scenario.MailboxMessage> messages) {
+    public void mailbox(final List<Scenario.MailboxMessage> messages) {
         if (!messages.isEmpty() && !(settings.provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp
             && fp.image().hasMailboxHandler())) {
             throw new IllegalStateException("mailbox messages need firmware with doca_pcc_dev_user_mailbox_handle");

@@ -21,6 +21,7 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -92,7 +93,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
             + " instead of stopping at the first")
         boolean lenient;
 
-        @picocli.CommandLine.Mixin
+        @Mixin
         ReorderWindowOption reorderWindow = new ReorderWindowOption();
 
         @Override

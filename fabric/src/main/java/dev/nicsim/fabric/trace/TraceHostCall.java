@@ -3,6 +3,7 @@ package dev.nicsim.fabric.trace;
 import dev.nicsim.microcode.firmware.FirmwareLayout;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;
+import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
 
 import java.util.Arrays;
 
@@ -26,7 +27,7 @@ import java.util.Arrays;
  * {@link #MAX_REQUEST_BYTES}), request (that many bytes), check (int32, {@link TraceRecordCheck})}.
  * Thread-safety: not thread-safe; a reused holder (its request buffer is never reallocated).
  */
-public final class TraceHostCall extends net.openhft.chronicle.wire.BytesInBinaryMarshallable {
+public final class TraceHostCall extends BytesInBinaryMarshallable {
     /** {@link #kind} of a mailbox message. */
     public static final int KIND_MAILBOX = 0;
     /** {@link #kind} of a port-state change. */

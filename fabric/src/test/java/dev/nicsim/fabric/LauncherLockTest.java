@@ -103,16 +103,52 @@ class LauncherLockTest {
             "flock (util-linux) or /bin/bash missing: launcher lock not tested");
     }
 
+    /**
+     * Two launches are made to meet at the lock: another holder has it while both start, and it lets
+     * go only once both launchers said they wait for it. One builds under the lock; the other, let in
+     * after it, finds the jar fresh. A launcher that looked at the jar before locking would build twice,
+     * whatever the scheduling.
+     */
     @Test
     void twoLaunchesStartedAtOnceBothRunAndBuildOnceUnderTheLock(@TempDir final Path tmp) throws Exception {
         needFlock();
         final Path dir = stage(tmp);
-        final Process a = launch(dir, System.getenv("PATH"));
-        final Process b = launch(dir, System.getenv("PATH"));
-        final String outA = ran(a);
-        final String outB = ran(b);
-        assertEquals(List.of("locked"), builds(dir), "one build, with the launcher's lock held");
-        assertEquals(1, (outA + outB).split("building the fabric jar", -1).length - 1, outA + outB);
+        final Process holder = holdTheLock(dir);
+        try {
+            final Process a = launch(dir, System.getenv("PATH"));
+            final Process b = launch(dir, System.getenv("PATH"));
+            final BufferedReader ra = lines(a);
+            final BufferedReader rb = lines(b);
+            assertEquals(WAITING, ra.readLine(), "the first launcher's first words are its wait for the lock");
+            assertEquals(WAITING, rb.readLine(), "the second launcher's first words are its wait for the lock");
+            holder.getOutputStream().close(); // cat ends, flock lets go
+            final String outA = ran(a, ra);
+            final String outB = ran(b, rb);
+            assertEquals(List.of("locked"), builds(dir), "one build, with the launcher's lock held");
+            assertEquals(1, (outA + outB).split("building the fabric jar", -1).length - 1, outA + outB);
+        } finally {
+            holder.destroy();
+        }
+    }
+
+    /** What the launcher's {@code flock} (a wrapper, {@link #holdTheLock}) says before it waits. */
+    private static final String WAITING = "flock: waiting";
+
+    /**
+     * Puts a {@code flock} wrapper in the staged {@code bin/} that says {@link #WAITING} on standard
+     * error when the launcher calls it to take the lock, then runs the real one; and takes the lock in
+     * another process, which holds it until its standard input is closed.
+     *
+     * @return the holder, once it holds the lock
+     */
+    private static Process holdTheLock(final Path dir) throws IOException {
+        executable(dir.resolve("bin/flock"), "#!/usr/bin/env bash\n[ \"$1\" = 9 ] && echo '" + WAITING + "' >&2\nexec '"
+            + which("flock") + "' \"$@\"\n");
+        Files.createDirectories(dir.resolve("target"));
+        final Process holder = new ProcessBuilder(which("flock").toString(),
+            dir.resolve("target/nicsim-build.lock").toString(), "sh", "-c", "echo held; cat >/dev/null").start();
+        assertEquals("held", lines(holder).readLine());
+        return holder;
     }
 
     /**
@@ -127,16 +163,11 @@ class LauncherLockTest {
     void theStalenessCheckWaitsForTheLock(@TempDir final Path tmp) throws Exception {
         needFlock();
         final Path dir = stage(tmp);
-        executable(dir.resolve("bin/flock"), "#!/usr/bin/env bash\n[ \"$1\" = 9 ] && echo 'flock: waiting' >&2\nexec '"
-            + which("flock") + "' \"$@\"\n");
-        Files.createDirectories(dir.resolve("target"));
-        final Process holder = new ProcessBuilder(which("flock").toString(),
-            dir.resolve("target/nicsim-build.lock").toString(), "sh", "-c", "echo held; cat >/dev/null").start();
+        final Process holder = holdTheLock(dir);
         try {
-            assertEquals("held", lines(holder).readLine());
             final Process launcher = launch(dir, System.getenv("PATH"));
             final BufferedReader out = lines(launcher);
-            assertEquals("flock: waiting", out.readLine(), "the launcher's first words are its wait for the lock");
+            assertEquals(WAITING, out.readLine(), "the launcher's first words are its wait for the lock");
             Files.createDirectories(dir.resolve("fabric/target"));
             Files.writeString(dir.resolve("fabric/target/nicsim.jar"), "jar");
             holder.getOutputStream().close(); // cat ends, flock lets go

@@ -18,16 +18,15 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The {@code ./nicsim} launcher checks whether the jar is stale and rebuilds it under an exclusive
  * {@code flock} on {@code target/nicsim-build.lock}, so launches started at once build once. The
  * launcher runs for real under bash from a copy in a temp directory without a jar, with a {@code mvn}
  * on the PATH that records each build (and whether the lock was held while it ran) and writes the
- * jar, and a {@code java} that prints its words. No timing: each step waits for a state the
- * processes reach (a line printed, a process blocked in {@code flock}), with a generous bound only
- * against hanging.
+ * jar, and a {@code java} that prints its words. No timing and no polling: each step waits for a
+ * line a process prints (the holder's {@code held}, the launcher's {@code flock} saying it is about
+ * to wait), with a generous bound only against hanging.
  */
 class LauncherLockTest {
     private static final String FAKE_MVN = """
@@ -39,13 +38,14 @@ class LauncherLockTest {
         mkdir -p "$root/fabric/target" && echo jar > "$root/fabric/target/nicsim.jar"
         """;
 
-    private static boolean onPath(final String tool) {
+    /** @return the tool's file on the PATH, or null */
+    private static Path which(final String tool) {
         for (final String d : System.getenv().getOrDefault("PATH", "").split(":")) {
             if (!d.isEmpty() && Files.isExecutable(Path.of(d, tool))) {
-                return true;
+                return Path.of(d, tool);
             }
         }
-        return false;
+        return null;
     }
 
     private static void executable(final Path p, final String text) throws IOException {
@@ -71,9 +71,22 @@ class LauncherLockTest {
         return pb.redirectErrorStream(true).start();
     }
 
+    private static BufferedReader lines(final Process p) {
+        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+    }
+
     /** Waits for the launcher to end; expects exit 0 and java started on the jar. @return its output */
     private static String ran(final Process p) throws Exception {
-        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return ran(p, lines(p));
+    }
+
+    /** As {@link #ran(Process)}, reading the rest of the output from {@code r}. @return the rest */
+    private static String ran(final Process p, final BufferedReader r) throws Exception {
+        final StringBuilder b = new StringBuilder();
+        for (String line = r.readLine(); line != null; line = r.readLine()) {
+            b.append(line).append('\n');
+        }
+        final String out = b.toString();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "launcher did not end");
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("-jar\n") && out.contains("fabric/target/nicsim.jar\nrun\nx.yaml"), out);
@@ -86,64 +99,83 @@ class LauncherLockTest {
     }
 
     private static void needFlock() {
-        Assumptions.assumeTrue(onPath("flock") && Files.isExecutable(Path.of("/bin/bash")),
+        Assumptions.assumeTrue(which("flock") != null && Files.isExecutable(Path.of("/bin/bash")),
             "flock (util-linux) or /bin/bash missing: launcher lock not tested");
     }
 
+    /**
+     * Two launches are made to meet at the lock: another holder has it while both start, and it lets
+     * go only once both launchers said they wait for it. One builds under the lock; the other, let in
+     * after it, finds the jar fresh. A launcher that looked at the jar before locking would build twice,
+     * whatever the scheduling.
+     */
     @Test
     void twoLaunchesStartedAtOnceBothRunAndBuildOnceUnderTheLock(@TempDir final Path tmp) throws Exception {
         needFlock();
         final Path dir = stage(tmp);
-        final Process a = launch(dir, System.getenv("PATH"));
-        final Process b = launch(dir, System.getenv("PATH"));
-        final String outA = ran(a);
-        final String outB = ran(b);
-        assertEquals(List.of("locked"), builds(dir), "one build, with the launcher's lock held");
-        assertEquals(1, (outA + outB).split("building the fabric jar", -1).length - 1, outA + outB);
-    }
-
-    /**
-     * Another holder has the lock (a build in progress); a launch started then waits in {@code flock}
-     * before looking at the jar. The holder writes the jar and lets go: the launch finds it fresh and
-     * runs without building. A launcher that checked before locking would have built.
-     */
-    @Test
-    void theStalenessCheckWaitsForTheLock(@TempDir final Path tmp) throws Exception {
-        needFlock();
-        final Path dir = stage(tmp);
-        Files.createDirectories(dir.resolve("target"));
-        final Process holder = new ProcessBuilder("flock", dir.resolve("target/nicsim-build.lock").toString(),
-            "sh", "-c", "echo held; cat >/dev/null").start();
+        final Process holder = holdTheLock(dir);
         try {
-            final BufferedReader r = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            assertEquals("held", r.readLine());
-            final Process launcher = launch(dir, System.getenv("PATH"));
-            waitUntilBlockedInFlock(launcher);
-            Files.createDirectories(dir.resolve("fabric/target"));
-            Files.writeString(dir.resolve("fabric/target/nicsim.jar"), "jar");
+            final Process a = launch(dir, System.getenv("PATH"));
+            final Process b = launch(dir, System.getenv("PATH"));
+            final BufferedReader ra = lines(a);
+            final BufferedReader rb = lines(b);
+            assertEquals(WAITING, ra.readLine(), "the first launcher's first words are its wait for the lock");
+            assertEquals(WAITING, rb.readLine(), "the second launcher's first words are its wait for the lock");
             holder.getOutputStream().close(); // cat ends, flock lets go
-            final String out = ran(launcher);
-            assertEquals(List.of(), builds(dir), out);
+            final String outA = ran(a, ra);
+            final String outB = ran(b, rb);
+            assertEquals(List.of("locked"), builds(dir), "one build, with the launcher's lock held");
+            assertEquals(1, (outA + outB).split("building the fabric jar", -1).length - 1, outA + outB);
         } finally {
             holder.destroy();
         }
     }
 
-    /** Polls the launcher's child processes until one is {@code flock}; fails if it ends first. */
-    private static void waitUntilBlockedInFlock(final Process launcher) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (!launcher.isAlive()) {
-                fail("the launcher ended without waiting for the lock");
-            }
-            try (Stream<ProcessHandle> kids = launcher.descendants()) {
-                if (kids.anyMatch(h -> h.info().command().map(c -> c.endsWith("/flock")).orElse(false))) {
-                    return;
-                }
-            }
-            Thread.sleep(20);
+    /** What the launcher's {@code flock} (a wrapper, {@link #holdTheLock}) says before it waits. */
+    private static final String WAITING = "flock: waiting";
+
+    /**
+     * Puts a {@code flock} wrapper in the staged {@code bin/} that says {@link #WAITING} on standard
+     * error when the launcher calls it to take the lock, then runs the real one; and takes the lock in
+     * another process, which holds it until its standard input is closed.
+     *
+     * @return the holder, once it holds the lock
+     */
+    private static Process holdTheLock(final Path dir) throws IOException {
+        executable(dir.resolve("bin/flock"), "#!/usr/bin/env bash\n[ \"$1\" = 9 ] && echo '" + WAITING + "' >&2\nexec '"
+            + which("flock") + "' \"$@\"\n");
+        Files.createDirectories(dir.resolve("target"));
+        final Process holder = new ProcessBuilder(which("flock").toString(),
+            dir.resolve("target/nicsim-build.lock").toString(), "sh", "-c", "echo held; cat >/dev/null").start();
+        assertEquals("held", lines(holder).readLine());
+        return holder;
+    }
+
+    /**
+     * Another holder has the lock (a build in progress); a launch started then waits in {@code flock}
+     * before looking at the jar. The holder writes the jar and lets go: the launch finds it fresh and
+     * runs without building. A launcher that checked before locking would have built. The launcher's
+     * {@code flock} is a wrapper that says so on standard error before it runs the real one, so the
+     * test writes the jar only once the launcher has reached the lock; the holder keeps it until then,
+     * so whatever the scheduling, the launcher looks at the jar after it was written.
+     */
+    @Test
+    void theStalenessCheckWaitsForTheLock(@TempDir final Path tmp) throws Exception {
+        needFlock();
+        final Path dir = stage(tmp);
+        final Process holder = holdTheLock(dir);
+        try {
+            final Process launcher = launch(dir, System.getenv("PATH"));
+            final BufferedReader out = lines(launcher);
+            assertEquals(WAITING, out.readLine(), "the launcher's first words are its wait for the lock");
+            Files.createDirectories(dir.resolve("fabric/target"));
+            Files.writeString(dir.resolve("fabric/target/nicsim.jar"), "jar");
+            holder.getOutputStream().close(); // cat ends, flock lets go
+            final String rest = ran(launcher, out);
+            assertEquals(List.of(), builds(dir), rest);
+        } finally {
+            holder.destroy();
         }
-        fail("the launcher never waited in flock");
     }
 
     /** Without flock on the PATH the launcher says so in one line and builds unlocked. */

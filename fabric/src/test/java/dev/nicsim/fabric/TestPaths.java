@@ -1,7 +1,9 @@
 package dev.nicsim.fabric;
 
 import dev.nicsim.testsupport.SharedFiles;
+import org.junit.jupiter.api.Assumptions;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -34,5 +36,18 @@ public final class TestPaths {
      */
     public static Path sharedOrSkip(final String relativePath) {
         return SharedFiles.sharedOrSkip(relativePath);
+    }
+
+    /**
+     * A built firmware ELF of the checkout, or skip the test (one line naming the path) when it is
+     * absent (a checkout without {@code firmware/bin}).
+     *
+     * @param relativePath path below {@code firmware/bin}, e.g. {@code test/doca_port_state.elf}
+     * @return its path
+     */
+    public static Path firmwareOrSkip(final String relativePath) {
+        final Path p = root().resolve("firmware/bin").resolve(relativePath);
+        Assumptions.assumeTrue(Files.exists(p), "firmware/bin/" + relativePath + " not in this checkout");
+        return p;
     }
 }

@@ -15,6 +15,10 @@ import dev.nicsim.sim.RngStreams;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sim.Simulator;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * A RoCEv2 NIC with one port (RoCEv2 per IBTA Annex A17; RC transport per IBTA spec vol. 1 §9.7):
  * RC queue pairs as requester and responder, the notification point (NP) that turns CE marks into
@@ -363,8 +367,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
      *
      * @return a new list, empty when every flow started here has completed
      */
-    public java.util.List<FlowProgress> unfinishedFlows() {
-        final java.util.List<FlowProgress> out = new java.util.ArrayList<>(qps.requesterCount());
+    public List<FlowProgress> unfinishedFlows() {
+        final List<FlowProgress> out = new ArrayList<>(qps.requesterCount());
         for (int i = 0; i < qps.requesterCount(); i++) {
             final Qp q = qps.requester(i);
             final long acked = q.byteOffset(q.op == MessageOp.READ ? q.readExpectedIndex : q.sndUna);
@@ -372,7 +376,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
                 q.rateSincePs, q.progressPs, q.lastResultPs == Qp.NEVER_SENT ? -1 : q.lastResultPs, q.rttProbes,
                 q.rttResponses, q.awaitingInit));
         }
-        out.sort(java.util.Comparator.comparingInt(FlowProgress::qpn));
+        out.sort(Comparator.comparingInt(FlowProgress::qpn));
         return out;
     }
 

@@ -1,5 +1,7 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.fabric.run.Utf8Lines;
+import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVPrinter;
@@ -18,6 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,8 +84,8 @@ final class PointsFile implements Closeable {
         try {
             return readOk(ok, recordLine);
         } catch (final IOException | UncheckedIOException e) {
-            if (dev.nicsim.fabric.run.Utf8Lines.isDecodingError(e)) {
-                throw new SweepException(dev.nicsim.fabric.run.Utf8Lines.describe(file) + "; give another --out, or drop --resume");
+            if (Utf8Lines.isDecodingError(e)) {
+                throw new SweepException(Utf8Lines.describe(file) + "; give another --out, or drop --resume");
             }
             final Throwable csv = csvError(e);
             if (csv != null) {
@@ -100,7 +103,7 @@ final class PointsFile implements Closeable {
     /** The CSV parser's own error in a chain (commons-csv's {@code CSVException}, an IOException), or null. */
     private static Throwable csvError(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.apache.commons.csv.CSVException) {
+            if (t instanceof CSVException) {
                 return t;
             }
         }
@@ -115,7 +118,7 @@ final class PointsFile implements Closeable {
                 throw new SweepException(file + ":1: columns " + p.getHeaderNames() + " are not this sweep's " + header
                     + "; give another --out, or drop --resume");
             }
-            final java.util.Iterator<CSVRecord> it = p.iterator();
+            final Iterator<CSVRecord> it = p.iterator();
             while (true) {
                 final CSVRecord rec;
                 try {

@@ -1,5 +1,6 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.fabric.cli.NicsimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,7 +40,7 @@ public final class SweepMain implements Runnable {
      * @param args arguments
      */
     public static void main(final String[] args) {
-        dev.nicsim.fabric.cli.NicsimCommand.guardStandardOutput();
+        NicsimCommand.guardStandardOutput();
         System.exit(execute(args));
     }
 
@@ -50,7 +51,7 @@ public final class SweepMain implements Runnable {
      * @return exit code
      */
     public static int execute(final String... args) {
-        return dev.nicsim.fabric.cli.NicsimCommand.execute(new SweepMain(), ex -> ex instanceof SweepException, args);
+        return NicsimCommand.execute(new SweepMain(), ex -> ex instanceof SweepException, args);
     }
 
     /** {@code nicsim sweep}: see {@link SweepRun}. */

@@ -1,7 +1,9 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.fabric.run.Utf8Lines;
 import dev.nicsim.fabric.scenario.ScenarioException;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.riscv.IoReasons;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.Mark;
@@ -15,6 +17,7 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -118,17 +121,17 @@ public final class SweepSpec {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (final NoSuchFileException e) {
             throw new SweepException(file + ": no such sweep file");
-        } catch (final java.nio.charset.CharacterCodingException e) {
+        } catch (final CharacterCodingException e) {
             long line;
             try {
-                line = dev.nicsim.fabric.run.Utf8Lines.firstMalformedLine(file);
+                line = Utf8Lines.firstMalformedLine(file);
             } catch (final IOException again) {
                 line = -1;
             }
-            throw new SweepException(file + (line > 0 ? ":" + line : "") + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new SweepException(file + (line > 0 ? ":" + line : "") + ": cannot read: " + IoReasons.why(e));
         } catch (final IOException e) {
             // why in words (not a directory, is a directory, permission denied, not UTF-8), not the JDK's raw text
-            throw new SweepException(file + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new SweepException(file + ": cannot read: " + IoReasons.why(e));
         }
         return parse(file, text);
     }

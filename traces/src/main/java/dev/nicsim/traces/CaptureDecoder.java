@@ -1,6 +1,8 @@
 package dev.nicsim.traces;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * Reads a capture ({@link CaptureReader}), decodes every frame ({@link RoceDecoder}), counts it
@@ -31,7 +33,7 @@ import java.nio.file.Path;
  * queues, so a packet may be recorded after packets stamped a little later. The decoder hands the
  * packets of each interface on in timestamp order, as Wireshark's {@code reordercap} sorts them (a
  * stable sort: equal timestamps keep their file order), but streaming: it holds every packet until
- * a packet stamped more than the reorder window after it has been read on its interface (or the
+ * a packet stamped at least the reorder window after it has been read on its interface (or the
  * section or capture ends), so it keeps at most a window's worth of packets
  * ({@link #MAX_BUFFERED_BYTES} at most). The sort key is the record's timestamp, or for ERF the ERF
  * header's. Interfaces of a pcapng section are sorted separately (their clocks may differ) and a
@@ -220,7 +222,7 @@ public final class CaptureDecoder {
                 if (reader.section() != section) { // a new pcapng section: new interfaces, maybe a new clock
                     releaseAll(name, handler);
                     section = reader.section();
-                    java.util.Arrays.fill(latestNumbers, 0);
+                    Arrays.fill(latestNumbers, 0);
                 }
                 read(reader, name, handler);
             }
@@ -263,14 +265,14 @@ public final class CaptureDecoder {
         }
         final long t = link == LinkTypes.ERF && cap >= 16 ? RoceDecoder.erfTimeNs(data, offset) : reader.timestampNs();
         if (t < MIN_TIMESTAMP_NS || t >= END_TIMESTAMP_NS) {
-            final String problem = "absurd timestamp " + java.time.Instant.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L),
+            final String problem = "absurd timestamp " + Instant.ofEpochSecond(Math.floorDiv(t, 1_000_000_000L),
                 Math.floorMod(t, 1_000_000_000L)) + (t < MIN_TIMESTAMP_NS ? ", before 1970" : ", after 2100");
             refuseOrSkip(name, number, t, iface, problem);
             return;
         }
         if (iface >= latestNumbers.length) {
-            latestNumbers = java.util.Arrays.copyOf(latestNumbers, Math.max(iface + 1, 2 * latestNumbers.length));
-            latestNs = java.util.Arrays.copyOf(latestNs, latestNumbers.length);
+            latestNumbers = Arrays.copyOf(latestNumbers, Math.max(iface + 1, 2 * latestNumbers.length));
+            latestNs = Arrays.copyOf(latestNs, latestNumbers.length);
         }
         final long latestNumber = latestNumbers[iface];
         final long latest = latestNs[iface];

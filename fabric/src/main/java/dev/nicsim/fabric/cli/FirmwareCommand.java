@@ -26,6 +26,7 @@ import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 import dev.nicsim.traces.PccEventDeriver;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -175,7 +176,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
         @Option(names = "--trace", paramLabel = "CAPTURE_OR_TRACE", description = "Profile the events of a capture or trace")
         Path trace;
 
-        @picocli.CommandLine.Mixin
+        @Mixin
         ReorderWindowOption reorderWindow = new ReorderWindowOption();
 
         @Option(names = "--scenario", paramLabel = "FILE", description = "Profile a scenario run with this firmware")

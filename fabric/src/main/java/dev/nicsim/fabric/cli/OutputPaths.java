@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Checks the output paths of a command before anything is written, so no command writes outside
@@ -89,11 +91,11 @@ final class OutputPaths {
         }
         Files.deleteIfExists(dir.resolve(PARTIAL_MARKER)); // an earlier failed command's: the directory is whole now
         final List<Path> staged;
-        try (java.util.stream.Stream<Path> s = Files.list(stage)) {
+        try (Stream<Path> s = Files.list(stage)) {
             staged = s.sorted().toList();
         }
         for (final Path p : staged) {
-            Files.move(p, dir.resolve(p.getFileName().toString()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(p, dir.resolve(p.getFileName().toString()), StandardCopyOption.REPLACE_EXISTING);
         }
         Files.delete(stage);
     }
@@ -108,7 +110,7 @@ final class OutputPaths {
         if (stage == null || !Files.isDirectory(stage)) {
             return;
         }
-        try (java.util.stream.Stream<Path> s = Files.list(stage)) {
+        try (Stream<Path> s = Files.list(stage)) {
             for (final Path p : (Iterable<Path>) s::iterator) {
                 Files.deleteIfExists(p);
             }

@@ -18,6 +18,7 @@ import dev.nicsim.traces.CaptureException;
 import dev.nicsim.traces.CaptureStats;
 import dev.nicsim.traces.PccEventDeriver;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -97,7 +98,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--lenient", description = "Captures: skip and count bad packets instead of stopping")
     boolean lenient;
 
-    @picocli.CommandLine.Mixin
+    @Mixin
     ReorderWindowOption reorderWindow = new ReorderWindowOption();
 
     @Option(names = "--mailbox", paramLabel = "FILE",

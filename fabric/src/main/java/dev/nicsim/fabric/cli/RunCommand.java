@@ -22,10 +22,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.IntFunction;
 
 /**
  * {@code nicsim run SCENARIO [--out DIR] [--seed N] [--set path=value]... [--no-progress]
@@ -134,7 +136,7 @@ final class RunCommand implements Callable<Integer> {
         // the output directory first (a path that cannot be one fails here, before the trace or capture is made);
         // the run writes into a staging directory inside it, moved into place only when the run finished, so a
         // run that fails part-way leaves the earlier run's files in --out whole
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         final RunResult result;
         ChronicleTraceWriter trace = null;
         PcapTap tap = null;
@@ -241,7 +243,7 @@ final class RunCommand implements Callable<Integer> {
      * host's listener while it builds; each forwards to the trace's listener of its host, made on the
      * first call, once {@link #trace} is set (before the run starts, so every call is recorded).
      */
-    private static final class LateTraceListeners implements java.util.function.IntFunction<PccTraceListener> {
+    private static final class LateTraceListeners implements IntFunction<PccTraceListener> {
         /** The trace, set after the checks and before the run. */
         ChronicleTraceWriter trace;
 

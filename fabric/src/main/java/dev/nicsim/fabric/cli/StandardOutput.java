@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Standard output that ends quietly when its reader goes away ({@code nicsim algorithms | head -1}):
@@ -20,6 +22,13 @@ import java.nio.charset.Charset;
  * error (a full disk, {@code > /dev/full}) passes through, and
  * {@link NicsimCommand#checkStandardOutput} reports it (exit 2).
  *
+ * <p>Which failure is EPIPE: Java gives no errno, only the C library's text for it, which is
+ * translated under a localised {@code LC_MESSAGES} (the JVM adopts the user's locale), e.g.
+ * "Datenübergabe unterbrochen (broken pipe)". So when standard output is a pipe (Linux:
+ * {@code /proc/self/fd/1} names {@code pipe:[...]}), every write failure counts as the reader gone:
+ * a pipe has no space to run out of, and EPIPE is the error a write to one gives; elsewhere the
+ * English text {@code Broken pipe} decides.
+ *
  * <p>The print stream is made as the JDK makes {@code System.out} (a 128-byte buffer, flushed at
  * every line, the {@code sun.stdout.encoding} charset when set, else the default charset), so the
  * bytes written are the same. Thread-safety: as {@link PrintStream}.
@@ -28,24 +37,31 @@ final class StandardOutput extends OutputStream {
     /** strerror(EPIPE) on Linux and the BSDs: the text the JDK puts in the exception. */
     private static final String BROKEN_PIPE = "Broken pipe";
 
+    /** Where Linux shows what file descriptor 1 is open on. */
+    private static final Path STDOUT_LINK = Path.of("/proc/self/fd/1");
+
     private final OutputStream out;
+    private final boolean pipe;
     private volatile boolean readerGone;
 
     /**
-     * @param out where the bytes go (standard output's file descriptor)
+     * @param out  where the bytes go (standard output's file descriptor)
+     * @param pipe whether {@code out} is a pipe: then any write failure is taken as the reader gone
      */
-    StandardOutput(final OutputStream out) {
+    StandardOutput(final OutputStream out, final boolean pipe) {
         this.out = out;
+        this.pipe = pipe;
     }
 
     /**
      * A print stream over {@code out} that ends quietly on a closed pipe, made as the JDK makes
      * {@code System.out}.
      *
-     * @param out where the bytes go
+     * @param out  where the bytes go
+     * @param pipe whether {@code out} is a pipe (any write failure then means the reader left)
      * @return the print stream
      */
-    static PrintStream printStream(final OutputStream out) {
+    static PrintStream printStream(final OutputStream out, final boolean pipe) {
         final String enc = System.getProperty("sun.stdout.encoding");
         Charset cs = Charset.defaultCharset();
         if (enc != null) {
@@ -55,12 +71,21 @@ final class StandardOutput extends OutputStream {
                 cs = Charset.defaultCharset();
             }
         }
-        return new PrintStream(new BufferedOutputStream(new StandardOutput(out), 128), true, cs);
+        return new PrintStream(new BufferedOutputStream(new StandardOutput(out, pipe), 128), true, cs);
     }
 
     /** Replaces {@code System.out} by a print stream over file descriptor 1 that ends quietly on a closed pipe. */
     static void install() {
-        System.setOut(printStream(new FileOutputStream(FileDescriptor.out)));
+        System.setOut(printStream(new FileOutputStream(FileDescriptor.out), standardOutputIsPipe()));
+    }
+
+    /** @return whether file descriptor 1 is a pipe (Linux {@code /proc}; false where it cannot tell) */
+    private static boolean standardOutputIsPipe() {
+        try {
+            return Files.readSymbolicLink(STDOUT_LINK).toString().startsWith("pipe:");
+        } catch (final IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
     }
 
     /** @return whether a write found the reader gone (every write since was dropped) */
@@ -104,9 +129,9 @@ final class StandardOutput extends OutputStream {
         }
     }
 
-    /** Takes a broken pipe as the reader's end; rethrows any other error. */
+    /** Takes a broken pipe (any failure of a pipe) as the reader's end; rethrows any other error. */
     private void gone(final IOException e) throws IOException {
-        if (e.getMessage() == null || !e.getMessage().contains(BROKEN_PIPE)) {
+        if (!pipe && (e.getMessage() == null || !e.getMessage().contains(BROKEN_PIPE))) {
             throw e;
         }
         readerGone = true;

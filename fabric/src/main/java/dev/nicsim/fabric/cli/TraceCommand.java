@@ -7,6 +7,7 @@ import dev.nicsim.fabric.trace.TraceException;
 import dev.nicsim.fabric.trace.TraceFlowEnd;
 import dev.nicsim.fabric.trace.TraceFlowStart;
 import dev.nicsim.fabric.trace.TraceHeader;
+import dev.nicsim.fabric.trace.TraceHostCall;
 import dev.nicsim.fabric.trace.TraceMessages;
 import dev.nicsim.fabric.trace.TraceQueues;
 import dev.nicsim.fabric.trace.TraceResult;
@@ -20,6 +21,7 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -91,7 +93,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
             + " instead of stopping at the first")
         boolean lenient;
 
-        @picocli.CommandLine.Mixin
+        @Mixin
         ReorderWindowOption reorderWindow = new ReorderWindowOption();
 
         @Override
@@ -207,7 +209,7 @@ final class TraceCommand implements java.util.concurrent.Callable<Integer> {
         }
 
         @Override
-        public void hostCall(final dev.nicsim.fabric.trace.TraceHostCall call) {
+        public void hostCall(final TraceHostCall call) {
             out.println(call);
         }
     }

@@ -1,5 +1,7 @@
 package dev.nicsim.fabric.ns3;
 
+import dev.nicsim.fabric.run.Runner;
+import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioException;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
@@ -9,6 +11,7 @@ import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.sw.SwitchConfig;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -437,18 +440,18 @@ public final class Ns3Import {
     /**
      * Refuses a link whose PFC headroom fills its switch's buffer, naming its topology line: every
      * lossless port of a switch reserves {@code 2 x delay x rate} plus the frames in flight out of the buffer
-     * ({@link dev.nicsim.sw.SwitchConfig#requiredHeadroomBytes}), so a long delay (ns-3 takes up to 1 s)
+     * ({@link SwitchConfig#requiredHeadroomBytes}), so a long delay (ns-3 takes up to 1 s)
      * leaves the buffer no shared part, and {@code nicsim run} could not build the switch. Links are
      * taken in file order, the order the run connects them.
      */
     private void requireHeadroom(final Scenario scenario, final Ns3Topology topo, final Ns3Config.Entry buffer) {
-        final dev.nicsim.sw.SwitchConfig c;
+        final SwitchConfig c;
         try {
-            c = dev.nicsim.fabric.run.Runner.switchConfig(scenario.switchSpec(), scenario.nic());
+            c = Runner.switchConfig(scenario.switchSpec(), scenario.nic());
         } catch (final IllegalArgumentException e) {
             return; // reported by requireBuilds
         }
-        if (c.queueing != dev.nicsim.sw.SwitchConfig.Queueing.OUTPUT_QUEUED) {
+        if (c.queueing != SwitchConfig.Queueing.OUTPUT_QUEUED) {
             return; // VOQs and output queues of fixed sizes: no headroom out of a shared buffer
         }
         final long[] reserved = new long[topo.nodes()];
@@ -456,8 +459,8 @@ public final class Ns3Import {
             long perPort = 0;
             for (int g = 0; g < c.pfcEnabled.length; g++) {
                 if (c.pfcEnabled[g]) {
-                    perPort += c.headroomBytes[g] == dev.nicsim.sw.SwitchConfig.HEADROOM_AUTO
-                        ? dev.nicsim.sw.SwitchConfig.requiredHeadroomBytes(l.rateBitsPerSec(), l.delayPs(), c.maxFrameBytes)
+                    perPort += c.headroomBytes[g] == SwitchConfig.HEADROOM_AUTO
+                        ? SwitchConfig.requiredHeadroomBytes(l.rateBitsPerSec(), l.delayPs(), c.maxFrameBytes)
                         : c.headroomBytes[g];
                 }
             }
@@ -485,8 +488,8 @@ public final class Ns3Import {
      */
     private static void requireBuilds(final Scenario scenario) {
         try {
-            new dev.nicsim.fabric.run.Runner(scenario,
-                dev.nicsim.fabric.run.TimeSeriesWriter.unopened(), null);
+            new Runner(scenario,
+                TimeSeriesWriter.unopened(), null);
         } catch (final ScenarioException | IllegalArgumentException e) {
             throw new ScenarioException("the imported scenario would not run: " + e.getMessage());
         }

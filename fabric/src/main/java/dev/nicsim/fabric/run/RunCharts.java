@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.nicsim.fabric.workload.FlowSpec;
+import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
@@ -14,6 +15,7 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The four figures of a run, drawn from its CSV files ({@code nicsim plot RUN_DIR}, or after a run
@@ -141,7 +144,7 @@ public final class RunCharts {
             for (final Map.Entry<Path, XYChart> c : charts) {
                 final Path tmp = c.getKey().resolveSibling(c.getKey().getFileName() + ".tmp");
                 tmps.add(tmp);
-                try (java.io.OutputStream o = Files.newOutputStream(tmp)) {
+                try (OutputStream o = Files.newOutputStream(tmp)) {
                     BitmapEncoder.saveBitmap(c.getValue(), o, BitmapEncoder.BitmapFormat.PNG);
                 }
             }
@@ -162,7 +165,7 @@ public final class RunCharts {
      * @param time          the time of grid index i, ns
      * @param indexAtOrAfter the least grid index whose time is {@code >= t} (may be {@code n})
      */
-    record Grid(long n, java.util.function.LongUnaryOperator time, java.util.function.LongUnaryOperator indexAtOrAfter) {
+    record Grid(long n, LongUnaryOperator time, LongUnaryOperator indexAtOrAfter) {
         /**
          * @param stepNs the interval, ns, at least 1
          * @param lastNs the last time, ns, {@code >= 0}
@@ -494,7 +497,7 @@ public final class RunCharts {
     /** The CSV parser's own error (a subclass of IOException) in a chain, or null. */
     private static Throwable csvError(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.apache.commons.csv.CSVException) {
+            if (t instanceof CSVException) {
                 return t;
             }
         }

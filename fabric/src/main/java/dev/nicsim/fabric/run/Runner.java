@@ -2,6 +2,7 @@ package dev.nicsim.fabric.run;
 
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.fabric.trace.ChronicleTraceWriter;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.fabric.workload.WorkloadGenerator;
 import dev.nicsim.microcode.CcProcessor;
@@ -16,6 +17,7 @@ import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.NicPorts;
 import dev.nicsim.microcode.trace.PccTraceListener;
 import dev.nicsim.microcode.trace.RecordingCcProcessor;
+import dev.nicsim.nic.FlowProgress;
 import dev.nicsim.pcc.PccEventType;
 import org.HdrHistogram.Histogram;
 import dev.nicsim.nic.FlowListener;
@@ -108,7 +110,7 @@ public final class Runner implements FlowListener, EventHandler {
     /** The account of unfinished flows, after {@link #run}. */
     private StallReport stallReport;
     /** Where the host's calls into firmware are recorded ({@code run --record}), or null. */
-    private dev.nicsim.fabric.trace.ChronicleTraceWriter hostCalls;
+    private ChronicleTraceWriter hostCalls;
 
     /**
      * Builds the fabric.
@@ -324,7 +326,7 @@ public final class Runner implements FlowListener, EventHandler {
      * @param trace the trace, or null to record none
      * @throws IllegalStateException if the run is split into partitions (recording needs one)
      */
-    public void recordHostCalls(final dev.nicsim.fabric.trace.ChronicleTraceWriter trace) {
+    public void recordHostCalls(final ChronicleTraceWriter trace) {
         if (partitions != null && trace != null) {
             throw new IllegalStateException("recording needs --partitions 1");
         }
@@ -754,10 +756,10 @@ public final class Runner implements FlowListener, EventHandler {
 
     /** The account of the flows still unfinished at {@code endPs} ({@link StallReport}). */
     private StallReport stallReport(final long endPs) {
-        final List<dev.nicsim.nic.FlowProgress> unfinished = new ArrayList<>();
+        final List<FlowProgress> unfinished = new ArrayList<>();
         final List<Long> rates = new ArrayList<>();
         for (final RoceNic n : nics) {
-            for (final dev.nicsim.nic.FlowProgress f : n.unfinishedFlows()) {
+            for (final FlowProgress f : n.unfinishedFlows()) {
                 unfinished.add(f);
                 rates.add(n.lineRateBitsPerSec());
             }

@@ -4,7 +4,9 @@ import dev.nicsim.nic.FlowProgress;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -100,7 +102,7 @@ public final class StallReport {
                 moving.add(i);
             }
         }
-        final java.util.Comparator<Integer> byFlowId = java.util.Comparator.comparingInt(i -> unfinished.get(i).flowId());
+        final Comparator<Integer> byFlowId = Comparator.comparingInt(i -> unfinished.get(i).flowId());
         stalled.sort(byFlowId);
         moving.sort(byFlowId);
         final List<String> out = new ArrayList<>();
@@ -229,7 +231,7 @@ public final class StallReport {
 
     /** Microseconds with three decimals: {@code 23.072 us}. */
     static String us(final long ps) {
-        return BigDecimal.valueOf(ps, 6).setScale(3, java.math.RoundingMode.HALF_UP).toPlainString() + " us";
+        return BigDecimal.valueOf(ps, 6).setScale(3, RoundingMode.HALF_UP).toPlainString() + " us";
     }
 
     /** A rate with four significant digits in b/s, kb/s, Mb/s or Gb/s: {@code 953.7 b/s}, {@code 6.104 Mb/s}. */

@@ -54,7 +54,7 @@ public final class ThroughputChart {
             throw new IllegalArgumentException("intervalPs must be > 0, got " + intervalPs);
         }
         final Path png = dir.resolve(FILE);
-        RunCharts.saveAll(List.of(java.util.Map.entry(png, chart(dir, title, flows, intervalPs))));
+        RunCharts.saveAll(List.of(Map.entry(png, chart(dir, title, flows, intervalPs))));
         return png;
     }
 

@@ -6,6 +6,7 @@ import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sw.RcmConfig;
 import dev.nicsim.sw.SwitchConfig;
@@ -19,6 +20,7 @@ import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
 
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -208,12 +211,12 @@ public final class ScenarioLoader {
         if (n instanceof ScalarNode s) {
             return new ScalarNode(s.getTag(), s.getValue(), mark, mark, s.getScalarStyle());
         }
-        if (n instanceof org.yaml.snakeyaml.nodes.SequenceNode q) {
+        if (n instanceof SequenceNode q) {
             final List<Node> items = new ArrayList<>();
             for (final Node c : q.getValue()) {
                 items.add(remark(c, mark));
             }
-            return new org.yaml.snakeyaml.nodes.SequenceNode(q.getTag(), true, items, mark, mark, q.getFlowStyle());
+            return new SequenceNode(q.getTag(), true, items, mark, mark, q.getFlowStyle());
         }
         if (n instanceof MappingNode mm) {
             final List<NodeTuple> items = new ArrayList<>();
@@ -283,9 +286,9 @@ public final class ScenarioLoader {
         if (root == null) {
             throw new ScenarioException(file + ":1: the mailbox file is empty; expected 'mailbox:' and a list of messages");
         }
-        if (!(root instanceof org.yaml.snakeyaml.nodes.MappingNode)) {
+        if (!(root instanceof MappingNode)) {
             throw new ScenarioException(file + ":" + (root.getStartMark().getLine() + 1) + ": the mailbox file: expected a"
-                + " mapping, 'mailbox:' and a list of messages, got a " + (root instanceof org.yaml.snakeyaml.nodes.SequenceNode
+                + " mapping, 'mailbox:' and a list of messages, got a " + (root instanceof SequenceNode
                 ? "list" : "single value"));
         }
         final YamlFields f = new YamlFields(file.toString(), "", root);
@@ -331,7 +334,7 @@ public final class ScenarioLoader {
                 final StringBuilder b = new StringBuilder();
                 for (final long w : e.wordList("words", 0, 0xFFFF_FFFFL)) {
                     for (int i = 0; i < 4; i++) {
-                        b.append(String.format(java.util.Locale.ROOT, "%02x", w >>> (8 * i) & 0xFF));
+                        b.append(String.format(Locale.ROOT, "%02x", w >>> (8 * i) & 0xFF));
                     }
                 }
                 hex = b.toString();
@@ -371,7 +374,7 @@ public final class ScenarioLoader {
             throw e.fieldError("hex", "expected the bytes in order as pairs of hex digits, separated by spaces (or _ or :)"
                 + " only between bytes, e.g. '00 00 04 00' or '00000400', got '" + given + "'");
         }
-        return text.replaceAll("[\\s_:]", "").toLowerCase(java.util.Locale.ROOT);
+        return text.replaceAll("[\\s_:]", "").toLowerCase(Locale.ROOT);
     }
 
     /** Messages need firmware that defines the mailbox callback: one line at load instead of a silent no-op. */
@@ -803,8 +806,8 @@ public final class ScenarioLoader {
                 throw a.fieldError("firmware", "no such file '" + elf + "' (looked next to the scenario and in the current directory)");
             }
             // the cores' machine model: bf3-dpa (the default), e31, ibex or a YAML file next to the scenario
-            final String modelName = a.string("firmware_model", dev.nicsim.riscv.CycleModel.BF3_DPA);
-            final dev.nicsim.riscv.CycleModel model = firmwareModel(a, scenarioFile, modelName);
+            final String modelName = a.string("firmware_model", CycleModel.BF3_DPA);
+            final CycleModel model = firmwareModel(a, scenarioFile, modelName);
             try {
                 provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent(), model);
             } catch (final FirmwareException e) {
@@ -857,8 +860,8 @@ public final class ScenarioLoader {
         if (!Files.exists(p)) {
             throw fw.fieldError("np", "no such file '" + elf + "' (looked next to the scenario and in the current directory)");
         }
-        final dev.nicsim.riscv.CycleModel model = algorithm.provider() instanceof FirmwareProvider rp ? rp.model()
-            : dev.nicsim.riscv.CycleModel.bf3Dpa();
+        final CycleModel model = algorithm.provider() instanceof FirmwareProvider rp ? rp.model()
+            : CycleModel.bf3Dpa();
         final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program;
         try {
             program = dev.nicsim.microcode.firmware.FirmwareNotificationPoint.load(p, emulator.maxInstructionsPerEvent(), model);
@@ -1050,12 +1053,12 @@ public final class ScenarioLoader {
      *
      * @throws ScenarioException one line naming the field: no such file, a directory, or the file's own error
      */
-    private static dev.nicsim.riscv.CycleModel firmwareModel(final YamlFields a, final Path scenarioFile, final String modelName) {
+    private static CycleModel firmwareModel(final YamlFields a, final Path scenarioFile, final String modelName) {
         Path mp = scenarioFile.toAbsolutePath().getParent().resolve(modelName);
         if (!Files.isRegularFile(mp)) {
-            for (final String builtIn : new String[] {dev.nicsim.riscv.CycleModel.BF3_DPA, "e31", "ibex"}) {
+            for (final String builtIn : new String[] {CycleModel.BF3_DPA, "e31", "ibex"}) {
                 if (builtIn.equalsIgnoreCase(modelName)) {
-                    return dev.nicsim.riscv.CycleModel.byName(modelName);
+                    return CycleModel.byName(modelName);
                 }
             }
             if (!Files.exists(mp)) {
@@ -1070,7 +1073,7 @@ public final class ScenarioLoader {
             throw a.fieldError("firmware_model", "'" + modelName + "' is a directory (" + FIRMWARE_MODELS + ")");
         }
         try {
-            return dev.nicsim.riscv.CycleModel.load(mp);
+            return CycleModel.load(mp);
         } catch (final IllegalArgumentException e) {
             throw a.fieldError("firmware_model", e.getMessage() + " (" + FIRMWARE_MODELS + ")");
         }

@@ -79,7 +79,7 @@ public final class YamlFields {
      * @param keys field names
      */
     public void known(final String... keys) {
-        read.addAll(java.util.List.of(keys));
+        read.addAll(List.of(keys));
     }
 
     /**

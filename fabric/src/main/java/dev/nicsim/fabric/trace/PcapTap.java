@@ -4,6 +4,7 @@ import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.nic.RoceOpcodes;
+import dev.nicsim.riscv.IoReasons;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.NetDevice;
 import dev.nicsim.sim.Packet;
@@ -144,7 +145,7 @@ public final class PcapTap implements AutoCloseable {
             writer = PcapWriter.create(file);
         } catch (final IOException | UncheckedIOException e) {
             throw new TraceException(file + ": cannot write the pcap file: "
-                + dev.nicsim.riscv.IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
+                + IoReasons.why(e instanceof UncheckedIOException u ? u.getCause() : (IOException) e));
         }
         final PcapTap tap = new PcapTap(writer, runner.flows(), point.text() + " (" + link.nearName + " <-> " + link.farName
             + ", both directions)", new EgressPort[] {link.near, link.far});

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 
 import dev.nicsim.microcode.CcProcessor;
@@ -155,7 +156,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private IOException writeError;
     private boolean finished;
     private final Path outDir;
-    private java.util.List<dev.nicsim.fabric.scenario.Scenario.MailboxMessage> mailbox = java.util.List.of();
+    private List<Scenario.MailboxMessage> mailbox = List.of();
     private int mailboxNext;
     private final MailboxLog mailboxLog = new MailboxLog();
     /** Recorded host calls made again ({@link #hostCall}): mailbox messages, port-state changes. */
@@ -207,7 +208,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      * @param messages the messages in time order
      * @throws IllegalStateException when the algorithm is not firmware with a mailbox callback
      */
-    public void mailbox(final java.util.List<dev.nicsim.fabric.scenario.Scenario.MailboxMessage> messages) {
+    public void mailbox(final List<Scenario.MailboxMessage> messages) {
         if (!messages.isEmpty() && !(settings.provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp
             && fp.image().hasMailboxHandler())) {
             throw new IllegalStateException("mailbox messages need firmware with doca_pcc_dev_user_mailbox_handle");
@@ -219,10 +220,10 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private void deliverMailboxUntil(final long t) {
         while (mailboxNext < mailbox.size() && mailbox.get(mailboxNext).atPs() <= t) {
             final int i = mailboxNext++;
-            final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m = mailbox.get(i);
+            final Scenario.MailboxMessage m = mailbox.get(i);
             final long at = Math.max(m.atPs(), nowPs);
             advanceDue(at);
-            if (m.nic() != dev.nicsim.fabric.scenario.Scenario.ALL_NICS) {
+            if (m.nic() != Scenario.ALL_NICS) {
                 deliver(source(m.nic()), i, m, at);
             } else if (sources.isEmpty()) {
                 mailboxLog.notDelivered(at, -1, i, m);
@@ -236,7 +237,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         }
     }
 
-    private void deliver(final Source s, final int i, final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m, final long at) {
+    private void deliver(final Source s, final int i, final Scenario.MailboxMessage m, final long at) {
         mailboxLog.delivered(at, s.id, i, m, s.firmware.hostMailbox(m.request(), m.maxResponseBytes(), (int) (at / 1000),
             settings.lineRateBitsPerSec()));
         s.nextPs = s.processor.advance(at);
@@ -296,7 +297,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             for (final byte b : request) {
                 hex.append(Character.forDigit(b >> 4 & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
             }
-            final dev.nicsim.fabric.scenario.Scenario.MailboxMessage m = new dev.nicsim.fabric.scenario.Scenario.MailboxMessage(
+            final Scenario.MailboxMessage m = new Scenario.MailboxMessage(
                 t, hex.toString(), call.source, call.maxResponseBytes);
             mailboxLog.delivered(t, s.id, call.index, m, s.firmware.hostMailbox(request, call.maxResponseBytes,
                 (int) (t / 1000), call.rateBitsPerSec));

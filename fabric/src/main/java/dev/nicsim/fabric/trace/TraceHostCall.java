@@ -1,7 +1,11 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.microcode.firmware.FirmwareLayout;
 import net.openhft.chronicle.bytes.BytesIn;
 import net.openhft.chronicle.bytes.BytesOut;
+import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
+
+import java.util.Arrays;
 
 /**
  * A call the host side made into a source's firmware during a run ({@link TraceMessages#hostCall},
@@ -23,13 +27,13 @@ import net.openhft.chronicle.bytes.BytesOut;
  * {@link #MAX_REQUEST_BYTES}), request (that many bytes), check (int32, {@link TraceRecordCheck})}.
  * Thread-safety: not thread-safe; a reused holder (its request buffer is never reallocated).
  */
-public final class TraceHostCall extends net.openhft.chronicle.wire.BytesInBinaryMarshallable {
+public final class TraceHostCall extends BytesInBinaryMarshallable {
     /** {@link #kind} of a mailbox message. */
     public static final int KIND_MAILBOX = 0;
     /** {@link #kind} of a port-state change. */
     public static final int KIND_PORT_STATE = 1;
     /** Longest request: the host mailbox buffer ({@code FirmwareLayout.HOST_MAILBOX_BYTES}). */
-    public static final int MAX_REQUEST_BYTES = dev.nicsim.microcode.firmware.FirmwareLayout.HOST_MAILBOX_BYTES;
+    public static final int MAX_REQUEST_BYTES = FirmwareLayout.HOST_MAILBOX_BYTES;
 
     /** The source (host index) whose firmware was called. */
     public int source;
@@ -102,7 +106,7 @@ public final class TraceHostCall extends net.openhft.chronicle.wire.BytesInBinar
 
     /** @return a copy of the request bytes in use */
     public byte[] requestCopy() {
-        return java.util.Arrays.copyOf(request, requestBytes);
+        return Arrays.copyOf(request, requestBytes);
     }
 
     @Override
@@ -177,7 +181,7 @@ public final class TraceHostCall extends net.openhft.chronicle.wire.BytesInBinar
     public boolean equals(final Object o) {
         return o instanceof TraceHostCall c && c.source == source && c.kind == kind && c.timePs == timePs && c.index == index
             && c.maxResponseBytes == maxResponseBytes && c.rateBitsPerSec == rateBitsPerSec && c.requestBytes == requestBytes
-            && java.util.Arrays.equals(c.request, 0, requestBytes, request, 0, requestBytes);
+            && Arrays.equals(c.request, 0, requestBytes, request, 0, requestBytes);
     }
 
     @Override

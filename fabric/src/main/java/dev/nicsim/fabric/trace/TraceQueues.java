@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.riscv.IoReasons;
 import net.openhft.chronicle.core.time.SetTimeProvider;
 import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.RollCycles;
@@ -92,7 +93,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot list the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot list the trace directory: " + IoReasons.why(e));
         }
         if (!cycle || !Files.isRegularFile(dir.resolve(METADATA_FILE))) {
             throw new TraceException(dir + ": not a nicsim trace directory (no Chronicle Queue files: "
@@ -109,7 +110,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot list the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot list the trace directory: " + IoReasons.why(e));
         }
     }
 
@@ -152,7 +153,7 @@ public final class TraceQueues {
                     + " Chronicle Queue's header (overwritten or not a queue file)");
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + IoReasons.why(e));
         }
     }
 
@@ -240,7 +241,7 @@ public final class TraceQueues {
                 pos = bufEnd;
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot read " + file.getFileName() + ": " + IoReasons.why(e));
         }
     }
 
@@ -297,7 +298,7 @@ public final class TraceQueues {
                 }
             }
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot write the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot write the trace directory: " + IoReasons.why(e));
         }
     }
 
@@ -320,7 +321,7 @@ public final class TraceQueues {
             }
             checkSpace(dir, Files.getFileStore(dir).getUsableSpace());
         } catch (final IOException e) {
-            throw new TraceException(dir + ": cannot write the trace directory: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(dir + ": cannot write the trace directory: " + IoReasons.why(e));
         }
     }
 

@@ -13,7 +13,9 @@ import dev.nicsim.sw.SwitchAsic;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Helpers shared by the end-to-end acceptance tests: loading shipped or written scenarios, running
@@ -36,6 +38,25 @@ final class Acceptance {
      */
     static Path shipped(final String name) {
         return TestPaths.root().resolve("scenarios").resolve(name);
+    }
+
+    /**
+     * A run's {@code counters.csv} as {@code component.name} to value (rows whose value is not an
+     * integer are left out).
+     *
+     * @param out the run's output directory
+     * @return the counters
+     * @throws IOException if the file cannot be read
+     */
+    static Map<String, Long> counters(final Path out) throws IOException {
+        final Map<String, Long> m = new HashMap<>();
+        for (final String row : Files.readAllLines(out.resolve("counters.csv"))) {
+            final String[] f = row.split(",", -1);
+            if (f.length == 3 && f[2].matches("-?\\d+")) {
+                m.put(f[0] + "." + f[1], Long.parseLong(f[2]));
+            }
+        }
+        return m;
     }
 
     /**

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,18 +36,6 @@ class NotificationPointAcceptanceTest {
         final Path p = TestPaths.root().resolve("firmware/bin").resolve(name);
         Assumptions.assumeTrue(Files.exists(p), "firmware/bin/" + name + " not in this checkout");
         return p;
-    }
-
-    /** counters.csv as component.name to value. */
-    private static Map<String, Long> counters(final Path out) throws IOException {
-        final Map<String, Long> m = new HashMap<>();
-        for (final String row : Files.readAllLines(out.resolve("counters.csv"))) {
-            final String[] f = row.split(",", -1);
-            if (f.length == 3 && f[2].matches("-?\\d+")) {
-                m.put(f[0] + "." + f[1], Long.parseLong(f[2]));
-            }
-        }
-        return m;
     }
 
     /**
@@ -86,7 +73,7 @@ class NotificationPointAcceptanceTest {
         assertTrue(o.out().contains("flows done          1 / 1"), o.out());
         assertTrue(o.out().contains("doca_np_rx_bytes.elf; bf3-dpa model; 1 probes handled, 0 FAIL, 0 faults, 0 over the budget"),
             o.out());
-        final Map<String, Long> c = counters(dir.resolve("out"));
+        final Map<String, Long> c = Acceptance.counters(dir.resolve("out"));
         assertEquals(1L, c.get("host1.tx_rtt_probes"));
         assertEquals(1L, c.get("host0.np_program_calls"));
         assertEquals(1L, c.get("host0.tx_rtt_responses"));
@@ -126,7 +113,7 @@ class NotificationPointAcceptanceTest {
         final Cli.Outcome o = Cli.run("run", s.toString(), "--out", dir.resolve("out").toString(), "--no-progress");
         assertEquals(0, o.exitCode(), o.err());
         assertTrue(o.out().contains("flows done          4 / 4"), o.out());
-        final Map<String, Long> c = counters(dir.resolve("out"));
+        final Map<String, Long> c = Acceptance.counters(dir.resolve("out"));
         long probes = 0;
         for (int h = 1; h <= 4; h++) {
             probes += c.get("host" + h + ".tx_rtt_probes");
@@ -158,7 +145,7 @@ class NotificationPointAcceptanceTest {
             ""));
         final Cli.Outcome o = Cli.run("run", s.toString(), "--out", dir.resolve("out").toString(), "--no-progress");
         assertEquals(0, o.exitCode(), o.err());
-        final Map<String, Long> c = counters(dir.resolve("out"));
+        final Map<String, Long> c = Acceptance.counters(dir.resolve("out"));
         assertFalse(c.containsKey("host0.np_program_calls"));
         assertFalse(o.out().contains("np firmware"));
         // the hardware responder's raw data: its three timestamps, big-endian (the getters byte-swap them,

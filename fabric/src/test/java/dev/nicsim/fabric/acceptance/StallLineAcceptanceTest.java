@@ -2,7 +2,6 @@ package dev.nicsim.fabric.acceptance;
 
 import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.TestPaths;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,11 +41,6 @@ class StallLineAcceptanceTest {
     @TempDir
     Path dir;
 
-    private static Path elf(final String name) {
-        final Path p = TestPaths.root().resolve("firmware/bin").resolve(name);
-        Assumptions.assumeTrue(Files.exists(p), "firmware/bin/" + name + " not in this checkout");
-        return p;
-    }
 
     private Cli.Outcome run(final String name, final String... extra) throws IOException {
         final Path s = Acceptance.write(dir, name + ".yaml", String.join("\n", List.of(
@@ -54,7 +48,7 @@ class StallLineAcceptanceTest {
             "stop_time_us: 2000",
             "topology: {type: star, hosts: 2, host_link: {rate_gbps: 1, delay_ns: 1000}}",
             "nic: {mtu_bytes: 1000, tx_burst_packets: 1}",
-            "algorithm: {firmware: " + elf("test/doca_rp_np_raw.elf") + "}",
+            "algorithm: {firmware: " + TestPaths.firmwareOrSkip("test/doca_rp_np_raw.elf") + "}",
             "workload: {type: flows, flows: [{src: 1, dst: 0, size_bytes: 4000}]}",
             String.join("\n", extra), "")));
         final Cli.Outcome o = Cli.run("run", s.toString(), "--out", dir.resolve(name).toString(), "--no-progress");
@@ -72,7 +66,7 @@ class StallLineAcceptanceTest {
 
     @Test
     void anNpBrokenOnPurposeStallsTheFlowAndTheSummarySaysSo() throws IOException {
-        final Cli.Outcome o = run("broken-np", "firmware: {np: " + elf("test/doca_np_faults.elf") + "}");
+        final Cli.Outcome o = run("broken-np", "firmware: {np: " + TestPaths.firmwareOrSkip("test/doca_np_faults.elf") + "}");
         assertTrue(o.out().contains("flows done          0 / 1"), o.out());
         final List<String> l = stallLines(o);
         // the rate was set by the result of packet 1's TX event, at the handler's cycles after 0: "since" only matched
@@ -103,7 +97,7 @@ class StallLineAcceptanceTest {
     @Test
     void sixteenStalledFlowsOfAnIncastAreCountedAndTheFirstEightListed() throws IOException {
         final Cli.Outcome o = Cli.run("run", Acceptance.shipped("incast-dcqcn-firmware.yaml").toString(),
-            "--set", "algorithm.firmware=" + elf("test/doca_rp_np_raw.elf"), "--set", "algorithm.name=null",
+            "--set", "algorithm.firmware=" + TestPaths.firmwareOrSkip("test/doca_rp_np_raw.elf"), "--set", "algorithm.name=null",
             "--set", "stop_time_us=1000", "--out", dir.resolve("incast").toString(), "--no-progress");
         assertEquals(0, o.exitCode(), o.err());
         final List<String> l = stallLines(o);

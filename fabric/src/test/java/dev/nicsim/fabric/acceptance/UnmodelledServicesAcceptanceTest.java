@@ -2,14 +2,11 @@ package dev.nicsim.fabric.acceptance;
 
 import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.TestPaths;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,11 +28,6 @@ class UnmodelledServicesAcceptanceTest {
     @TempDir
     Path dir;
 
-    private static Path elf(final String name) {
-        final Path p = TestPaths.root().resolve("firmware/bin").resolve(name);
-        Assumptions.assumeTrue(Files.exists(p), "firmware/bin/" + name + " not in this checkout");
-        return p;
-    }
 
     private Cli.Outcome run(final String name, final String algorithm) throws IOException {
         final Path s = Acceptance.write(dir, name + ".yaml", String.join("\n",
@@ -51,20 +43,9 @@ class UnmodelledServicesAcceptanceTest {
         return o;
     }
 
-    private static Map<String, Long> counters(final Path out) throws IOException {
-        final Map<String, Long> m = new HashMap<>();
-        for (final String row : Files.readAllLines(out.resolve("counters.csv"))) {
-            final String[] f = row.split(",", -1);
-            if (f.length == 3 && f[2].matches("-?\\d+")) {
-                m.put(f[0] + "." + f[1], Long.parseLong(f[2]));
-            }
-        }
-        return m;
-    }
-
     @Test
     void everyUnmodelledServiceIsWarnedOnceAndCountedInTheSummary() throws IOException {
-        final Cli.Outcome o = run("services", "{firmware: " + elf("test/doca_unmodelled_services.elf") + ", params: {step: 2}}");
+        final Cli.Outcome o = run("services", "{firmware: " + TestPaths.firmwareOrSkip("test/doca_unmodelled_services.elf") + ", params: {step: 2}}");
         assertTrue(o.out().contains("flows done          1 / 1"), o.out());
         final String w = "nicsim: warning: firmware doca_unmodelled_services.elf: ";
         assertEquals(4, o.err().lines().filter(l -> l.startsWith(w)).count(), o.err());
@@ -77,7 +58,7 @@ class UnmodelledServicesAcceptanceTest {
         assertTrue(o.err().matches("(?s).*" + w + "ecall number 0x4e7f at pc 0x[0-9a-f]+ \\(doca_pcc_dev_user_algo\\+0x[0-9a-f]+\\)"
             + " on host1 at \\d+\\.\\d{6} us: not a nicsim ecall.*"), o.err());
 
-        final Map<String, Long> c = counters(dir.resolve("services"));
+        final Map<String, Long> c = Acceptance.counters(dir.resolve("services"));
         final long events = c.get("host1/cc.events");
         assertTrue(events >= 4, "4 TX events at least: " + events);
         final String line = o.out().lines().filter(l -> l.startsWith("firmware services   ")).findFirst()
@@ -93,7 +74,7 @@ class UnmodelledServicesAcceptanceTest {
 
     @Test
     void leavingTheParametersAloneLeavesTheProgramsSetAlgoParamsUnmentioned() throws IOException {
-        final Cli.Outcome o = run("defaults", "{firmware: " + elf("test/doca_unmodelled_services.elf") + "}");
+        final Cli.Outcome o = run("defaults", "{firmware: " + TestPaths.firmwareOrSkip("test/doca_unmodelled_services.elf") + "}");
         assertFalse(o.err().contains("doca_pcc_dev_user_set_algo_params"), o.err());
         assertFalse(o.out().contains("doca_pcc_dev_user_set_algo_params"), o.out());
         assertEquals(3, o.err().lines().filter(l -> l.startsWith("nicsim: warning: firmware ")).count(), o.err());
@@ -101,7 +82,7 @@ class UnmodelledServicesAcceptanceTest {
 
     @Test
     void aShippedElfThatUsesOnlyModelledServicesGetsNoWarningAndNoLine() throws IOException {
-        final Cli.Outcome o = run("shipped", "{firmware: " + elf("dcqcn.elf") + "}");
+        final Cli.Outcome o = run("shipped", "{firmware: " + TestPaths.firmwareOrSkip("dcqcn.elf") + "}");
         assertFalse(o.err().contains("warning"), o.err());
         assertFalse(o.out().contains("firmware services"), o.out());
     }

@@ -41,14 +41,19 @@ class ClosedPipeTest {
         }
     }
 
-    /** Runs a command line with standard output over {@code out} and returns its code and standard error. */
+    /** Runs a command line with standard output over {@code out} (not a pipe) and returns its code and standard error. */
     private static Object[] execute(final OutputStream out, final String... args) {
+        return execute(out, false, args);
+    }
+
+    /** As {@link #execute(OutputStream, String...)}, with {@code out} taken as a pipe or not. */
+    private static Object[] execute(final OutputStream out, final boolean pipe, final String... args) {
         final PrintStream saved = System.out;
         final PrintStream savedErr = System.err;
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         synchronized (dev.nicsim.fabric.Cli.class) {
             try {
-                System.setOut(StandardOutput.printStream(out));
+                System.setOut(StandardOutput.printStream(out, pipe));
                 System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
                 return new Object[] {NicsimCommand.execute(args), err.toString(StandardCharsets.UTF_8)};
             } finally {
@@ -65,6 +70,21 @@ class ClosedPipeTest {
         assertEquals(0, r[0]);
         assertEquals("", r[1]);
         assertEquals(1, pipe.writes, "writes after the reader left still reached the pipe");
+    }
+
+    /**
+     * Under a localised {@code LC_MESSAGES} the C library words EPIPE in the user's language (glibc's
+     * German: "Datenübergabe unterbrochen (broken pipe)"), so the text cannot decide: on a pipe any write
+     * failure is the reader gone; the same failure on a file is still exit 2.
+     */
+    @Test
+    void aClosedPipeInAnotherLanguageEndsQuietlyToo() {
+        final Failing pipe = new Failing("Datenübergabe unterbrochen (broken pipe)");
+        final Object[] r = execute(pipe, true, "algorithms");
+        assertEquals(0, r[0]);
+        assertEquals("", r[1]);
+        assertEquals(1, pipe.writes, "writes after the reader left still reached the pipe");
+        assertEquals(NicsimCommand.EXIT_BAD_INPUT, execute(new Failing("Datenübergabe unterbrochen (broken pipe)"), "algorithms")[0]);
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.nicsim.fabric.trace;
 
 import dev.nicsim.fabric.Cli;
 import dev.nicsim.fabric.TestPaths;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,11 +25,6 @@ class RecordedHostCallsTest {
     @TempDir
     Path dir;
 
-    private static Path testElf(final String file) {
-        final Path p = TestPaths.root().resolve("firmware/bin/test").resolve(file);
-        Assumptions.assumeTrue(Files.exists(p), "firmware/bin/test/" + file + " not in this checkout");
-        return p;
-    }
 
     private static Cli.Outcome ok(final String... args) {
         final Cli.Outcome o = Cli.run(args);
@@ -49,7 +43,7 @@ class RecordedHostCallsTest {
 
     @Test
     void mailboxMessagesAreRecordedAndMadeAgain() throws IOException {
-        final Path elf = testElf("doca_rp_mailbox_budget.elf");
+        final Path elf = TestPaths.firmwareOrSkip("test/doca_rp_mailbox_budget.elf");
         // two senders into host 2; a 25 Gb/s budget (0x40000) for host 0 at 20 us, 50 Gb/s (0x80000) for every NIC at
         // 40 us, and a 3-byte request host 1's program answers FAIL: five deliveries
         final Cli.Outcome o = recordAndVerify(elf, "name: mb\nstop_time_us: 5000\n"
@@ -86,7 +80,7 @@ class RecordedHostCallsTest {
 
     @Test
     void portStateChangesAreRecordedAndMadeAgain() throws IOException {
-        final Path elf = testElf("doca_port_state.elf");
+        final Path elf = TestPaths.firmwareOrSkip("test/doca_port_state.elf");
         final Cli.Outcome o = recordAndVerify(elf, "name: link\nstop_time_us: 2000\n"
             + "topology: {type: star, hosts: 2, host_link: {rate_gbps: 100, delay_ns: 1000}}\n"
             + "algorithm: {firmware: " + elf + "}\n"

@@ -6,6 +6,7 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.riscv.CycleModel;
+import dev.nicsim.riscv.SymbolTable;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -169,7 +170,7 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
                 changed.append(changed.length() == 0 ? "" : ", ").append(declarations.parameters().get(i).name());
             }
         }
-        final dev.nicsim.riscv.SymbolTable.Symbol setParams = image.elf().symbols().find(SET_ALGO_PARAMS);
+        final SymbolTable.Symbol setParams = image.elf().symbols().find(SET_ALGO_PARAMS);
         if (changed.length() > 0 && setParams != null && !setParams.weak()) {
             services.atLoad(FirmwareServiceLog.SET_ALGO_PARAMS, String.format(Locale.ROOT,
                 "defined by the program at 0x%x while the scenario sets %s", setParams.address(), changed));

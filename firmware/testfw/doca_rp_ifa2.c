@@ -25,6 +25,7 @@ enum { CNT_TX, CNT_RTT, CNT_FIRST_Q, CNT_FIRST_B, CNT_FIRST_T, NUM_COUNTERS };
 #define ABORT_TIME_NS 300000u
 #define UTIL_THRESHOLD 52428u /* 0.8 in 16.16 */
 
+static uint32_t first_rtt_seen;
 static const char desc[] = "ifa2 telemetry RP (Addendum B.7)";
 static const char *const param_desc[REGISTERED_PARAMS] = {
     "update_factor: rate decrease factor, 16.16",
@@ -162,7 +163,8 @@ void doca_pcc_dev_user_algo(doca_pcc_dev_algo_ctxt_t *ctx, doca_pcc_dev_event_t 
         const uint32_t q = (uint32_t)raw[0] | (uint32_t)raw[1] << 8;
         const uint32_t b = le32_at(raw + 4);
         const uint32_t t = le32_at(raw + 8);
-        if (counters && counters[CNT_RTT] == 1) {
+        if (counters && !first_rtt_seen) { /* once per NIC: counter rows are per thread and summed */
+            first_rtt_seen = 1;
             counters[CNT_FIRST_Q] = q;
             counters[CNT_FIRST_B] = b;
             counters[CNT_FIRST_T] = t;

@@ -48,6 +48,8 @@
 #define NICSIM_MB_OUT_SIZE   184u /* host mailbox: response bytes the callback reported */
 #define NICSIM_MB_RETURN     188u /* host mailbox, NP: the callback's return value (0 OK, 1 FAIL) */
 #define NICSIM_MB_NP_DATA    192u /* NP: the 12 response bytes */
+#define NICSIM_MB_NP_L4_OFFSET 204u      /* NP: offset of the UDP header in the packet (34 CCMAD, 38 IFA2) */
+#define NICSIM_MB_NP_PAYLOAD_OFFSET 208u /* NP: offset of the payload after the MAD header */
 
 /* mailbox call kinds */
 #define NICSIM_CALL_EVENT     0u

@@ -65,8 +65,8 @@ static void __attribute__((noinline)) nicsim_rt_service(uint8_t *mb, uint32_t ca
         struct doca_pcc_np_dev_request_packet in = {
             .raw = nicsim_pcc_np_packets[rank],
             .raw_size = MB_U32(mb, NICSIM_MB_ARG),
-            .l4_offset = NICSIM_NP_L4_OFFSET,
-            .payload_offset = NICSIM_NP_PAYLOAD_OFFSET,
+            .l4_offset = MB_U32(mb, NICSIM_MB_NP_L4_OFFSET),
+            .payload_offset = MB_U32(mb, NICSIM_MB_NP_PAYLOAD_OFFSET),
             .port_num = MB_U32(mb, NICSIM_MB_ARG2),
         };
         struct doca_pcc_np_dev_response_packet out = {

@@ -97,6 +97,15 @@ public final class NicConfig {
     public int intHeaderBytes;
     /** HPCC INT: ns-3's INT_MULTI, the unit multiplier of the byte and queue fields in ACK events. */
     public int intMulti = 1;
+    /**
+     * RTT probe format: -1 = CCMAD probes (default, as before), 0..255 = IFA2 probes whose metadata
+     * header starts with this Hop Limit (DOCA's {@code doca_pcc_set_ifa2_probe_packet_format} with
+     * {@code doca_pcc_rp_set_ifa2_hop_limit}, default there 0xFE; DOCA PCC fact sheet Addendum B.1).
+     * IFA2 probes need a packet pool with INT room; the sending NIC inserts no record of its own.
+     */
+    public int probeIfa2HopLimit = -1;
+    /** IFA2 probes: the IFA header's GNS, 0..15 ({@code doca_pcc_rp_set_ifa2_gns}, DOCA default 0xF). */
+    public int probeIfa2Gns = 0xF;
 
     /** Creates a configuration holding every default. */
     public NicConfig() {
@@ -124,6 +133,8 @@ public final class NicConfig {
         range("ecnCodepoint", ecnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
         range("ackEcnCodepoint", ackEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
         range("cnpEcnCodepoint", cnpEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
+        range("probeIfa2HopLimit", probeIfa2HopLimit, -1, 255);
+        range("probeIfa2Gns", probeIfa2Gns, 0, 15);
         return this;
     }
 
@@ -152,6 +163,8 @@ public final class NicConfig {
         c.cnpEcnCodepoint = cnpEcnCodepoint;
         c.intHeaderBytes = intHeaderBytes;
         c.intMulti = intMulti;
+        c.probeIfa2HopLimit = probeIfa2HopLimit;
+        c.probeIfa2Gns = probeIfa2Gns;
         return c;
     }
 

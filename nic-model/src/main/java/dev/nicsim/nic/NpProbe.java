@@ -32,6 +32,18 @@ public final class NpProbe {
     public int ecn;
     /** Input: the requester's send timestamp carried by the probe, ns, 32-bit wrapping. */
     public int requestSendNs;
+    /** Input: IFA2 probes: the metadata header's Hop Limit on arrival, 0..255; -1 for a CCMAD probe (DOCA PCC fact sheet Addendum B.2). */
+    public int ifa2HopLimit = -1;
+    /** Input: IFA2 probes: the IFA header's GNS, 0..15. */
+    public int ifa2Gns;
+    /**
+     * Input: IFA2 probes: the per-hop records switches inserted, oldest first, 4 longs each holding eight
+     * record bytes big-endian ({@link dev.nicsim.sim.Packet#intHops} of the probe, valid during the call only);
+     * null when none.
+     */
+    public long[] ifa2Records;
+    /** Input: IFA2 probes: how many records {@link #ifa2Records} holds. */
+    public int ifa2RecordCount;
     /** Input: simulated time the probe has fully arrived and the handler starts, ps. */
     public long nowPs;
 

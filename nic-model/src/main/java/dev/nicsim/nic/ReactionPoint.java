@@ -68,6 +68,10 @@ final class ReactionPoint {
     /** HPCC INT_MULTI of the hop records in ACK events ({@link NicConfig#intMulti}). */
     private final int intMulti;
     private final int ecnCodepoint;
+    /** IFA2 probes: the initial Hop Limit, or -1 for CCMAD probes ({@link NicConfig#probeIfa2HopLimit}). */
+    private final int probeIfa2HopLimit;
+    /** IFA2 probes: the GNS ({@link NicConfig#probeIfa2Gns}). */
+    private final int probeIfa2Gns;
 
     private NicPort port;
     /** {@link RoceFraming#exactPsPerByte} of the line rate (0 if none): a QP pacing at line rate needs no division per packet. */
@@ -105,6 +109,8 @@ final class ReactionPoint {
         this.dataPriority = config.dataPriority;
         this.ecnCodepoint = config.ecnCodepoint;
         this.intMulti = config.intMulti;
+        this.probeIfa2HopLimit = config.probeIfa2HopLimit;
+        this.probeIfa2Gns = config.probeIfa2Gns;
         rpCnpHandled = counters.rpCnpHandled;
         rpCnpIgnored = counters.rpCnpIgnored;
         txRttProbes = counters.txRttProbes;
@@ -397,6 +403,11 @@ final class ReactionPoint {
     private void sendRttProbe(final Qp q) {
         final Packet p = tx.controlFrame(Packet.KIND_RTT_PROBE, RoceOpcodes.RTT_PROBE, q.peerHost, q.qpn, q.peerQpn,
             dataDscp, dataPriority, ecnCodepoint, RoceNic.RTT_FRAME_BYTES, q.udpSrcPort, q.flowId);
+        if (probeIfa2HopLimit >= 0 && p.intHops != null) { // IFA2 probe (Addendum B.2): headers now, records per hop
+            p.ifa2HopLimit = probeIfa2HopLimit;
+            p.ifa2Gns = probeIfa2Gns;
+            p.frameBytes += Packet.IFA2_HEADER_BYTES;
+        }
         txRttProbes.increment();
         q.rttProbes++;
         tx.enqueueControl(p);

@@ -339,6 +339,10 @@ final class Responder {
         q.dscp = p.dscp;
         q.ecn = p.ecn;
         q.requestSendNs = p.txTimestampNs;
+        q.ifa2HopLimit = p.ifa2HopLimit;
+        q.ifa2Gns = p.ifa2Gns;
+        q.ifa2RecordCount = p.ifa2HopLimit >= 0 ? p.intHopCount : 0;
+        q.ifa2Records = q.ifa2RecordCount > 0 ? p.intHops : null;
         q.nowPs = sim.nowPs();
         q.word0 = 0;
         q.word1 = 0;
@@ -347,6 +351,7 @@ final class Responder {
         q.cycles = 0;
         npCalls.increment();
         final int outcome = npProgram.handle(q);
+        q.ifa2Records = null; // the probe goes back to its pool
         npCycles.add(q.cycles);
         if (outcome == NpProgram.FAULT) {
             npFaults.increment();

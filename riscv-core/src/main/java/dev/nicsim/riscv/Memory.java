@@ -125,15 +125,30 @@ public final class Memory {
      * @throws IllegalArgumentException when the bytes are not inside one region
      */
     public void write(final long address, final byte[] data) {
-        if (data.length == 0) {
+        write(address, data, data.length);
+    }
+
+    /**
+     * Copies the first bytes of an array in (a reused buffer of which only a prefix is valid).
+     *
+     * @param address zero-extended address
+     * @param data    bytes
+     * @param length  how many of them, 0..{@code data.length}
+     * @throws IllegalArgumentException when the bytes are not inside one region or length is out of range
+     */
+    public void write(final long address, final byte[] data, final int length) {
+        if (length < 0 || length > data.length) {
+            throw new IllegalArgumentException("length " + length + " outside 0.." + data.length);
+        }
+        if (length == 0) {
             return;
         }
-        final MemoryRegion r = find(address, data.length);
+        final MemoryRegion r = find(address, length);
         if (r == null) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "no memory at [0x%x, 0x%x)", address, address + data.length));
+            throw new IllegalArgumentException(String.format(Locale.ROOT, "no memory at [0x%x, 0x%x)", address, address + length));
         }
-        System.arraycopy(data, 0, r.bytes, (int) (address - r.base), data.length);
-        r.invalidate(address - r.base, data.length);
+        System.arraycopy(data, 0, r.bytes, (int) (address - r.base), length);
+        r.invalidate(address - r.base, length);
     }
 
     /**

@@ -155,6 +155,24 @@ public final class Packet {
      * after its dequeue, {@code [4 i + 3]} the link rate, bits/s); null in packets of a pool without INT.
      */
     public final long[] intHops;
+    /**
+     * IFA2 (draft-kumar-ippm-ifa; DOCA PCC fact sheet Addendum B.2): on an RTT probe request, the
+     * metadata header's Hop Limit, 0..255, while the probe carries an IFA header and metadata header;
+     * -1 on every other frame. Each IFA-capable switch that inserts a per-hop record decrements it.
+     * The records themselves are kept in {@link #intHops}, {@link #IFA2_RECORD_LONGS} longs per record
+     * in insertion order (oldest first), each long eight record bytes big-endian; their number is
+     * {@link #intHopCount}, so the metadata header's Current Length is {@code 8 x intHopCount} 4-octet
+     * units. Frames of a pool without INT room never carry IFA2.
+     */
+    public int ifa2HopLimit;
+    /** IFA2: the IFA header's Global Namespace (GNS), 0..15 (0xF: no global namespace); read only while {@link #ifa2HopLimit} {@code >= 0}. */
+    public int ifa2Gns;
+    /** Bytes of one IFA2 per-hop record (Addendum B.3). */
+    public static final int IFA2_RECORD_BYTES = 32;
+    /** Longs of {@link #intHops} one IFA2 record takes (32 bytes, eight per long, big-endian). */
+    public static final int IFA2_RECORD_LONGS = 4;
+    /** Bytes an IFA2 probe carries beyond the CCMAD probe: the IFA header and the metadata header, 4 each (records come on top). */
+    public static final int IFA2_HEADER_BYTES = 8;
 
     /** Creates a cleared packet that can carry RCM flow IDs; use {@link PacketPool#acquire()} on the packet path. */
     public Packet() {
@@ -263,6 +281,8 @@ public final class Packet {
         rcmPriority = 0;
         rcmFlowCount = 0; // rcmFlowIds beyond the count are never read
         intHopCount = 0; // intHops beyond the count are never read
+        ifa2HopLimit = -1;
+        ifa2Gns = 0;
     }
 
     /**
@@ -314,6 +334,8 @@ public final class Packet {
             System.arraycopy(o.rcmFlowIds, 0, rcmFlowIds, 0, o.rcmFlowCount);
         }
         intHopCount = o.intHopCount;
+        ifa2HopLimit = o.ifa2HopLimit;
+        ifa2Gns = o.ifa2Gns;
         if (o.intHopCount > 0) {
             if (intHops == null) {
                 throw new IllegalStateException("this packet cannot carry INT hops (pool without INT)");

@@ -51,6 +51,9 @@ public final class SwitchAsic implements NetDevice {
     private final int strictPriorityMask;
     private final int[] dwrrQuantumBytes;
     private final boolean intEnabled;
+    private final boolean ifa2Enabled;
+    /** IFA2 device ID this switch writes into its per-hop records ({@link #setIfa2DeviceId}). */
+    private int ifa2DeviceId;
 
     private final SwitchCounters stats;
     private final long[] queueStats;
@@ -96,6 +99,7 @@ public final class SwitchAsic implements NetDevice {
         this.strictPriorityMask = c.strictPriorityMask;
         this.dwrrQuantumBytes = c.dwrrQuantumBytes;
         this.intEnabled = c.intEnabled;
+        this.ifa2Enabled = c.ifa2Enabled;
         final int queues = numPorts * PRIORITIES;
         this.wred = new WredEcnStage(queues, RngStreams.stream(seed, "switch/" + name + "/wred"));
         this.router = new EcmpRouter(RngStreams.stream(seed, "switch/" + name + "/ecmp").nextLong());
@@ -540,6 +544,21 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
+     * Sets the device ID this switch writes into the IFA2 per-hop records it inserts
+     * ({@link SwitchConfig#ifa2Enabled}; DOCA PCC fact sheet Addendum B.3: 24 high bits at record bytes
+     * 0-2, 6 low bits at byte 3 bits 7-2). Default 0.
+     *
+     * @param deviceId 0 .. 2^30 - 1
+     * @throws IllegalArgumentException outside that range
+     */
+    public void setIfa2DeviceId(final int deviceId) {
+        if (deviceId < 0 || deviceId >= 1 << 30) {
+            throw new IllegalArgumentException("IFA2 device ID must be in 0 .. 2^30 - 1, got " + deviceId);
+        }
+        this.ifa2DeviceId = deviceId;
+    }
+
+    /**
      * Called by a port when a frame (not PFC) starts serialisation: the buffer stage frees it and
      * may send XON (input-output queued: the output scheduler runs). A regional congestion
      * notification holds no MMU buffer and is not a data dequeue.
@@ -555,6 +574,9 @@ public final class SwitchAsic implements NetDevice {
         }
         if (intEnabled) {
             IntTelemetryStage.onTransmitStart(ports[port], frame, sim.nowPs());
+        }
+        if (ifa2Enabled) {
+            Ifa2TelemetryStage.onTransmitStart(ports[port], port, ifa2DeviceId, frame, sim.nowPs());
         }
     }
 

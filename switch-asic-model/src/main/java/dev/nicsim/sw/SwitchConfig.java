@@ -171,6 +171,14 @@ public final class SwitchConfig {
      */
     public boolean intEnabled;
 
+    /**
+     * IFA2 per-hop telemetry (draft-kumar-ippm-ifa; DOCA PCC fact sheet Addendum B.2/B.3): every RTT probe
+     * request that carries an IFA2 header gets one 32-byte record per egress while its Hop Limit is above
+     * 0 and it has room ({@code Ifa2TelemetryStage}). Needs a packet pool with INT room. Off by default:
+     * costs nothing, and probes without an IFA2 header are never touched.
+     */
+    public boolean ifa2Enabled;
+
     /** Creates a configuration with the documented defaults. */
     public SwitchConfig() {
     }
@@ -301,6 +309,7 @@ public final class SwitchConfig {
         c.outputQueueBytes = outputQueueBytes;
         c.rcm = rcm == null ? null : rcm.copy();
         c.intEnabled = intEnabled;
+        c.ifa2Enabled = ifa2Enabled;
         return c;
     }
 

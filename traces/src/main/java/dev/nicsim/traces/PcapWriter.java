@@ -202,6 +202,86 @@ public final class PcapWriter implements AutoCloseable {
         writeFrame(timePs, pos);
     }
 
+    /** IP protocol number of the IFA header in {@link #writeIfa2Probe} (253, RFC 3692 experimental). */
+    public static final int IFA2_IP_PROTOCOL = 253;
+
+    /**
+     * Writes one IFA2 probe as nicsim models it (DOCA PCC fact sheet Addendum B.2; firmware/ABI.md section 9):
+     * Ethernet (802.1Q tag with PCP = {@code pcp}), IPv4 (protocol {@link #IFA2_IP_PROTOCOL}, DF, TTL 64 minus the
+     * records), the IFA header (version 2, GNS, next header UDP, no flags, Max Length {@code 8 x maxRecords}), UDP
+     * to 4791 (its length covering UDP, a 24-byte MAD header of zeros and the 4-byte send timestamp only: the
+     * metadata is foreign to L4), the metadata header (request and action vectors 0, Hop Limit, Current Length
+     * {@code 8 x recordCount}), the records newest first, the MAD header and the send timestamp, big-endian.
+     *
+     * @param timePs      when the frame was seen, ps after {@code baseEpochNs}, &gt;= 0
+     * @param dstMac      destination MAC, 48 bits
+     * @param srcMac      source MAC, 48 bits
+     * @param pcp         802.1Q priority, 0..7
+     * @param srcIpv4     source IPv4 address
+     * @param dstIpv4     destination IPv4 address
+     * @param dscp        0..63
+     * @param ecn         0..3
+     * @param udpSrcPort  0..65535
+     * @param gns         the IFA header's GNS, 0..15
+     * @param hopLimit    the metadata header's Hop Limit, 0..255
+     * @param records     the records in insertion order, 4 longs each (eight record bytes big-endian); may be null when none
+     * @param recordCount 0..maxRecords
+     * @param maxRecords  the stack's room in records, 1..7 (Max Length = 8 x this, 4-octet units)
+     * @param sendNs      the probe's send timestamp, ns
+     * @throws IllegalArgumentException if a field is out of range (named in the message)
+     * @throws UncheckedIOException     on an I/O failure
+     */
+    public void writeIfa2Probe(final long timePs, final long dstMac, final long srcMac, final int pcp, final int srcIpv4,
+                               final int dstIpv4, final int dscp, final int ecn, final int udpSrcPort, final int gns,
+                               final int hopLimit, final long[] records, final int recordCount, final int maxRecords,
+                               final int sendNs) {
+        check(pcp >= 0 && pcp <= 7, "pcp", "0..7", pcp);
+        check(dscp >= 0 && dscp <= 63, "dscp", "0..63", dscp);
+        check(ecn >= 0 && ecn <= 3, "ecn", "0..3", ecn);
+        check(udpSrcPort >= 0 && udpSrcPort <= 0xFFFF, "udpSrcPort", "0..65535", udpSrcPort);
+        check(gns >= 0 && gns <= 15, "gns", "0..15", gns);
+        check(hopLimit >= 0 && hopLimit <= 255, "hopLimit", "0..255", hopLimit);
+        check(maxRecords >= 1 && maxRecords <= 7, "maxRecords", "1..7", maxRecords);
+        check(recordCount >= 0 && recordCount <= maxRecords && (recordCount == 0 || records != null
+            && records.length >= 4 * recordCount), "recordCount", "0..maxRecords with 4 longs each", recordCount);
+        checkTime(timePs);
+        final byte[] f = frame;
+        final int ip = ethernet(f, dstMac, srcMac, 0, pcp, RoceDecoder.ETHERTYPE_IPV4);
+        final int l4Bytes = 8 + 24 + 4;
+        final int totalLength = 20 + 4 + l4Bytes + 4 + 32 * recordCount;
+        java.util.Arrays.fill(f, ip, ip + totalLength, (byte) 0);
+        f[ip] = 0x45;
+        f[ip + 1] = (byte) (dscp << 2 | ecn);
+        Bytes.put16be(f, ip + 2, totalLength);
+        Bytes.put16be(f, ip + 6, 0x4000);
+        f[ip + 8] = (byte) (DEFAULT_TTL - recordCount);
+        f[ip + 9] = (byte) IFA2_IP_PROTOCOL;
+        Bytes.put32be(f, ip + 12, srcIpv4);
+        Bytes.put32be(f, ip + 16, dstIpv4);
+        Bytes.put16be(f, ip + 10, RoceDecoder.ipv4Checksum(f, ip, 20));
+        final int ifa = ip + 20;
+        f[ifa] = (byte) (0x20 | gns);
+        f[ifa + 1] = 17;
+        f[ifa + 3] = (byte) (8 * maxRecords);
+        final int udp = ifa + 4;
+        Bytes.put16be(f, udp, udpSrcPort);
+        Bytes.put16be(f, udp + 2, RoceDecoder.ROCE_V2_PORT);
+        Bytes.put16be(f, udp + 4, l4Bytes);
+        final int md = udp + 8;
+        f[md + 2] = (byte) hopLimit;
+        f[md + 3] = (byte) (8 * recordCount);
+        int pos = md + 4;
+        for (int k = recordCount - 1; k >= 0; k--) {
+            for (int w = 0; w < 4; w++) {
+                Bytes.put64be(f, pos, records[4 * k + w]);
+                pos += 8;
+            }
+        }
+        pos += 24;
+        Bytes.put32be(f, pos, sendNs);
+        writeFrame(timePs, pos + 4);
+    }
+
     /**
      * Writes one PFC pause frame.
      *

@@ -191,8 +191,9 @@ final class RunCommand implements Callable<Integer> {
                 + " recorded to " + record);
         }
         if (tap != null) {
-            System.out.println("pcap: " + (tap.roceFrames() + tap.pfcFrames()) + " frames (" + tap.roceFrames() + " RoCEv2, "
-                + tap.pfcFrames() + " PFC; " + tap.skipped() + " RTT probe/RCM frames not written) of " + tap.description()
+            System.out.println("pcap: " + (tap.roceFrames() + tap.pfcFrames() + tap.ifa2Probes()) + " frames (" + tap.roceFrames()
+                + " RoCEv2, " + tap.pfcFrames() + " PFC" + (tap.ifa2Probes() > 0 ? ", " + tap.ifa2Probes() + " IFA2 probes" : "")
+                + "; " + tap.skipped() + " RTT probe/RCM frames not written) of " + tap.description()
                 + " written to " + pcap);
         }
         return 0;

@@ -183,15 +183,23 @@ public final class Runner implements FlowListener, EventHandler {
         final SwitchConfig swConfig = switchConfig(scenario.switchSpec(), scenario.nic());
         final boolean hpccInt = usesInt(scenario);
         swConfig.intEnabled = hpccInt;
-        // RCM flow IDs only where RCM runs, INT hop records only where HPCC runs
+        // IFA2 probes (firmware.probe.format: ifa2): switches stamp them; their records need the INT room
+        final boolean ifa2 = scenario.probe().ifa2();
+        swConfig.ifa2Enabled = ifa2;
+        final boolean hopRoom = hpccInt || ifa2;
+        // RCM flow IDs only where RCM runs, INT hop records only where HPCC runs or IFA2 probes go
         final PartitionPlan plan = PartitionPlan.of(graph, partitionCount);
-        this.pool = new PacketPool(swConfig.rcm.anyEnabled(), hpccInt);
+        this.pool = new PacketPool(swConfig.rcm.anyEnabled(), hopRoom);
         this.partitions = partitionCount == 1 ? null
-            : new Partitions(plan, p -> p == 0 ? pool : new PacketPool(swConfig.rcm.anyEnabled(), hpccInt), threads);
+            : new Partitions(plan, p -> p == 0 ? pool : new PacketPool(swConfig.rcm.anyEnabled(), hopRoom), threads);
         final int hosts = graph.hosts();
         nics = new RoceNic[hosts];
         processors = new CcProcessor[hosts];
         final NicConfig nicConfig = nicConfig(scenario.nic());
+        if (ifa2) {
+            nicConfig.probeIfa2HopLimit = scenario.probe().ifa2HopLimit();
+            nicConfig.probeIfa2Gns = scenario.probe().ifa2Gns();
+        }
         psnStreams = scenario.nic().initialPsn() == Scenario.NicSpec.RANDOM_PSN ? new SplittableRandom[hosts] : null;
         if (hpccInt) {
             nicConfig.intHeaderBytes = INT_HEADER_BYTES;
@@ -211,6 +219,9 @@ public final class Runner implements FlowListener, EventHandler {
             switches[s] = new SwitchAsic(simOf(hosts + s), graph.switchName(s), graph.ports(hosts + s), swConfig, counters,
                 poolOf(hosts + s),
                 scenario.seed());
+            if (ifa2) {
+                switches[s].setIfa2DeviceId(s); // the switch's index in the topology (docs/doca-pcc.md)
+            }
         }
         lastDepth = new long[switches.length][][];
         for (int s = 0; s < switches.length; s++) {
@@ -425,7 +436,7 @@ public final class Runner implements FlowListener, EventHandler {
     private static dev.nicsim.nic.NpProgram npProgram(final FirmwareNotificationPoint.Nic fw) {
         return probe -> {
             final int o = fw.handle(probe.port, probe.requestSendNs, probe.srcHost, probe.dstHost, probe.udpSrcPort, probe.dscp,
-                probe.ecn, probe.nowPs / 1000);
+                probe.ecn, probe.nowPs / 1000, probe.ifa2HopLimit, probe.ifa2Gns, probe.ifa2Records, probe.ifa2RecordCount);
             probe.word0 = fw.word0();
             probe.word1 = fw.word1();
             probe.word2 = fw.word2();

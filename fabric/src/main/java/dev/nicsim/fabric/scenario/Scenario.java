@@ -25,11 +25,52 @@ import java.nio.file.Path;
  * @param linkEvents host links taken down and brought up ({@code link_events}), in time order; empty when none
  * @param npFirmware the notification-point program of every NIC ({@code firmware.np}), or null for the
  *                   NICs' hardware RTT responders
+ * @param probe      the RTT probe format the reaction points ask for ({@code firmware.probe}); never null
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
                        NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling,
                        java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents,
-                       NpFirmware npFirmware) {
+                       NpFirmware npFirmware, Probe probe) {
+
+    /**
+     * A scenario with CCMAD probes.
+     *
+     * @param name       scenario name
+     * @param file       the file it came from
+     * @param seed       seed
+     * @param stopTimePs stop time, ps
+     * @param topology   hosts, switches and links
+     * @param switchSpec switch settings
+     * @param nic        NIC settings
+     * @param algorithm  the algorithm
+     * @param workload   the flows
+     * @param sampling   sampling intervals
+     * @param mailbox    host mailbox messages, in time order
+     * @param linkEvents host link state changes, in time order
+     * @param npFirmware the notification-point program, or null
+     */
+    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
+                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
+                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
+                    final java.util.List<LinkEvent> linkEvents, final NpFirmware npFirmware) {
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
+            npFirmware, Probe.CCMAD);
+    }
+
+    /**
+     * The probe format of every reaction point's RTT probes ({@code firmware.probe}; DOCA PCC fact sheet
+     * Addendum A.7 step 1 and B.1): CCMAD (the default), or IFA2, whose metadata header the switches
+     * stamp with per-hop records ({@code doca_pcc_set_ifa2_probe_packet_format},
+     * {@code doca_pcc_rp_set_ifa2_gns}, {@code doca_pcc_rp_set_ifa2_hop_limit}).
+     *
+     * @param ifa2        whether probes are IFA2
+     * @param ifa2Gns     the IFA header's GNS, 0..15 (DOCA default 0xF)
+     * @param ifa2HopLimit the metadata header's initial Hop Limit, 0..255 (DOCA default 0xFE)
+     */
+    public record Probe(boolean ifa2, int ifa2Gns, int ifa2HopLimit) {
+        /** CCMAD probes (nothing for switches to stamp). */
+        public static final Probe CCMAD = new Probe(false, 0xF, 0xFE);
+    }
 
     /**
      * A scenario with mailbox messages and link events and without a notification-point program.
@@ -113,11 +154,22 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md).
      *
      * @param elf     the ELF, resolved
-     * @param program the loaded program (its machine model: {@code algorithm.firmware_model} when the
-     *                algorithm is firmware, else {@code bf3-dpa}; its budget:
-     *                {@code nic.emulator.max_instructions_per_event})
+     * @param program    the loaded program (its machine model: {@code algorithm.firmware_model} when the
+     *                   algorithm is firmware, else {@code bf3-dpa}; its budget:
+     *                   {@code nic.emulator.max_instructions_per_event})
+     * @param mailboxHex the message the NP host sends each NP process at its start ({@code firmware.np_mailbox}), as
+     *                   lower-case hex, or null for none
      */
-    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
+    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program, String mailboxHex) {
+        /**
+         * A program without an NP host mailbox message.
+         *
+         * @param elf     the ELF, resolved
+         * @param program the loaded program
+         */
+        public NpFirmware(final Path elf, final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
+            this(elf, program, null);
+        }
     }
 
     /**

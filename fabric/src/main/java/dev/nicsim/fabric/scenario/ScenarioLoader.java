@@ -258,10 +258,11 @@ public final class ScenarioLoader {
             stopPs);
         requireMailboxHandler(fw, mailbox, algorithm);
         // the notification-point program (issue 22 item 5); reads firmware.np and finishes the firmware block
-        final Scenario.NpFirmware np = npFirmware(fw, file, algorithm, nic.emulator());
+        final Scenario.Probe probe = probe(fw.childOrEmpty("probe"));
+        final Scenario.NpFirmware np = npFirmware(fw, file, algorithm, nic.emulator(), probe);
         final List<Scenario.LinkEvent> linkEvents = linkEvents(f.mappingsOrEmpty("link_events"), hostCount(topology), stopPs);
         return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            np);
+            np, probe);
     }
 
     /**
@@ -847,8 +848,12 @@ public final class ScenarioLoader {
      * algorithm's firmware model ({@code bf3-dpa} for a Java algorithm), with the emulator's budget.
      */
     private static Scenario.NpFirmware npFirmware(final YamlFields fw, final Path scenarioFile, final Scenario.Algorithm algorithm,
-                                                  final Scenario.Emulator emulator) {
+                                                  final Scenario.Emulator emulator, final Scenario.Probe probe) {
         if (!fw.has("np")) {
+            if (fw.has("np_mailbox")) {
+                throw fw.fieldError("np_mailbox", "the NP host's mailbox message goes to a notification-point program;"
+                    + " give firmware.np");
+            }
             fw.finish();
             return null;
         }
@@ -868,8 +873,68 @@ public final class ScenarioLoader {
         } catch (final FirmwareException e) {
             throw fw.fieldError("np", e.getMessage());
         }
+        final String mailboxHex = npMailbox(fw, program, probe);
+        if (mailboxHex != null) {
+            program.hostMailbox(java.util.HexFormat.of().parseHex(mailboxHex));
+        }
         fw.finish();
-        return new Scenario.NpFirmware(p, program);
+        return new Scenario.NpFirmware(p, program, mailboxHex);
+    }
+
+    /**
+     * {@code firmware.probe}: {@code format} ({@code ccmad} or {@code ifa2}), {@code ifa2_gns} (0..15, default 15)
+     * and {@code ifa2_hop_limit} (0..255, default 254), the RP host's {@code doca_pcc_set_ifa2_probe_packet_format},
+     * {@code doca_pcc_rp_set_ifa2_gns} and {@code doca_pcc_rp_set_ifa2_hop_limit} with DOCA's defaults (Addendum B.1).
+     */
+    private static Scenario.Probe probe(final YamlFields p) {
+        final boolean ifa2 = "ifa2".equals(p.oneOfOr("format", "ccmad", "ccmad", "ifa2"));
+        if (!ifa2) {
+            for (final String k : new String[] {"ifa2_gns", "ifa2_hop_limit"}) {
+                if (p.has(k)) {
+                    throw p.fieldError(k, "only with format: ifa2 (CCMAD probes carry no IFA header)");
+                }
+            }
+            p.finish();
+            return Scenario.Probe.CCMAD;
+        }
+        final int gns = (int) p.integer("ifa2_gns", 0xF, 0, 15);
+        final int hopLimit = (int) p.integer("ifa2_hop_limit", 0xFE, 0, 255);
+        p.finish();
+        return new Scenario.Probe(true, gns, hopLimit);
+    }
+
+    /**
+     * {@code firmware.np_mailbox}: the bytes the NP host application sends each NP process after start (hex, or
+     * {@code none}); by default, with IFA2 probes and an NP program that defines the mailbox callback, the 4 bytes
+     * {@code FE 00 00 00} NVIDIA's NP host sends (its hop limit 0xFE as a little-endian {@code uint32_t}, Addendum B.1).
+     *
+     * @return lower-case hex, or null for no message
+     */
+    private static String npMailbox(final YamlFields fw, final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program,
+                                    final Scenario.Probe probe) {
+        final boolean handler = program.image().hasMailboxHandler();
+        if (!fw.has("np_mailbox")) {
+            return probe.ifa2() && handler ? "fe000000" : null;
+        }
+        final String text = fw.string("np_mailbox").trim();
+        if ("none".equals(text)) {
+            return null;
+        }
+        final String digits = text.replaceAll("[\\s_:]", "").toLowerCase(java.util.Locale.ROOT);
+        final String hex = digits.startsWith("0x") ? digits.substring(2) : digits;
+        if (!hex.matches("[0-9a-f]*") || hex.length() % 2 != 0) {
+            throw fw.fieldError("np_mailbox", "expected the bytes as pairs of hex digits (spaces allowed), e.g. 'FE 00 00 00',"
+                + " or 'none', got '" + text + "'");
+        }
+        final int limit = dev.nicsim.microcode.firmware.FirmwareLayout.HOST_MAILBOX_BYTES;
+        if (hex.length() / 2 > limit) {
+            throw fw.fieldError("np_mailbox", "a request holds at most " + limit + " bytes, got " + hex.length() / 2);
+        }
+        if (!handler) {
+            throw fw.fieldError("np_mailbox", program.image().path() + " defines no doca_pcc_dev_user_mailbox_handle, so nothing"
+                + " would receive the message; define it in the program or drop firmware.np_mailbox");
+        }
+        return hex;
     }
 
     private static Scenario.Workload workload(final YamlFields w, final Path scenarioFile, final Scenario.Topology topo,

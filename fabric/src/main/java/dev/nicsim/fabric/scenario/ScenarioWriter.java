@@ -182,10 +182,22 @@ public final class ScenarioWriter {
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
-        if (!s.mailbox().isEmpty() || s.npFirmware() != null) {
+        if (!s.mailbox().isEmpty() || s.npFirmware() != null || s.probe().ifa2()) {
             final Fields fw = new Fields("firmware");
             if (s.npFirmware() != null) {
                 fw.str("np", relative(s.npFirmware().elf()));
+                if (s.npFirmware().mailboxHex() != null) {
+                    fw.str("np_mailbox", s.npFirmware().mailboxHex());
+                } else if (s.probe().ifa2() && s.npFirmware().program().image().hasMailboxHandler()) {
+                    fw.str("np_mailbox", "none"); // the default there would send FE 00 00 00
+                }
+            }
+            if (s.probe().ifa2()) {
+                final Fields pr = new Fields("firmware.probe");
+                pr.str("format", "ifa2");
+                pr.integer("ifa2_gns", s.probe().ifa2Gns());
+                pr.integer("ifa2_hop_limit", s.probe().ifa2HopLimit());
+                fw.map("probe", pr);
             }
             final List<Node> items = new ArrayList<>();
             for (final Scenario.MailboxMessage m : s.mailbox()) {

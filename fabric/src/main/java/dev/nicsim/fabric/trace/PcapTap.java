@@ -53,7 +53,10 @@ import java.util.List;
  *       and MSN, READ RESPONSE FIRST/LAST/ONLY an ACK AETH (0x1F); payloads are zeros of the
  *       packet's payload length; ICRC valid.</li>
  *   <li>PFC (MAC control 0x8808, opcode 0x0101) with the frame's priority-enable vector and quanta.</li>
- *   <li>Not written (counted, {@link #skipped()}): the PCC RTT probe and response (vendor-specific
+ *   <li>IFA2 RTT probes ({@code firmware.probe.format: ifa2}): IPv4 protocol 253, the IFA header, UDP 4791,
+ *       the IFA metadata header and the per-hop records the switches inserted so far, newest first, then a
+ *       24-byte MAD header of zeros and the send timestamp ({@link PcapWriter#writeIfa2Probe}).</li>
+ *   <li>Not written (counted, {@link #skipped()}): CCMAD RTT probes and RTT responses (vendor-specific
  *       opcodes 0xC0/0xC1 with no standard header layout) and switch-to-switch RCM congestion
  *       notifications.</li>
  * </ul>
@@ -75,6 +78,7 @@ public final class PcapTap implements AutoCloseable {
     private long roceFrames;
     private long pfcFrames;
     private long skipped;
+    private long ifa2Probes;
 
     private PcapTap(final PcapWriter writer, final List<FlowSpec> flows, final String description,
                     final EgressPort[] ports) {
@@ -286,7 +290,12 @@ public final class PcapTap implements AutoCloseable {
         return pfcFrames;
     }
 
-    /** @return frames seen but not written (RTT probes and responses, RCM notifications) */
+    /** @return IFA2 probes written (RTT probes with an IFA2 header, {@code firmware.probe.format: ifa2}) */
+    public long ifa2Probes() {
+        return ifa2Probes;
+    }
+
+    /** @return frames seen but not written (CCMAD RTT probes, RTT responses, RCM notifications) */
     public long skipped() {
         return skipped;
     }
@@ -318,6 +327,16 @@ public final class PcapTap implements AutoCloseable {
                 fill(f, srcMac, dstMac);
                 writer.writeRoceV2(holder, timePs);
                 roceFrames++;
+            }
+            case Packet.KIND_RTT_PROBE -> {
+                if (f.ifa2HopLimit < 0) {
+                    skipped++; // a CCMAD probe: no standard header layout
+                    return;
+                }
+                writer.writeIfa2Probe(timePs, dstMac, srcMac, f.priority, hostIpv4(f.srcHost), hostIpv4(f.dstHost), f.dscp,
+                    f.ecn, f.udpSrcPort, f.ifa2Gns, f.ifa2HopLimit, f.intHops, f.intHopCount, Packet.INT_MAX_HOPS,
+                    f.txTimestampNs);
+                ifa2Probes++;
             }
             default -> skipped++;
         }

@@ -103,6 +103,7 @@ public class ScenarioWriterTest {
                    hot_hosts_fraction: 0.25}
         sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true, charts: true}
         link_events: [{at_us: 3.5, host: 1, state: down}, {at_ns: 9000, host: 1, state: up}]
+        firmware: {probe: {format: ifa2, ifa2_gns: 3, ifa2_hop_limit: 9}}
         """;
     /** The same shapes with only the required fields (and other sizes, so those differ too). */
     static final String REQUIRED_ONLY = """
@@ -135,7 +136,7 @@ public class ScenarioWriterTest {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(96, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(99, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());

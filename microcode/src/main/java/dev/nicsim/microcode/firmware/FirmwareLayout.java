@@ -88,6 +88,10 @@ public final class FirmwareLayout {
     static final int CT_OUT_SIZE = 184;
     static final int CT_RETURN = 188;
     static final int CT_NP_DATA = 192;
+    /** NP call: offset of the UDP header in the request ({@code NICSIM_MB_NP_L4_OFFSET}). */
+    static final int CT_NP_L4_OFFSET = 204;
+    /** NP call: offset of the payload in the request ({@code NICSIM_MB_NP_PAYLOAD_OFFSET}). */
+    static final int CT_NP_PAYLOAD_OFFSET = 208;
     /** Control {@code call}: an event. */
     static final int CALL_EVENT = 0;
     /** Control {@code call}: a new flow. */

@@ -55,6 +55,20 @@ public final class FirmwareNotificationPoint {
     public static final int RESPONSE_BYTES = 12;
     /** Offset of the UDP header in the request (ABI.md section 9, {@code NICSIM_NP_L4_OFFSET}). */
     static final int L4_OFFSET = 34;
+    /** IFA2 probes: offset of the IFA header (after Ethernet and IPv4). */
+    static final int IFA2_HEADER_OFFSET = 34;
+    /** IFA2 probes: offset of the UDP header, after the 4-byte IFA header (Addendum B.2). */
+    static final int IFA2_L4_OFFSET = 38;
+    /** IFA2 probes: offset of the metadata header, 8 bytes after the UDP header (Addendum B.1/B.2). */
+    static final int IFA2_METADATA_OFFSET = 46;
+    /** IFA2 probes: offset of the newest per-hop record. */
+    static final int IFA2_RECORDS_OFFSET = 50;
+    /** Most IFA2 records a probe carries (the switches' Max Length, 40 four-octet units). */
+    public static final int IFA2_MAX_RECORDS = 5;
+    /** IFA2 probes: the IP protocol number nicsim gives the IFA header (253, RFC 3692 experimental; Addendum B.10). */
+    public static final int IFA2_IP_PROTOCOL = 253;
+    /** Bytes of the longest request: an IFA2 probe with {@link #IFA2_MAX_RECORDS} records. */
+    public static final int MAX_REQUEST_BYTES = REQUEST_BYTES + 8 + 32 * 5;
     /** Offset of the payload in the request ({@code NICSIM_NP_PAYLOAD_OFFSET}). */
     static final int PAYLOAD_OFFSET = 66;
     /** Row bytes of {@code nicsim_pcc_np_packets}. */
@@ -72,6 +86,12 @@ public final class FirmwareNotificationPoint {
     private Consumer<String> log = line -> System.err.println("firmware np: " + line);
     private long calls;
     private long failed;
+    private long ifa2Probes;
+    private long ifa2ProbesWithRecords;
+    private int ifa2MaxRecords;
+    private long mailboxSent;
+    private long mailboxFailed;
+    private byte[] hostMailbox;
     private final FirmwareFaultLog faultLog;
     /** Unmodelled services the program used ({@link #services()}). */
     private final FirmwareServiceLog services;
@@ -157,6 +177,52 @@ public final class FirmwareNotificationPoint {
         return failed;
     }
 
+    /** @return probes handed to the handler that carried an IFA2 header (with or without records) */
+    public synchronized long ifa2Probes() {
+        return ifa2Probes;
+    }
+
+    /** @return probes handed to the handler that carried at least one IFA2 per-hop record */
+    public synchronized long ifa2ProbesWithRecords() {
+        return ifa2ProbesWithRecords;
+    }
+
+    /** @return the most IFA2 per-hop records one probe carried, 0 when none did */
+    public synchronized int ifa2MaxRecords() {
+        return ifa2MaxRecords;
+    }
+
+    /** @return host mailbox messages delivered to NP processes ({@link #hostMailbox(byte[])}) */
+    public synchronized long mailboxSent() {
+        return mailboxSent;
+    }
+
+    /** @return of those, the ones whose callback returned non-zero or was abandoned (the host treats both as errors) */
+    public synchronized long mailboxFailed() {
+        return mailboxFailed;
+    }
+
+    /**
+     * Sets the message the NP host application sends to each NP process after {@code doca_pcc_start}
+     * ({@code doca_pcc_mailbox_send}, Addendum A.5/B.1): every NIC's NP process receives it in
+     * {@code doca_pcc_dev_user_mailbox_handle} once, when the process starts (on its first probe, after the
+     * port-info call, before the handler), with a maximum response size of 0. Not thread-safe: set it
+     * before the run.
+     *
+     * @param request the request bytes, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES}; null for none
+     * @throws IllegalArgumentException when too long
+     * @throws IllegalStateException    when the ELF defines no {@code doca_pcc_dev_user_mailbox_handle}
+     */
+    public void hostMailbox(final byte[] request) {
+        if (request != null && request.length > HOST_MAILBOX_BYTES) {
+            throw new IllegalArgumentException("NP mailbox request of " + request.length + " bytes; at most " + HOST_MAILBOX_BYTES);
+        }
+        if (request != null && !image.hasMailboxHandler()) {
+            throw new IllegalStateException(image.path() + ": no " + MAILBOX_HANDLER);
+        }
+        this.hostMailbox = request == null ? null : request.clone();
+    }
+
     /** @return calls (handler or port-info) abandoned on a trap */
     public long faults() {
         return faultLog.faults();
@@ -188,6 +254,13 @@ public final class FirmwareNotificationPoint {
         final StringBuilder b = new StringBuilder("np firmware        ").append(image.path());
         synchronized (this) {
             b.append(String.format(Locale.ROOT, "; %s model; %d probes handled, %d FAIL, ", model.name(), calls, failed));
+            if (ifa2Probes > 0) {
+                b.append(String.format(Locale.ROOT, "%d IFA2 probes, %d with per-hop records, at most %d hops, ",
+                    ifa2Probes, ifa2ProbesWithRecords, ifa2MaxRecords));
+            }
+            if (hostMailbox != null) {
+                b.append(String.format(Locale.ROOT, "%d mailbox messages, %d failed, ", mailboxSent, mailboxFailed));
+            }
         }
         return b.append(faultLog.summary()).toString();
     }
@@ -210,7 +283,8 @@ public final class FirmwareNotificationPoint {
      */
     public final class Nic {
         private final NicPorts ports;
-        private final byte[] request = new byte[REQUEST_BYTES];
+        private final byte[] request = new byte[MAX_REQUEST_BYTES];
+        private int requestBytes;
         private FirmwareNic nic;
         private Hart hart;
         private int word0;
@@ -239,6 +313,39 @@ public final class FirmwareNotificationPoint {
          */
         public int handle(final int port, final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
                           final int dscp, final int ecn, final long nowNs) {
+            return handle(port, requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn, nowNs, -1, 0, null, 0);
+        }
+
+        /**
+         * Runs {@code doca_pcc_dev_np_user_packet_handler} on one probe request, CCMAD or IFA2. An IFA2
+         * probe ({@code ifa2HopLimit >= 0}) is laid out as firmware/ABI.md section 9 and the DOCA PCC fact
+         * sheet Addendum B.2 say: Ethernet, IPv4 (protocol {@link #IFA2_IP_PROTOCOL}), the IFA header (version 2,
+         * the GNS, next header UDP, Max Length 40), UDP ({@code get_l4_header}), the metadata header (Hop
+         * Limit, Current Length = 8 x records), the records newest first, the MAD header and the send timestamp.
+         *
+         * @param port          NIC port of arrival, 0..3
+         * @param requestSendNs the requester's send timestamp the probe carries, ns (32 bits)
+         * @param srcHost       requester host id
+         * @param dstHost       this NIC's host id
+         * @param udpSrcPort    the probe's UDP source port
+         * @param dscp          its DSCP, 0..63
+         * @param ecn           its ECN codepoint, 0..3
+         * @param nowNs         simulated time, ns
+         * @param ifa2HopLimit  the metadata header's Hop Limit on arrival, 0..255, or -1 for a CCMAD probe
+         * @param ifa2Gns       the IFA header's GNS, 0..15
+         * @param records       the records in insertion order (oldest first), {@code 4} longs each holding eight
+         *                      record bytes big-endian (the switch's {@code Packet.intHops}); null when none
+         * @param recordCount   records, 0..{@link #IFA2_MAX_RECORDS}
+         * @return {@link #OK}, {@link #FAILED}, {@link #FAULT} or {@link #BUDGET}
+         * @throws IllegalArgumentException when recordCount is out of range
+         */
+        public int handle(final int port, final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
+                          final int dscp, final int ecn, final long nowNs, final int ifa2HopLimit, final int ifa2Gns,
+                          final long[] records, final int recordCount) {
+            if (recordCount < 0 || recordCount > IFA2_MAX_RECORDS || recordCount > 0 && records == null) {
+                throw new IllegalArgumentException("IFA2 records must be 0.." + IFA2_MAX_RECORDS + " with their array, got "
+                    + recordCount);
+            }
             if (nic == null) {
                 nic = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> log.accept(line));
                 nic.services(services);
@@ -251,16 +358,40 @@ public final class FirmwareNotificationPoint {
                     final FirmwareNic.Outcome o = call(CALL_PORT_INFO, 0, 0, nowNs);
                     record(o, "doca_pcc_dev_user_port_info_changed call");
                 }
+                if (hostMailbox != null) {
+                    sendHostMailbox(nowNs);
+                }
             }
-            buildRequest(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn);
-            nic.memory.write(image.symbol(NP_PACKETS) + (long) RANK * PACKET_ROW_BYTES, request);
+            final int l4;
+            final int payload;
+            if (ifa2HopLimit >= 0) {
+                buildIfa2Request(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn, ifa2HopLimit, ifa2Gns, records,
+                    recordCount);
+                l4 = IFA2_L4_OFFSET;
+                payload = requestBytes - 4;
+            } else {
+                buildRequest(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn);
+                l4 = L4_OFFSET;
+                payload = PAYLOAD_OFFSET;
+            }
+            // an IFA2 request longer than one row continues into the next rows, which no NP call uses (all run on RANK)
+            nic.memory.write(image.symbol(NP_PACKETS) + (long) RANK * PACKET_ROW_BYTES, request, requestBytes);
             final long m = FirmwareNic.mailbox(RANK);
             nic.memory.store(m + CT_NP_DATA, 8, 0);
             nic.memory.store(m + CT_NP_DATA + 8, 4, 0);
+            nic.memory.store(m + CT_NP_L4_OFFSET, 4, l4);
+            nic.memory.store(m + CT_NP_PAYLOAD_OFFSET, 4, payload);
             synchronized (FirmwareNotificationPoint.this) { // NICs of a partitioned run call from several threads
                 calls++;
+                if (ifa2HopLimit >= 0) {
+                    ifa2Probes++;
+                    if (recordCount > 0) {
+                        ifa2ProbesWithRecords++;
+                    }
+                    ifa2MaxRecords = Math.max(ifa2MaxRecords, recordCount);
+                }
             }
-            final FirmwareNic.Outcome o = call(CALL_NP_PACKET, REQUEST_BYTES, port, nowNs);
+            final FirmwareNic.Outcome o = call(CALL_NP_PACKET, requestBytes, port, nowNs);
             lastCycles = nic.lastCycles;
             lastInstructions = nic.lastInstructions;
             lastPs = psOf(lastCycles, model.clockHz());
@@ -279,6 +410,21 @@ public final class FirmwareNotificationPoint {
                 return FAILED;
             }
             return OK;
+        }
+
+        /** The NP host's mailbox message at process start: the callback's non-zero return or abandonment counts as failed. */
+        private void sendHostMailbox(final long nowNs) {
+            final byte[] req = hostMailbox;
+            nic.memory.write(image.symbol(HOST_REQUEST), req);
+            final FirmwareNic.Outcome o = call(CALL_HOST_MAILBOX, req.length, 0, nowNs);
+            record(o, "doca_pcc_dev_user_mailbox_handle call");
+            final boolean ok = o == FirmwareNic.Outcome.DONE && nic.memory.load(FirmwareNic.mailbox(RANK) + CT_RETURN, 4) == 0;
+            synchronized (FirmwareNotificationPoint.this) {
+                mailboxSent++;
+                if (!ok) {
+                    mailboxFailed++;
+                }
+            }
         }
 
         private FirmwareNic.Outcome call(final int call, final int arg, final int arg2, final long nowNs) {
@@ -307,11 +453,52 @@ public final class FirmwareNotificationPoint {
             }
         }
 
+        /** An IFA2 probe (Addendum B.2): Ethernet, IPv4, IFA header, UDP, metadata header, records newest first, MAD, timestamp. */
+        private void buildIfa2Request(final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
+                                      final int dscp, final int ecn, final int hopLimit, final int gns, final long[] records,
+                                      final int recordCount) {
+            final byte[] b = request;
+            final int total = REQUEST_BYTES + 8 + 32 * recordCount;
+            java.util.Arrays.fill(b, 0, total, (byte) 0);
+            mac(b, 0, dstHost);
+            mac(b, 6, srcHost);
+            be16(b, 12, 0x0800);
+            b[14] = 0x45;
+            b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
+            be16(b, 16, total - 14);
+            be16(b, 20, 0x4000);
+            b[22] = (byte) Math.max(0, 64 - recordCount); // each inserting hop decrements TTL
+            b[23] = (byte) IFA2_IP_PROTOCOL;
+            be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
+            be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
+            be16(b, 24, ipv4Checksum(b));
+            // IFA header: version 2 | GNS, next header UDP, no flags, Max Length in 4-octet units
+            b[IFA2_HEADER_OFFSET] = (byte) (0x20 | (gns & 0xF));
+            b[IFA2_HEADER_OFFSET + 1] = 17;
+            b[IFA2_HEADER_OFFSET + 3] = (byte) (IFA2_MAX_RECORDS * 8);
+            // UDP: its length covers UDP, MAD header and payload only (the metadata is foreign to L4)
+            be16(b, IFA2_L4_OFFSET, udpSrcPort);
+            be16(b, IFA2_L4_OFFSET + 2, ROCE_V2_UDP_PORT);
+            be16(b, IFA2_L4_OFFSET + 4, REQUEST_BYTES - L4_OFFSET);
+            // metadata header: request vector 0, action vector 0, Hop Limit, Current Length
+            b[IFA2_METADATA_OFFSET + 2] = (byte) hopLimit;
+            b[IFA2_METADATA_OFFSET + 3] = (byte) (8 * recordCount);
+            for (int k = 0; k < recordCount; k++) { // newest (last inserted) first
+                final int src = (recordCount - 1 - k) * 4;
+                final int at = IFA2_RECORDS_OFFSET + 32 * k;
+                for (int w = 0; w < 4; w++) {
+                    be64(b, at + 8 * w, records[src + w]);
+                }
+            }
+            be32(b, total - 4, requestSendNs);
+            requestBytes = total;
+        }
+
         /** The probe as ABI.md section 9 lays it out: Ethernet, IPv4, UDP, MAD header (zeros), send timestamp. */
         private void buildRequest(final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
                                   final int dscp, final int ecn) {
             final byte[] b = request;
-            java.util.Arrays.fill(b, (byte) 0);
+            java.util.Arrays.fill(b, 0, REQUEST_BYTES, (byte) 0);
             // Ethernet: locally administered MACs 02:00:00:hh:hh:hh of the host ids, EtherType IPv4
             mac(b, 0, dstHost);
             mac(b, 6, srcHost);
@@ -338,6 +525,7 @@ public final class FirmwareNotificationPoint {
             be16(b, L4_OFFSET + 4, REQUEST_BYTES - L4_OFFSET);
             // MAD header (24 bytes at 42): zeros, the CCMAD layout is not established (fact sheet A.12)
             be32(b, PAYLOAD_OFFSET, requestSendNs);
+            requestBytes = REQUEST_BYTES;
         }
 
         /** @return response bytes 0..3 of the last call, read big-endian */
@@ -411,6 +599,23 @@ public final class FirmwareNotificationPoint {
     private static void be16(final byte[] b, final int at, final int v) {
         b[at] = (byte) (v >>> 8);
         b[at + 1] = (byte) v;
+    }
+
+    private static void be64(final byte[] b, final int at, final long v) {
+        for (int i = 0; i < 8; i++) {
+            b[at + i] = (byte) (v >>> (56 - 8 * i));
+        }
+    }
+
+    /** The IPv4 header checksum of bytes 14..33 (the checksum field zero). */
+    private static int ipv4Checksum(final byte[] b) {
+        int sum = 0;
+        for (int i = 14; i < 34; i += 2) {
+            sum += (b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF);
+        }
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        sum = (sum & 0xFFFF) + (sum >>> 16);
+        return ~sum & 0xFFFF;
     }
 
     private static void be32(final byte[] b, final int at, final int v) {

@@ -28,6 +28,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -446,7 +447,7 @@ public final class ScenarioLoader {
      */
     private static Path resolve(final YamlFields f, final String key, final Path scenarioFile) {
         final String name = f.string(key);
-        Path p = scenarioFile.toAbsolutePath().getParent().resolve(name);
+        Path p = nextToScenario(f, key, name, scenarioFile);
         if (!Files.exists(p)) {
             p = Path.of(name);
         }
@@ -454,6 +455,26 @@ public final class ScenarioLoader {
             throw f.fieldError(key, "no such file '" + name + "' (looked next to the scenario and in the current directory)");
         }
         return p;
+    }
+
+    /**
+     * The file a path field names, taken relative to the scenario file's directory (an absolute name
+     * stays as it is). A name no file system can hold (a NUL character, say) is bad input, not an
+     * internal error.
+     *
+     * @param f            the section holding the field
+     * @param key          the field's key, for the error
+     * @param name         the field's value
+     * @param scenarioFile the scenario file
+     * @return the path next to the scenario; existence is not checked
+     * @throws ScenarioException one line naming the field when {@code name} is not a valid path here
+     */
+    private static Path nextToScenario(final YamlFields f, final String key, final String name, final Path scenarioFile) {
+        try {
+            return scenarioFile.toAbsolutePath().getParent().resolve(name);
+        } catch (final InvalidPathException e) {
+            throw f.fieldError(key, "'" + name.replace("\0", "\\0") + "' is not a valid path here (" + e.getReason() + ")");
+        }
     }
 
     private static Scenario.Topology topology(final YamlFields t, final Path scenarioFile) {
@@ -799,7 +820,7 @@ public final class ScenarioLoader {
             // a firmware image replaces the named Java algorithm; the name, if given, is documentation
             a.string("name", "");
             final String elf = a.string("firmware");
-            Path p = scenarioFile.toAbsolutePath().getParent().resolve(elf);
+            Path p = nextToScenario(a, "firmware", elf, scenarioFile);
             if (!Files.exists(p)) {
                 p = Path.of(elf);
             }
@@ -858,7 +879,7 @@ public final class ScenarioLoader {
             return null;
         }
         final String elf = fw.string("np");
-        Path p = scenarioFile.toAbsolutePath().getParent().resolve(elf);
+        Path p = nextToScenario(fw, "np", elf, scenarioFile);
         if (!Files.exists(p)) {
             p = Path.of(elf);
         }
@@ -1119,7 +1140,7 @@ public final class ScenarioLoader {
      * @throws ScenarioException one line naming the field: no such file, a directory, or the file's own error
      */
     private static CycleModel firmwareModel(final YamlFields a, final Path scenarioFile, final String modelName) {
-        Path mp = scenarioFile.toAbsolutePath().getParent().resolve(modelName);
+        Path mp = nextToScenario(a, "firmware_model", modelName, scenarioFile);
         if (!Files.isRegularFile(mp)) {
             for (final String builtIn : new String[] {CycleModel.BF3_DPA, "e31", "ibex"}) {
                 if (builtIn.equalsIgnoreCase(modelName)) {

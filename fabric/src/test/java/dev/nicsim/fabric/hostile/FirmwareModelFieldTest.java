@@ -53,4 +53,12 @@ class FirmwareModelFieldTest {
         assertEquals("nicsim: " + s + ":10: algorithm.firmware_model: " + bad + ": cannot read model file: not UTF-8 text"
             + " (a malformed byte sequence) (expected bf3-dpa, e31, ibex or a model YAML file)", line(s));
     }
+
+    @Test
+    void aNameNoFileSystemHoldsIsBadInputNotAnInternalError() throws Exception {
+        // YAML's "\0" escape puts a NUL character in the name, which no Linux path can hold
+        final Path s = scenario("\"bad\\0model.yaml\"");
+        assertEquals("nicsim: " + s + ":10: algorithm.firmware_model: 'bad\\0model.yaml' is not a valid path here"
+            + " (Nul character not allowed)", line(s));
+    }
 }

@@ -22,6 +22,11 @@ final class DecodedPage {
     final int regionOffset;
     final long[] decoded = new long[PAGE_BYTES / 2];
     boolean watched;
+    /**
+     * Translated blocks by start slot ({@link BlockTranslator}), or null before the first; dropped
+     * whole with any decoded slot of the page (a store to its bytes, {@code fence.i}).
+     */
+    TranslatedBlock[] blocks;
 
     DecodedPage(final MemoryRegion region, final int regionOffset) {
         this.region = region;
@@ -58,5 +63,6 @@ final class DecodedPage {
 
     void clear() {
         Arrays.fill(decoded, 0L);
+        blocks = null;
     }
 }

@@ -168,6 +168,7 @@ public final class MemoryRegion {
             final DecodedPage p = pages[(int) (b >>> 12)];
             if (p != null) {
                 p.decoded[(int) ((b & 4095) >>> 1)] = 0L;
+                p.blocks = null; // a translation may hold the old instruction
             }
         }
     }

@@ -47,6 +47,11 @@ final class BlockTranslator {
     private static final String OPS = "dev/nicsim/riscv/BlockOps";
     private static final String BASE = "dev/nicsim/riscv/TranslatedBlock";
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
+    /**
+     * For the differential harness's own test only: cycles added to the issue occupancy of every
+     * translated ALU op (0: none), a timing rule broken on purpose that the harness must catch.
+     */
+    static int sabotageAluOccupancyCycles;
 
     // locals of run(Hart)
     private static final int H = 1;
@@ -359,7 +364,7 @@ final class BlockTranslator {
             final long imm = d >> 32;
             final int len = (ctl >>> 24) & 7;
             final long tm = h.timing[op];
-            final long occ = (tm >>> 32) & 0xffff;
+            final long occ = ((tm >>> 32) & 0xffff) + (aluName(op) != null && op < MUL ? sabotageAluOccupancyCycles : 0);
             final int acc = (int) (tm >>> 48);
             final long alignMask = acc >>> 8;
             final boolean load = op >= LB && op <= LD;

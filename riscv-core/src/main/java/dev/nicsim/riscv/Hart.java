@@ -255,6 +255,11 @@ public final class Hart {
     private boolean yielded;
     /** The engine {@link #run} uses. */
     private Engine engine = Engine.fromProperty();
+    /**
+     * Whether {@link #runTranslated} returns after each step (one block, or one instruction of the
+     * interpreter): the differential harness ({@link EngineDifferential}) compares there.
+     */
+    boolean stepBlocks;
     /** Instructions retired inside translated blocks. */
     private long translatedInstret;
     /**
@@ -1265,10 +1270,10 @@ public final class Hart {
                     fetchBase = b;
                     fetchBytes = l;
                     fetchHits++;
-                } else if (interpretOne()) {
-                    continue;
-                } else {
+                } else if (!interpretOne() || stepBlocks) {
                     return;
+                } else {
+                    continue;
                 }
             }
             final DecodedPage page = fetchPage;
@@ -1284,7 +1289,7 @@ public final class Hart {
                 blocks[slot] = b;
             }
             if (b.length == 0 || instret + b.length > maxInstret) {
-                if (!interpretOne()) {
+                if (!interpretOne() || stepBlocks) {
                     return;
                 }
                 continue;
@@ -1293,6 +1298,9 @@ public final class Hart {
             translatedInstret += done;
             if (done < b.length && !interpretOne()) {
                 return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+            }
+            if (stepBlocks) {
+                break;
             }
         }
         creditFetchHits();

@@ -131,6 +131,68 @@ class TranslatorDifferentialTest {
         assertEquals(21, hs[1].reg(Assembler.A0)); // 1, then +2 ten times (the patched code ran)
     }
 
+    /**
+     * bf3-dpa's hardware threads sharing one core (both issue policies): the same random program
+     * on 4 threads (each its own registers), one core per engine; after every slice of 1 to 40
+     * cycles every thread's state, the core's cycle and idle cycles, and memory agree.
+     */
+    @Test
+    void threadsSharingACoreRunIdenticallyOnBothEngines() {
+        long translated = 0;
+        long instructions = 0;
+        for (int k = 0; k < 200; k++) {
+            final long seed = 5000 + k;
+            final CycleModel cm = CycleModel.bf3Dpa();
+            final Core.IssuePolicy policy = k % 2 == 0 ? Core.IssuePolicy.FINE_GRAINED : Core.IssuePolicy.BARREL;
+            final byte[] code = RandomWordPrograms.generate(seed, 64, PROGRAM_INSTRUCTIONS);
+            final Core[] cores = new Core[2];
+            for (int e = 0; e < 2; e++) {
+                final Memory m = new Memory();
+                final MemoryHierarchy mh = new MemoryHierarchy(cm.memory(), 1, 4);
+                m.addRegion("mem", RandomWordPrograms.REGION_BASE, RandomWordPrograms.REGION_BYTES, mh);
+                m.write(RandomWordPrograms.CODE_BASE, code);
+                cores[e] = new Core(m, 64, cm, 4, policy);
+                cores[e].attach(mh, 0);
+                for (int t = 0; t < 4; t++) {
+                    final Hart h = cores[e].thread(t);
+                    h.setEngine(e == 0 ? Hart.Engine.INTERP : Hart.Engine.TRANSLATE);
+                    h.setPc(RandomWordPrograms.CODE_BASE);
+                    final long[] regs = RandomWordPrograms.registers(seed + t, 64);
+                    for (int r = 1; r < 32; r++) {
+                        h.setReg(r, regs[r]);
+                    }
+                }
+            }
+            final Random slices = new Random(seed);
+            long cycle = 0;
+            while (cores[0].instret() < 4 * PROGRAM_BUDGET && cycle < 40_000) {
+                cycle += 1 + slices.nextInt(40);
+                final int a = cores[0].runUntilHalt(4 * PROGRAM_BUDGET, cycle);
+                final int b = cores[1].runUntilHalt(4 * PROGRAM_BUDGET, cycle);
+                assertEquals(a, b, "seed " + seed + " runUntilHalt result");
+                assertEquals(cores[0].cycles(), cores[1].cycles(), "seed " + seed + " core cycle");
+                assertEquals(cores[0].idleCycles(), cores[1].idleCycles(), "seed " + seed + " idle cycles");
+                for (int t = 0; t < 4; t++) {
+                    final String d = EngineDifferential.compare(cores[0].thread(t), cores[1].thread(t), t == 0);
+                    assertNull(d, "seed " + seed + " " + policy + " thread " + t + " by cycle " + cycle + ": " + d);
+                }
+                boolean all = true;
+                for (int t = 0; t < 4; t++) {
+                    all &= cores[0].thread(t).halted();
+                }
+                if (all) {
+                    break;
+                }
+            }
+            for (int t = 0; t < 4; t++) {
+                translated += cores[1].thread(t).translatedInstructions();
+                instructions += cores[1].thread(t).instret();
+            }
+        }
+        System.out.printf(Locale.ROOT, "translator vs interpreter, bf3-dpa 4 threads: %d instructions, %.1f %% translated, identical%n",
+            instructions, 100.0 * translated / Math.max(1, instructions));
+    }
+
     static EngineDifferential.Result randomProgram(final long seed, final CycleModel cm, final int xlen) {
         final byte[] code = RandomWordPrograms.generate(seed, xlen, PROGRAM_INSTRUCTIONS);
         final long[] regs = RandomWordPrograms.registers(seed, xlen);

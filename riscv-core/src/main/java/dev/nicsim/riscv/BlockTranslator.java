@@ -55,21 +55,23 @@ final class BlockTranslator {
 
     // locals of run(Hart)
     private static final int H = 1;
-    private static final int X = 2;
-    private static final int STALLS = 3;
-    private static final int DREG = 4;
-    private static final int YIELD = 5;
-    private static final int NOW = 6;
-    private static final int T = 8;
-    private static final int R = 10;
-    private static final int EXIT_IDX = 12;
-    private static final int EXIT_PC = 13;
-    private static final int A = 15;
-    private static final int O = 17;
-    private static final int FLAG = 19;
-    private static final int VA = 20;
-    private static final int VB = 22;
-    private static final int REGS = 24;
+    private static final int ROOM = 2;
+    private static final int X = 4;
+    private static final int STALLS = 5;
+    private static final int DREG = 6;
+    private static final int YIELD = 7;
+    private static final int NOW = 8;
+    private static final int T = 10;
+    private static final int R = 12;
+    private static final int EXIT_IDX = 14;
+    private static final int EXIT_PC = 15;
+    private static final int A = 17;
+    private static final int O = 19;
+    private static final int FLAG = 21;
+    private static final int VA = 22;
+    private static final int VB = 24;
+    private static final int ITER = 26;
+    private static final int REGS = 28;
 
     private BlockTranslator() {
     }
@@ -220,7 +222,7 @@ final class BlockTranslator {
         init.visitMaxs(0, 0);
         init.visitEnd();
 
-        final MethodVisitor mv = cw.visitMethod(0, "run", "(L" + HART + ";)I", null, null);
+        final MethodVisitor mv = cw.visitMethod(0, "run", "(L" + HART + ";J)J", null, null);
         mv.visitCode();
         new Emitter(h, mv, insts, endPc).emit();
         mv.visitMaxs(0, 0);
@@ -239,6 +241,12 @@ final class BlockTranslator {
         private final Label[] exitBefore;
         private final boolean[] used = new boolean[32];
         private final boolean[] written = new boolean[32];
+        private final Label start = new Label();
+        /** Per register: the index of its last producer so far in the block, or -1. */
+        private final int[] producer = new int[32];
+        /** Per instruction: its issue occupancy; and its result latency when static, else -1. */
+        private final long[] occupancy;
+        private final long[] staticLatency;
 
         Emitter(final Hart h, final MethodVisitor mv, final List<long[]> insts, final long endPc) {
             this.h = h;
@@ -246,6 +254,9 @@ final class BlockTranslator {
             this.insts = insts;
             this.endPc = endPc;
             this.exitBefore = new Label[insts.size()];
+            this.occupancy = new long[insts.size()];
+            this.staticLatency = new long[insts.size()];
+            java.util.Arrays.fill(producer, -1);
         }
 
         void emit() {
@@ -274,7 +285,7 @@ final class BlockTranslator {
             mv.visitVarInsn(ISTORE, YIELD);
             field(H, "cycles", "J");
             mv.visitVarInsn(LSTORE, NOW);
-            for (final int l : new int[] {T, R, EXIT_PC, A, O, VA, VB}) {
+            for (final int l : new int[] {T, R, EXIT_PC, A, O, VA, VB, ITER}) {
                 mv.visitInsn(LCONST_0);
                 mv.visitVarInsn(LSTORE, l);
             }
@@ -294,6 +305,7 @@ final class BlockTranslator {
                     mv.visitVarInsn(LSTORE, rdy(r));
                 }
             }
+            mv.visitLabel(start);
             boolean ended = false;
             for (int i = 0; i < insts.size(); i++) {
                 ended = instruction(i, insts.get(i)[0], insts.get(i)[1]);
@@ -333,18 +345,35 @@ final class BlockTranslator {
             mv.visitVarInsn(ALOAD, H);
             mv.visitVarInsn(LLOAD, NOW);
             mv.visitFieldInsn(PUTFIELD, HART, "cycles", "J");
+            mv.visitVarInsn(LLOAD, ITER);
+            mv.visitVarInsn(ILOAD, EXIT_IDX);
+            mv.visitInsn(I2L);
+            mv.visitInsn(LADD);
+            mv.visitVarInsn(LSTORE, R);
             mv.visitVarInsn(ALOAD, H);
             mv.visitInsn(DUP);
             mv.visitFieldInsn(GETFIELD, HART, "instret", "J");
-            mv.visitVarInsn(ILOAD, EXIT_IDX);
-            mv.visitInsn(I2L);
+            mv.visitVarInsn(LLOAD, R);
             mv.visitInsn(LADD);
             mv.visitFieldInsn(PUTFIELD, HART, "instret", "J");
             mv.visitVarInsn(ALOAD, H);
             mv.visitVarInsn(LLOAD, EXIT_PC);
             mv.visitFieldInsn(PUTFIELD, HART, "pc", "J");
+            mv.visitVarInsn(LLOAD, R);
+            mv.visitInsn(ICONST_1);
+            mv.visitInsn(LSHL);
+            final Label whole = new Label();
+            final Label ret = new Label();
             mv.visitVarInsn(ILOAD, EXIT_IDX);
-            mv.visitInsn(IRETURN);
+            iconst(insts.size());
+            mv.visitJumpInsn(IF_ICMPGE, whole);
+            mv.visitInsn(LCONST_1);
+            mv.visitJumpInsn(GOTO, ret);
+            mv.visitLabel(whole);
+            mv.visitInsn(LCONST_0);
+            mv.visitLabel(ret);
+            mv.visitInsn(LOR);
+            mv.visitInsn(LRETURN);
         }
 
         private Label exitBefore(final int i) {
@@ -432,8 +461,13 @@ final class BlockTranslator {
                     mv.visitJumpInsn(IFNONNULL, exitBefore(i));
                 }
             }
+            occupancy[i] = occ;
+            staticLatency[i] = load || (h.divDataDependent && op >= DIV && op <= REMUW && op != MULW) ? -1 : ((int) tm) >>> 4;
             // 2. issue: the later of now and the operands' ready cycles; a stall is charged to the producer's class
-            stall(i, rs1, rs2);
+            stall(i, surelyReady(i, rs1) ? 0 : rs1, surelyReady(i, rs2) ? 0 : rs2);
+            if (rd != SINK) {
+                producer[rd] = i;
+            }
             // 3. issue count, result ready tag
             if (h.countIssues) {
                 final String f = issueField(op, tm);
@@ -602,7 +636,10 @@ final class BlockTranslator {
             return false;
         }
 
-        /** A control transfer's end: now = t + occupancy + the penalty on the stack (int); exit after it. */
+        /**
+         * A control transfer's end: now = t + occupancy + the penalty on the stack (int); back to the
+         * start when the target is the block's own start and another pass fits the room, else exit.
+         */
         private boolean endWithPenalty(final int i, final long occ) {
             mv.visitInsn(I2L);
             mv.visitVarInsn(LLOAD, T);
@@ -612,7 +649,40 @@ final class BlockTranslator {
             mv.visitVarInsn(LSTORE, NOW);
             iconst(i + 1);
             mv.visitVarInsn(ISTORE, EXIT_IDX);
+            final long len = insts.size();
+            mv.visitVarInsn(LLOAD, EXIT_PC);
+            mv.visitLdcInsn(insts.get(0)[0]);
+            mv.visitInsn(LCMP);
+            mv.visitJumpInsn(IFNE, exit);
+            mv.visitVarInsn(LLOAD, ITER);
+            mv.visitLdcInsn(2 * len);
+            mv.visitInsn(LADD);
+            mv.visitVarInsn(LLOAD, ROOM);
+            mv.visitInsn(LCMP);
+            mv.visitJumpInsn(IFGT, exit);
+            mv.visitVarInsn(LLOAD, ITER);
+            mv.visitLdcInsn(len);
+            mv.visitInsn(LADD);
+            mv.visitVarInsn(LSTORE, ITER);
+            mv.visitJumpInsn(GOTO, start);
             return true;
+        }
+
+        /**
+         * Whether an operand is ready whatever happened before the block: its producer is earlier in
+         * this pass, with a static latency no longer than the issue occupancies from the producer up
+         * to this instruction (each instruction issues at least its predecessor's occupancy later).
+         */
+        private boolean surelyReady(final int i, final int rs) {
+            final int p = rs == 0 ? -1 : producer[rs];
+            if (p < 0 || staticLatency[p] < 0) {
+                return false;
+            }
+            long distance = 0;
+            for (int k = p; k < i; k++) {
+                distance += occupancy[k];
+            }
+            return staticLatency[p] <= distance;
         }
 
         private void stall(final int i, final int rs1, final int rs2) {

@@ -46,11 +46,21 @@ final class EngineDifferential {
      * @return the counts and the first mismatch, if any
      */
     static Result run(final Hart ref, final Hart tr, final long maxInstret, final int memoryEvery) {
+        return run(ref, tr, maxInstret, memoryEvery, false);
+    }
+
+    /**
+     * As {@link #run(Hart, Hart, long, int)}; with {@code chained}, a block that loops back to its
+     * own start runs all its passes in one step (the translator's loop code is compared at the
+     * loop's exit), else one pass a step.
+     */
+    static Result run(final Hart ref, final Hart tr, final long maxInstret, final int memoryEvery, final boolean chained) {
         ref.setEngine(Hart.Engine.INTERP);
         tr.setEngine(Hart.Engine.TRANSLATE);
         ref.setStopAfterTrap(true);
         tr.setStopAfterTrap(true);
         tr.stepBlocks = true;
+        tr.chainInSteps = chained;
         long steps = 0;
         String mismatch = compare(ref, tr, true);
         try {
@@ -72,6 +82,7 @@ final class EngineDifferential {
             }
         } finally {
             tr.stepBlocks = false;
+            tr.chainInSteps = false;
             ref.setStopAfterTrap(false);
             tr.setStopAfterTrap(false);
         }

@@ -260,6 +260,8 @@ public final class Hart {
      * interpreter): the differential harness ({@link EngineDifferential}) compares there.
      */
     boolean stepBlocks;
+    /** With {@link #stepBlocks}: a block that loops to its own start may still run several passes in a step. */
+    boolean chainInSteps;
     /** Instructions retired inside translated blocks. */
     private long translatedInstret;
     /**
@@ -1294,9 +1296,11 @@ public final class Hart {
                 }
                 continue;
             }
-            final int done = b.run(this);
-            translatedInstret += done;
-            if (done < b.length && !interpretOne()) {
+            // a block that loops back to its own start runs again while the budget holds it (not
+            // when the harness compares after every block)
+            final long r = b.run(this, stepBlocks && !chainInSteps ? b.length : maxInstret - instret);
+            translatedInstret += r >>> 1;
+            if ((r & 1) != 0 && !interpretOne()) {
                 return; // the block handed an instruction back, and the interpreter yielded or stopped on it
             }
             if (stepBlocks) {

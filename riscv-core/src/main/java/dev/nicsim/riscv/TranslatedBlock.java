@@ -27,10 +27,16 @@ abstract class TranslatedBlock {
      * stops early, before touching any state for it, at an instruction the fast path cannot do
      * (then the caller runs that one in the interpreter).
      *
-     * @param h the hart, whose pc is the block's start and whose key is {@link #key}
-     * @return instructions retired, 0 to {@link #length}
+     * <p>A block whose branch or jump leads back to its own start runs again, without leaving,
+     * while another pass fits {@code room}: what the dispatch loop would do, as the block stays in
+     * the same fetch window and nothing it does drops it.
+     *
+     * @param h    the hart, whose pc is the block's start and whose key is {@link #key}
+     * @param room instructions the hart may still retire in this call, at least {@link #length}
+     * @return instructions retired (0 to {@code room}) shifted left by one, plus 1 when it stopped
+     *         before an instruction it hands to the interpreter
      */
-    abstract int run(Hart h);
+    abstract long run(Hart h, long room);
 
     /** The block of a pc whose first instruction the translator leaves to the interpreter. */
     static final class Empty extends TranslatedBlock {
@@ -39,8 +45,8 @@ abstract class TranslatedBlock {
         }
 
         @Override
-        int run(final Hart h) {
-            return 0;
+        long run(final Hart h, final long room) {
+            return 1;
         }
     }
 }

@@ -54,7 +54,7 @@ class TranslatorDifferentialTest {
                 final ByteArrayOutputStream out2 = new ByteArrayOutputStream();
                 final Machine ref = machine(p, cm, out1);
                 final Machine tr = machine(p, cm, out2);
-                final EngineDifferential.Result r = EngineDifferential.run(ref.hart(), tr.hart(), 1_000_000, 64);
+                final EngineDifferential.Result r = EngineDifferential.run(ref.hart(), tr.hart(), 1_000_000, 64, runs % 2 == 1);
                 assertNull(r.mismatch(), name + " on " + cm.name() + ": " + r.mismatch());
                 assertEquals(out1.toString(StandardCharsets.UTF_8), out2.toString(StandardCharsets.UTF_8), name + " output");
                 runs++;
@@ -84,7 +84,7 @@ class TranslatorDifferentialTest {
             final long seed = seed0 + k;
             final CycleModel cm = models.get(k % models.size());
             final int xlen = (k / models.size()) % 2 == 0 ? 64 : 32;
-            final EngineDifferential.Result r = randomProgram(seed, cm, xlen);
+            final EngineDifferential.Result r = randomProgram(seed, cm, xlen, k % 3 == 0);
             assertNull(r.mismatch(), "seed " + seed + ", " + cm.name() + ", RV" + xlen + ": " + r.mismatch());
             instructions += r.instructions();
             translated += r.translated();
@@ -100,7 +100,7 @@ class TranslatorDifferentialTest {
     void aBrokenTimingRuleIsCaught() {
         BlockTranslator.sabotageAluOccupancyCycles = 1;
         try {
-            final EngineDifferential.Result r = randomProgram(7, CycleModel.E31, 64);
+            final EngineDifferential.Result r = randomProgram(7, CycleModel.E31, 64, false);
             assertNotNull(r.mismatch());
             assertTrue(r.mismatch().contains("cycles"), r.mismatch());
         } finally {
@@ -193,7 +193,7 @@ class TranslatorDifferentialTest {
             instructions, 100.0 * translated / Math.max(1, instructions));
     }
 
-    static EngineDifferential.Result randomProgram(final long seed, final CycleModel cm, final int xlen) {
+    static EngineDifferential.Result randomProgram(final long seed, final CycleModel cm, final int xlen, final boolean chained) {
         final byte[] code = RandomWordPrograms.generate(seed, xlen, PROGRAM_INSTRUCTIONS);
         final long[] regs = RandomWordPrograms.registers(seed, xlen);
         final byte[] scratch = new byte[0x1000];
@@ -214,6 +214,6 @@ class TranslatorDifferentialTest {
                 h[k].setReg(r, regs[r]);
             }
         }
-        return EngineDifferential.run(h[0], h[1], PROGRAM_BUDGET, 1);
+        return EngineDifferential.run(h[0], h[1], PROGRAM_BUDGET, 1, chained);
     }
 }

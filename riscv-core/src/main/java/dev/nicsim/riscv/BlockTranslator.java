@@ -17,9 +17,11 @@ import org.objectweb.asm.MethodVisitor;
  * <p><b>Blocks</b>: from a start pc, the instructions decoded from the page's {@link DecodedPage}
  * slots (the one {@link Isa} table) up to and including the first branch or jump, stopping before
  * an instruction it does not translate (CSR, system, fence, AMO, an extension the model lacks, an
- * illegal word, a fetch fault), at the end of the fetch window (the page, or the L1I line with a
- * cache hierarchy: inside one the interpreter never looks the L1I up), before the page's last slot
- * (an instruction there may straddle into the next page), or at {@link #MAX_INSTRUCTIONS}.
+ * illegal word, a fetch fault), at the end of the page, before the page's last slot (an instruction
+ * there may straddle into the next page), or at {@link #MAX_INSTRUCTIONS}. Where a block enters
+ * another L1I line (models with a cache hierarchy), its code takes the interpreter's fetch-window
+ * step there ({@link Hart#enterLine}: the line pair's inline hit, or the L1I look-up and its miss
+ * cycles); for a thread that yields on stalls the block ends there instead.
  * Translated: LUI, AUIPC, JAL, JALR, the branches, the loads and stores, the integer ALU ops
  * (with the W forms), the M extension, and Zbb/Zbs when the model has them.
  *
@@ -87,8 +89,7 @@ final class BlockTranslator {
     static TranslatedBlock translate(final Hart h, final DecodedPage page, final int slot) {
         final List<long[]> insts = new ArrayList<>();
         final long start = page.base + 2L * slot;
-        final long lineEnd = ((start >>> h.fetchLineShift) + 1) << h.fetchLineShift;
-        final long limit = Math.min(lineEnd, page.base + DecodedPage.PAGE_BYTES);
+        final long limit = page.base + DecodedPage.PAGE_BYTES;
         long pc = start;
         int s = slot;
         while (insts.size() < MAX_INSTRUCTIONS && pc < limit && s < 2047) {
@@ -399,6 +400,11 @@ final class BlockTranslator {
             final boolean load = op >= LB && op <= LD;
             final boolean store = op >= SB && op <= SD;
             final int size = store ? 1 << (op - SB) : 0;
+            // 0. entering another L1I line: the interpreter's fetch-window step (a thread that yields
+            // on stalls leaves it to the interpreter, which may give its slot away on a miss)
+            if (i > 0 && h.fetchLineShift < 12 && pc >>> h.fetchLineShift != insts.get(i - 1)[0] >>> h.fetchLineShift) {
+                enterLine(pc, exitBefore(i));
+            }
             // 1. the fast-path test of a load or store: anything else goes back to the interpreter
             if (load || store) {
                 pushVal(rs1);
@@ -660,12 +666,28 @@ final class BlockTranslator {
             mv.visitVarInsn(LLOAD, ROOM);
             mv.visitInsn(LCMP);
             mv.visitJumpInsn(IFGT, exit);
+            if (h.fetchLineShift < 12 && insts.get(0)[0] >>> h.fetchLineShift != insts.get(i)[0] >>> h.fetchLineShift) {
+                enterLine(insts.get(0)[0], exit);
+            }
             mv.visitVarInsn(LLOAD, ITER);
             mv.visitLdcInsn(len);
             mv.visitInsn(LADD);
             mv.visitVarInsn(LSTORE, ITER);
             mv.visitJumpInsn(GOTO, start);
             return true;
+        }
+
+        /** now += the fetch-window step at pc ({@link Hart#enterLine}); a yielding thread goes to {@code out} first. */
+        private void enterLine(final long pc, final Label out) {
+            mv.visitVarInsn(ILOAD, YIELD);
+            mv.visitJumpInsn(IFNE, out);
+            mv.visitVarInsn(ALOAD, H);
+            mv.visitLdcInsn(pc);
+            mv.visitMethodInsn(INVOKEVIRTUAL, HART, "enterLine", "(J)I", false);
+            mv.visitInsn(I2L);
+            mv.visitVarInsn(LLOAD, NOW);
+            mv.visitInsn(LADD);
+            mv.visitVarInsn(LSTORE, NOW);
         }
 
         /**

@@ -1311,6 +1311,34 @@ public final class Hart {
     }
 
     /**
+     * A translated block's next instruction starts at {@code pc}, in the block's page: what the
+     * interpreter does there when pc is outside the fetch window (the other line of a pair: a hit,
+     * counted; else {@link #fetchWindow}, whose L1I miss cycles are returned for the block to add
+     * to its cycle). Called only for harts that do not yield on stalls.
+     *
+     * @param pc the instruction's address, in {@link #fetchPage}
+     * @return L1I miss cycles, 0 when none
+     */
+    int enterLine(final long pc) {
+        if (pc - fetchBase + Long.MIN_VALUE < fetchBytes + Long.MIN_VALUE) {
+            return 0;
+        }
+        if (pc - fetchAltBase + Long.MIN_VALUE < fetchAltBytes + Long.MIN_VALUE) {
+            final long b = fetchAltBase;
+            final long l = fetchAltBytes;
+            fetchAltBase = fetchBase;
+            fetchAltBytes = fetchBytes;
+            fetchBase = b;
+            fetchBytes = l;
+            fetchHits++;
+            return 0;
+        }
+        final int miss = fetchWindow(fetchPage, pc);
+        fetchStallCycles += miss;
+        return miss;
+    }
+
+    /**
      * One instruction of the interpreter for {@link #runTranslated}.
      *
      * @return whether the dispatch loop may go on: false when the hart yielded its slot on a stall,

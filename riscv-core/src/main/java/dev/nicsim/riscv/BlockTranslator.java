@@ -36,9 +36,11 @@ import org.objectweb.asm.MethodVisitor;
  * slot on stalls, end the block before that instruction with no state touched for it.
  *
  * <p>Classes are hidden classes in this package (unloaded with their last block); a block is
- * cached in its page ({@link DecodedPage#blocks}) and dropped with the page's decoded slots.
+ * cached in its page ({@link DecodedPage#blocks}) and dropped with the page's decoded slots, and
+ * shared between memories holding the same instructions at the same addresses.
  *
- * <p>Thread-safety: stateless; the blocks it returns are immutable.
+ * <p>Thread-safety: safe for concurrent use (the shared block cache is concurrent); the blocks it
+ * returns are immutable.
  */
 final class BlockTranslator {
     /** Longest block, in instructions. */
@@ -115,12 +117,54 @@ final class BlockTranslator {
         if (insts.isEmpty()) {
             return new TranslatedBlock.Empty(h.translationKey);
         }
+        final long[] code = new long[2 * insts.size() + 1];
+        for (int k = 0; k < insts.size(); k++) {
+            code[2 * k] = insts.get(k)[0];
+            code[2 * k + 1] = insts.get(k)[1];
+        }
+        code[code.length - 1] = pc;
+        final Code c = new Code(h.translationKey, code);
+        final TranslatedBlock cached = SHARED.get(c);
+        if (cached != null) {
+            return cached;
+        }
         final byte[] bytes = generate(h, insts, pc);
+        final TranslatedBlock b;
         try {
-            final Class<?> c = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-            return (TranslatedBlock) c.getDeclaredConstructor(String.class, int.class).newInstance(h.translationKey, insts.size());
+            final Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
+            b = (TranslatedBlock) k.getDeclaredConstructor(String.class, int.class).newInstance(h.translationKey, insts.size());
         } catch (final ReflectiveOperationException e) {
             throw new IllegalStateException("block translator: generated class for pc 0x" + Long.toHexString(start) + " failed: " + e, e);
+        }
+        if (SHARED.size() >= SHARED_LIMIT) {
+            SHARED.clear();
+        }
+        SHARED.put(c, b);
+        return b;
+    }
+
+    /**
+     * Blocks by what their code is made of, shared by every memory that holds the same instructions
+     * at the same addresses (the NICs of a fabric load one firmware image each): each is translated
+     * and compiled by the JIT once. Cleared whole when it reaches {@link #SHARED_LIMIT}.
+     */
+    private static final java.util.concurrent.ConcurrentHashMap<Code, TranslatedBlock> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Most blocks {@link #SHARED} holds. */
+    private static final int SHARED_LIMIT = 1 << 16;
+
+    /**
+     * What a block's code depends on: the hart key, each instruction's address and decode, and the
+     * end address.
+     */
+    private record Code(String key, long[] words) {
+        @Override
+        public boolean equals(final Object o) {
+            return o instanceof Code c && c.key == key && java.util.Arrays.equals(c.words, words);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode() * 31 + java.util.Arrays.hashCode(words);
         }
     }
 

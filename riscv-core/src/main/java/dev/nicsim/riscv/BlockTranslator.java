@@ -31,9 +31,11 @@ import org.objectweb.asm.MethodVisitor;
  * its result's ready tag, its issue occupancy and its class's issue count are constants of the
  * block. Branch prediction ({@link Hart#branch}, {@link Hart#jump}), the data region's cache
  * look-ups and divide latency stay dynamic. A load or store the interpreter's fast path would not
- * serve (another region, a region with latency, misaligned under a model that checks, a store to
- * a page with decoded code or the tohost watch), and an operand stall of a thread that yields its
- * slot on stalls, end the block before that instruction with no state touched for it.
+ * serve (another region, a region with latency, misaligned under a model that checks), and an
+ * operand stall of a thread that yields its slot on stalls, end the block before that instruction
+ * with no state touched for it. A store to a page with decoded code or the tohost watch runs the
+ * interpreter's store hook ({@link Hart#storeFromBlock}); the block ends after it when the hook
+ * asked to halt or dropped translated code (the block's own, maybe).
  *
  * <p>Classes are hidden classes in this package (unloaded with their last block); a block is
  * cached in its page ({@link DecodedPage#blocks}) and dropped with the page's decoded slots, and
@@ -117,18 +119,21 @@ final class BlockTranslator {
         if (insts.isEmpty()) {
             return new TranslatedBlock.Empty(h.translationKey);
         }
+        final long[] last = insts.get(insts.size() - 1);
+        final long end = last[0] + (((int) last[1] >>> 24) & 7); // the byte after the last instruction
         final long[] code = new long[2 * insts.size() + 1];
         for (int k = 0; k < insts.size(); k++) {
             code[2 * k] = insts.get(k)[0];
             code[2 * k + 1] = insts.get(k)[1];
         }
-        code[code.length - 1] = pc;
+        code[code.length - 1] = end;
+        page.markTranslated(slot, (int) ((end - page.base + 1) >>> 1));
         final Code c = new Code(h.translationKey, code);
         final TranslatedBlock cached = SHARED.get(c);
         if (cached != null) {
             return cached;
         }
-        final byte[] bytes = generate(h, insts, pc);
+        final byte[] bytes = generate(h, insts, end);
         final TranslatedBlock b;
         try {
             final Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
@@ -501,14 +506,6 @@ final class BlockTranslator {
                     mv.visitInsn(LADD);
                     mv.visitInsn(LCMP);
                     mv.visitJumpInsn(IFGT, exitBefore(i));
-                    mv.visitVarInsn(ALOAD, DREG);
-                    mv.visitFieldInsn(GETFIELD, REGION, "pages", "[Ldev/nicsim/riscv/DecodedPage;");
-                    mv.visitVarInsn(LLOAD, O);
-                    iconst(12);
-                    mv.visitInsn(LUSHR);
-                    mv.visitInsn(L2I);
-                    mv.visitInsn(AALOAD);
-                    mv.visitJumpInsn(IFNONNULL, exitBefore(i));
                 }
             }
             occupancy[i] = occ;
@@ -683,6 +680,32 @@ final class BlockTranslator {
             mv.visitLdcInsn(occ);
             mv.visitInsn(LADD);
             mv.visitVarInsn(LSTORE, NOW);
+            if (store) {
+                // a page with decoded code or the tohost watch: the store hook; the block ends after
+                // the store when it asked to halt or dropped translations
+                final Label plain = new Label();
+                mv.visitVarInsn(ALOAD, DREG);
+                mv.visitFieldInsn(GETFIELD, REGION, "pages", "[Ldev/nicsim/riscv/DecodedPage;");
+                mv.visitVarInsn(LLOAD, O);
+                iconst(12);
+                mv.visitInsn(LUSHR);
+                mv.visitInsn(L2I);
+                mv.visitInsn(AALOAD);
+                mv.visitJumpInsn(IFNULL, plain);
+                mv.visitVarInsn(ALOAD, H);
+                mv.visitVarInsn(ALOAD, DREG);
+                mv.visitVarInsn(LLOAD, O);
+                iconst(size);
+                mv.visitVarInsn(LLOAD, A);
+                mv.visitMethodInsn(INVOKEVIRTUAL, HART, "storeFromBlock", "(L" + REGION + ";JIJ)Z", false);
+                mv.visitJumpInsn(IFEQ, plain);
+                iconst(i + 1);
+                mv.visitVarInsn(ISTORE, EXIT_IDX);
+                mv.visitLdcInsn(pc + len);
+                mv.visitVarInsn(LSTORE, EXIT_PC);
+                mv.visitJumpInsn(GOTO, exit);
+                mv.visitLabel(plain);
+            }
             return false;
         }
 

@@ -61,6 +61,7 @@ final class EngineDifferential {
         tr.setStopAfterTrap(true);
         tr.stepBlocks = true;
         tr.chainInSteps = chained;
+        tr.translateAfter = 1; // translate at the first entry: the most code compared
         long steps = 0;
         String mismatch = compare(ref, tr, true);
         try {

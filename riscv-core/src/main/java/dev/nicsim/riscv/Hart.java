@@ -262,6 +262,11 @@ public final class Hart {
     boolean stepBlocks;
     /** With {@link #stepBlocks}: a block that loops to its own start may still run several passes in a step. */
     boolean chainInSteps;
+    /**
+     * Entries into a block start before it is translated (the interpreter runs the first ones):
+     * code that runs a few times costs no class and no JIT compile. At least 1.
+     */
+    int translateAfter = 32;
     /** Instructions retired inside translated blocks. */
     private long translatedInstret;
     /**
@@ -732,7 +737,9 @@ public final class Hart {
      * @param maxInstret absolute retired-instruction count to stop at
      */
     public void run(final long maxInstret) {
-        if (engine == Engine.TRANSLATE) {
+        if (engine == Engine.TRANSLATE && (maxInstret - instret > 1 || stepBlocks)) {
+            // one instruction (a core interleaving threads, a profile or trace single-stepping): the
+            // interpreter, without the dispatch loop's look-ups
             runTranslated(maxInstret);
         } else {
             interpret(maxInstret);
@@ -1287,6 +1294,9 @@ public final class Hart {
             }
             TranslatedBlock b = blocks[slot];
             if (b == null || b.key != translationKey) {
+                b = translateAfter <= 1 ? BlockTranslator.translate(this, page, slot) : new TranslatedBlock.Cold(translationKey);
+                blocks[slot] = b;
+            } else if (b instanceof TranslatedBlock.Cold c && ++c.entries >= translateAfter) {
                 b = BlockTranslator.translate(this, page, slot);
                 blocks[slot] = b;
             }
@@ -1567,6 +1577,19 @@ public final class Hart {
             dataRegion = r;
         }
         return r;
+    }
+
+    /**
+     * A translated block's store to a page with decoded code or the tohost watch: the
+     * interpreter's store hook.
+     *
+     * @return whether the block must end after the store: a halt was requested, or the store
+     *         dropped translated blocks (the block itself may be one)
+     */
+    boolean storeFromBlock(final MemoryRegion r, final long o, final int size, final long a) {
+        r.droppedBlocks = false;
+        final boolean halt = storeHook(r, o, size, a);
+        return halt || r.droppedBlocks;
     }
 
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */

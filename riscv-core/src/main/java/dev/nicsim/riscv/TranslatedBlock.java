@@ -38,6 +38,21 @@ abstract class TranslatedBlock {
      */
     abstract long run(Hart h, long room);
 
+    /** A block start not yet translated: it counts its entries ({@link Hart}'s translateAfter). */
+    static final class Cold extends TranslatedBlock {
+        /** Entries so far. */
+        int entries;
+
+        Cold(final String key) {
+            super(key, 0);
+        }
+
+        @Override
+        long run(final Hart h, final long room) {
+            return 1;
+        }
+    }
+
     /** The block of a pc whose first instruction the translator leaves to the interpreter. */
     static final class Empty extends TranslatedBlock {
         Empty(final String key) {

@@ -267,6 +267,8 @@ public final class Hart {
      * code that runs a few times costs no class and no JIT compile. At least 1.
      */
     int translateAfter = 32;
+    /** Instructions the translator's dispatch loop hands to the interpreter at a time. */
+    private static final int INTERPRET_RUN = 8;
     /** Instructions retired inside translated blocks. */
     private long translatedInstret;
     /**
@@ -742,7 +744,7 @@ public final class Hart {
             // interpreter, without the dispatch loop's look-ups
             runTranslated(maxInstret);
         } else {
-            interpret(maxInstret);
+            interpret(maxInstret, false);
         }
     }
 
@@ -751,8 +753,10 @@ public final class Hart {
      * the translator's fallback for what it does not translate).
      *
      * @param maxInstret absolute retired-instruction count to stop at
+     * @param keepPair   keep the L1I line pair of the previous call (the translator's dispatch loop,
+     *                   inside one {@link #run} call: no other thread used the L1I since)
      */
-    private void interpret(final long maxInstret) {
+    private void interpret(final long maxInstret, final boolean keepPair) {
         if (haltReason != HaltReason.NONE) {
             return;
         }
@@ -776,7 +780,9 @@ public final class Hart {
         long fetchLimit = this.fetchBytes + Long.MIN_VALUE;
         // no other line of a pair yet: each run call starts without one, since other threads of
         // the core may have used the L1I since the last
-        this.fetchAltBytes = 0;
+        if (!keepPair) {
+            this.fetchAltBytes = 0;
+        }
         MemoryRegion dreg = this.dataRegion;
         while (n < maxInstret) {
             // pc left the fetch window: its page (flat models) or its L1I line (hierarchy models)
@@ -1279,7 +1285,7 @@ public final class Hart {
                     fetchBase = b;
                     fetchBytes = l;
                     fetchHits++;
-                } else if (!interpretOne() || stepBlocks) {
+                } else if (!interpretOne(maxInstret) || stepBlocks) {
                     return;
                 } else {
                     continue;
@@ -1301,7 +1307,7 @@ public final class Hart {
                 blocks[slot] = b;
             }
             if (b.length == 0 || instret + b.length > maxInstret) {
-                if (!interpretOne() || stepBlocks) {
+                if (!interpretOne(maxInstret) || stepBlocks) {
                     return;
                 }
                 continue;
@@ -1310,7 +1316,7 @@ public final class Hart {
             // when the harness compares after every block)
             final long r = b.run(this, stepBlocks && !chainInSteps ? b.length : maxInstret - instret);
             translatedInstret += r >>> 1;
-            if ((r & 1) != 0 && !interpretOne()) {
+            if ((r & 1) != 0 && !interpretOne(maxInstret)) {
                 return; // the block handed an instruction back, and the interpreter yielded or stopped on it
             }
             if (stepBlocks) {
@@ -1349,14 +1355,16 @@ public final class Hart {
     }
 
     /**
-     * One instruction of the interpreter for {@link #runTranslated}.
+     * Up to {@link #INTERPRET_RUN} instructions of the interpreter for {@link #runTranslated}.
      *
      * @return whether the dispatch loop may go on: false when the hart yielded its slot on a stall,
      *         stopped after a trap ({@link #setStopAfterTrap}), or halted
      */
-    private boolean interpretOne() {
+    private boolean interpretOne(final long maxInstret) {
         yielded = false;
-        interpret(instret + 1);
+        // a few instructions at a time (one when the harness compares each step): what the
+        // translator leaves to the interpreter tends to come in runs (calls into runtime code)
+        interpret(stepBlocks ? instret + 1 : Math.min(maxInstret, instret + INTERPRET_RUN), true);
         if (yielded || haltReason != HaltReason.NONE) {
             return false;
         }

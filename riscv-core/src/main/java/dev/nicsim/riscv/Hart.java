@@ -266,7 +266,7 @@ public final class Hart {
      * Entries into a block start before it is translated (the interpreter runs the first ones):
      * code that runs a few times costs no class and no JIT compile. At least 1.
      */
-    int translateAfter = 32;
+    int translateAfter = 1000;
     /** Instructions the translator's dispatch loop hands to the interpreter at a time. */
     private static final int INTERPRET_RUN = 8;
     /** Instructions retired inside translated blocks. */

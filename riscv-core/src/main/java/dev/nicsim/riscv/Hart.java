@@ -266,7 +266,7 @@ public final class Hart {
      * Entries into a block start before it is translated (the interpreter runs the first ones):
      * code that runs a few times costs no class and no JIT compile. At least 1.
      */
-    int translateAfter = 1000;
+    int translateAfter = translateAfterProperty();
     /** Instructions the translator's dispatch loop hands to the interpreter at a time. */
     private static final int INTERPRET_RUN = 8;
     /** Instructions retired inside translated blocks. */
@@ -277,6 +277,30 @@ public final class Hart {
      * harts with equal keys share the blocks of a page, compared by identity.
      */
     final String translationKey;
+
+    /**
+     * The default of {@link #translateAfter}: the system property {@code nicsim.riscv.translateAfter}
+     * (an integer, at least 1; 1 translates every block at its first entry, as the differential
+     * harness does), else 1000.
+     *
+     * @return entries before translation, at least 1
+     * @throws IllegalArgumentException when the property is not an integer of at least 1
+     */
+    static int translateAfterProperty() {
+        final String v = System.getProperty("nicsim.riscv.translateAfter");
+        if (v == null) {
+            return 1000;
+        }
+        try {
+            final int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (final NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("nicsim.riscv.translateAfter: expected an integer of at least 1, got '" + v + "'");
+    }
 
     /**
      * How {@link #run} executes instructions.

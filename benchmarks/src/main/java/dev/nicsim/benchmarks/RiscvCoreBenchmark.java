@@ -51,6 +51,13 @@ public class RiscvCoreBenchmark extends NicsimBenchmark {
     @Param({"e31", "ibex", "bf3-dpa"})
     public String model;
 
+    /**
+     * Execution engine ({@link Hart.Engine}): {@code interp} (the interpreter) or {@code translate}
+     * (blocks translated to JVM bytecode); both give the same cycles.
+     */
+    @Param({"interp", "translate"})
+    public String engine;
+
     private Hart compute;
     private Hart handler;
 
@@ -64,6 +71,8 @@ public class RiscvCoreBenchmark extends NicsimBenchmark {
         final CycleModel m = CycleModel.byName(model);
         compute = hart(computeLoop(), m);
         handler = hart(dcqcnHandler(), m);
+        compute.setEngine(Hart.Engine.parse(engine));
+        handler.setEngine(Hart.Engine.parse(engine));
     }
 
     private static Hart hart(final byte[] code, final CycleModel model) {

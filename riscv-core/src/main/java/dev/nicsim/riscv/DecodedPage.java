@@ -22,6 +22,13 @@ final class DecodedPage {
     final int regionOffset;
     final long[] decoded = new long[PAGE_BYTES / 2];
     boolean watched;
+    /**
+     * Translated blocks by start slot ({@link BlockTranslator}), or null before the first; dropped
+     * whole with any decoded slot of the page (a store to its bytes, {@code fence.i}).
+     */
+    TranslatedBlock[] blocks;
+    /** Bit per slot: the slot's bytes belong to an instruction of some translated block. */
+    final long[] translated = new long[PAGE_BYTES / 2 / 64];
 
     DecodedPage(final MemoryRegion region, final int regionOffset) {
         this.region = region;
@@ -56,7 +63,26 @@ final class DecodedPage {
         return d;
     }
 
+    /** Drops every translated block of the page. */
+    void clearBlocks() {
+        blocks = null;
+        Arrays.fill(translated, 0L);
+    }
+
+    /**
+     * Marks slots as holding translated instruction bytes.
+     *
+     * @param from first slot
+     * @param to   slot after the last, at most 2048
+     */
+    void markTranslated(final int from, final int to) {
+        for (int s = from; s < to; s++) {
+            translated[s >>> 6] |= 1L << s;
+        }
+    }
+
     void clear() {
         Arrays.fill(decoded, 0L);
+        clearBlocks();
     }
 }

@@ -127,17 +127,17 @@ public final class Hart {
      * (32 is the write sink of x0) and their ready tags {@code x[READY..READY + 32]}, one array so
      * the interpreter loop keeps one array (and one length) in registers instead of two.
      */
-    private static final int READY = 33;
+    static final int READY = 33;
     /**
      * Register values, then their ready tags (see {@link #READY}). Sized for any 6-bit rd field
      * ({@code READY + 64} longs, though decode writes rd 0..32 only), so {@link #run}'s unchecked
      * accesses ({@link #at}, {@link #set}) with indexes masked to 5 or 6 bits stay inside it.
      */
     final long[] x = new long[READY + 64];
-    private long pc;
-    private final int xlen;
-    private final int sextShift;
-    private final long addrMask;
+    long pc;
+    final int xlen;
+    final int sextShift;
+    final long addrMask;
     private final int hartId;
     private long mstatus;
     private long mtvec;
@@ -165,7 +165,7 @@ public final class Hart {
      * and occupancy at most 10000), bits 48-63 are the load or store op's {@link #access} bits (so
      * the interpreter loop needs no second per-op table).
      */
-    private final long[] timing = new long[256]; // any 8-bit op field: run() reads it unchecked
+    final long[] timing = new long[256]; // any 8-bit op field: run() reads it unchecked
     /**
      * Per load and store op: {@code shift | unsigned | subword | alignMask << 8} (see the
      * {@code ACCESS_} constants); the align mask is size - 1 when the model does not perform
@@ -173,12 +173,12 @@ public final class Hart {
      */
     private final int[] access = new int[OP_COUNT];
     /** Per op: whether the model has it (false for the Zbb and Zbs ops of a model without them). */
-    private final boolean[] enabled = new boolean[OP_COUNT];
+    final boolean[] enabled = new boolean[OP_COUNT];
     private final CycleModel.Misaligned misalignedPolicy;
     private final boolean misalignedTrap;
     private final int misalignedExtraCycles;
     /** Operand-wait stall cycles per class of the producer the instruction waited for. */
-    private final long[] stalls = new long[16]; // any 4-bit class field: run() reads it unchecked
+    final long[] stalls = new long[16]; // any 4-bit class field: run() reads it unchecked
     /** Issue occupancy minus one per class (the stall cycles each issue of the class costs). */
     private final int[] occupancyStallCycles = new int[CLASS_COUNT];
     /*
@@ -187,15 +187,15 @@ public final class Hart {
      * a third of ibex's speed); ALU issues are derived in issues(). Occupancy stalls of a class are
      * its issues times (occupancy - 1). Counted only when countIssues.
      */
-    private long issuedBranch;
-    private long issuedJal;
-    private long issuedJalr;
-    private long issuedLoad;
-    private long issuedLoadSubword;
-    private long issuedStore;
-    private long issuedMul;
-    private long issuedMulh;
-    private long issuedDiv;
+    long issuedBranch;
+    long issuedJal;
+    long issuedJalr;
+    long issuedLoad;
+    long issuedLoadSubword;
+    long issuedStore;
+    long issuedMul;
+    long issuedMulh;
+    long issuedDiv;
     private long issuedCsr;
     private long issuedAmo;
     private long issuedFence;
@@ -208,8 +208,8 @@ public final class Hart {
      * occupancy stall is 0 and the interpreter counts no issues (the counting alone costs the
      * e31 about 15 % on a branchy loop).
      */
-    private final boolean countIssues;
-    private final boolean divDataDependent;
+    final boolean countIssues;
+    final boolean divDataDependent;
     private final boolean bhtPredictor;
     private final int redirectPenalty;
     /*
@@ -245,12 +245,99 @@ public final class Hart {
     private static final int BP_RAS_COUNT = 11;
     /** {@link #bp}: index of the first BHT counter. */
     private static final int BP_BHT = 12;
-    private long cycles;
-    private long instret;
-    private boolean yieldOnStall;
+    long cycles;
+    long instret;
+    boolean yieldOnStall;
     private long readyAt;
     private boolean stopAfterTrap;
     private boolean trapped;
+    /** Set by the interpreter when it gave its slot away on a stall or an L1I miss (yieldOnStall). */
+    private boolean yielded;
+    /** The engine {@link #run} uses. */
+    private Engine engine = Engine.fromProperty();
+    /**
+     * Whether {@link #runTranslated} returns after each step (one block, or one instruction of the
+     * interpreter): the differential harness ({@link EngineDifferential}) compares there.
+     */
+    boolean stepBlocks;
+    /** With {@link #stepBlocks}: a block that loops to its own start may still run several passes in a step. */
+    boolean chainInSteps;
+    /**
+     * Entries into a block start before it is translated (the interpreter runs the first ones):
+     * code that runs a few times costs no class and no JIT compile. At least 1.
+     */
+    int translateAfter = translateAfterProperty();
+    /** Instructions the translator's dispatch loop hands to the interpreter at a time. */
+    private static final int INTERPRET_RUN = 8;
+    /** Instructions retired inside translated blocks. */
+    private long translatedInstret;
+    /**
+     * What a translated block's code depends on besides its instructions (XLEN, the per-op timing
+     * words, issue counting, divide latency rule, enabled extensions, fetch line size), interned:
+     * harts with equal keys share the blocks of a page, compared by identity.
+     */
+    final String translationKey;
+
+    /**
+     * The default of {@link #translateAfter}: the system property {@code nicsim.riscv.translateAfter}
+     * (an integer, at least 1; 1 translates every block at its first entry, as the differential
+     * harness does), else 1000.
+     *
+     * @return entries before translation, at least 1
+     * @throws IllegalArgumentException when the property is not an integer of at least 1
+     */
+    static int translateAfterProperty() {
+        final String v = System.getProperty("nicsim.riscv.translateAfter");
+        if (v == null) {
+            return 1000;
+        }
+        try {
+            final int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (final NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("nicsim.riscv.translateAfter: expected an integer of at least 1, got '" + v + "'");
+    }
+
+    /**
+     * How {@link #run} executes instructions.
+     */
+    public enum Engine {
+        /** The interpreter: one decoded instruction at a time (the reference). */
+        INTERP,
+        /** Translated blocks ({@link BlockTranslator}), with the interpreter as fallback. */
+        TRANSLATE;
+
+        /**
+         * The default engine of new harts: the system property {@code nicsim.riscv.engine}
+         * ({@code interp} or {@code translate}), else {@link #INTERP}.
+         *
+         * @return the engine
+         * @throws IllegalArgumentException when the property names no engine
+         */
+        static Engine fromProperty() {
+            final String v = System.getProperty("nicsim.riscv.engine", "interp");
+            return parse(v);
+        }
+
+        /**
+         * Parses an engine's name.
+         *
+         * @param name {@code interp} or {@code translate}
+         * @return the engine
+         * @throws IllegalArgumentException when the name is neither, with a message naming both
+         */
+        public static Engine parse(final String name) {
+            switch (name) {
+                case "interp": return INTERP;
+                case "translate": return TRANSLATE;
+                default: throw new IllegalArgumentException("engine: expected interp or translate, got '" + name + "'");
+            }
+        }
+    }
 
     // ---- environment ----
     private final Memory memory;
@@ -265,7 +352,7 @@ public final class Hart {
     private long fetchBase = Long.MIN_VALUE;
     private long fetchBytes;
     /** log2 of the fetch window: 12 (a page) without a hierarchy, else log2 of the L1I line. */
-    private final int fetchLineShift;
+    final int fetchLineShift;
     /**
      * The L1I line numbers ({@code pc >>> fetchLineShift}) of this hart's last two line fetches
      * (-1: none) and their ways in the core's L1I: entering the older one again while its way
@@ -292,7 +379,7 @@ public final class Hart {
     private MemoryHierarchy fetchHierarchy;
     /** Cycles the hart waited for instruction lines that missed the L1I. */
     private long fetchStallCycles;
-    private MemoryRegion dataRegion = NO_REGION;
+    MemoryRegion dataRegion = NO_REGION;
     private int pendingCause = -1;
     private long pendingTval;
     private int slowExtra;
@@ -372,6 +459,8 @@ public final class Hart {
         bp[BP_RAS_LENGTH] = rasLength;
         java.util.Arrays.fill(bp, btb, btb + btbEntries, -1L);
         environment = null;
+        translationKey = (xlen + "/" + java.util.Arrays.toString(timing) + "/" + countIssues + "/" + divDataDependent + "/"
+            + java.util.Arrays.toString(enabled) + "/" + fetchLineShift).intern();
     }
 
     // ---------------------------------------------------------------- accessors
@@ -674,6 +763,24 @@ public final class Hart {
      * @param maxInstret absolute retired-instruction count to stop at
      */
     public void run(final long maxInstret) {
+        if (engine == Engine.TRANSLATE && (maxInstret - instret > 1 || stepBlocks)) {
+            // one instruction (a core interleaving threads, a profile or trace single-stepping): the
+            // interpreter, without the dispatch loop's look-ups
+            runTranslated(maxInstret);
+        } else {
+            interpret(maxInstret, false);
+        }
+    }
+
+    /**
+     * The interpreter: {@link #run}'s loop, one instruction at a time (the reference engine, and
+     * the translator's fallback for what it does not translate).
+     *
+     * @param maxInstret absolute retired-instruction count to stop at
+     * @param keepPair   keep the L1I line pair of the previous call (the translator's dispatch loop,
+     *                   inside one {@link #run} call: no other thread used the L1I since)
+     */
+    private void interpret(final long maxInstret, final boolean keepPair) {
         if (haltReason != HaltReason.NONE) {
             return;
         }
@@ -697,7 +804,9 @@ public final class Hart {
         long fetchLimit = this.fetchBytes + Long.MIN_VALUE;
         // no other line of a pair yet: each run call starts without one, since other threads of
         // the core may have used the L1I since the last
-        this.fetchAltBytes = 0;
+        if (!keepPair) {
+            this.fetchAltBytes = 0;
+        }
         MemoryRegion dreg = this.dataRegion;
         while (n < maxInstret) {
             // pc left the fetch window: its page (flat models) or its L1I line (hierarchy models)
@@ -741,6 +850,7 @@ public final class Hart {
                         fetchStallCycles += miss;
                         if (yieldOnStall) {
                             readyAt = now + miss; // the slots go to other threads while the line comes
+                            yielded = true;
                             break;
                         }
                         now += miss;
@@ -779,6 +889,7 @@ public final class Hart {
                 set(stalls, sc, at(stalls, sc) + rc - t);
                 if (yieldOnStall) {
                     readyAt = rc;
+                    yielded = true;
                     break;
                 }
                 t = rc;
@@ -1168,6 +1279,147 @@ public final class Hart {
         this.dataRegion = dreg;
     }
 
+    // ---------------------------------------------------------------- the block translator
+
+    /**
+     * The translator's dispatch loop ({@link Engine#TRANSLATE}): at each pc inside the current fetch
+     * window it runs the page's translated block ({@link BlockTranslator}) when the whole block fits
+     * the instruction budget, else one instruction of the interpreter. The state after each step is
+     * the interpreter's after the same instructions (register values and ready tags, cycles,
+     * stalls, predictor, caches): a block runs only inside one fetch window (so the interpreter
+     * would not look the L1I up inside it), and hands any instruction whose outcome is not the
+     * fast path's (a load or store the fast path does not serve, a store to a page with decoded
+     * code, an operand stall of a thread that yields on stalls) back to the interpreter before
+     * touching any state for it.
+     */
+    private void runTranslated(final long maxInstret) {
+        if (haltReason != HaltReason.NONE) {
+            return;
+        }
+        fetchAltBytes = 0; // as interpret() starts: no other line of a pair yet
+        while (instret < maxInstret && haltReason == HaltReason.NONE) {
+            final long p = pc;
+            if (p - fetchBase + Long.MIN_VALUE >= fetchBytes + Long.MIN_VALUE) {
+                if (p - fetchAltBase + Long.MIN_VALUE < fetchAltBytes + Long.MIN_VALUE) {
+                    // interpret()'s ping-pong entry into the other line of the pair: a hit, counted
+                    final long b = fetchAltBase;
+                    final long l = fetchAltBytes;
+                    fetchAltBase = fetchBase;
+                    fetchAltBytes = fetchBytes;
+                    fetchBase = b;
+                    fetchBytes = l;
+                    fetchHits++;
+                } else if (!interpretOne(maxInstret) || stepBlocks) {
+                    return;
+                } else {
+                    continue;
+                }
+            }
+            final DecodedPage page = fetchPage;
+            final int slot = (int) (p - page.base) >>> 1;
+            TranslatedBlock[] blocks = page.blocks;
+            if (blocks == null) {
+                blocks = new TranslatedBlock[DecodedPage.PAGE_BYTES / 2];
+                page.blocks = blocks;
+            }
+            TranslatedBlock b = blocks[slot];
+            if (b == null || b.key != translationKey) {
+                b = translateAfter <= 1 ? BlockTranslator.translate(this, page, slot) : new TranslatedBlock.Cold(translationKey);
+                blocks[slot] = b;
+            } else if (b instanceof TranslatedBlock.Cold c && ++c.entries >= translateAfter) {
+                b = BlockTranslator.translate(this, page, slot);
+                blocks[slot] = b;
+            }
+            if (b.length == 0 || instret + b.length > maxInstret) {
+                if (!interpretOne(maxInstret) || stepBlocks) {
+                    return;
+                }
+                continue;
+            }
+            // a block that loops back to its own start runs again while the budget holds it (not
+            // when the harness compares after every block)
+            final long r = b.run(this, stepBlocks && !chainInSteps ? b.length : maxInstret - instret);
+            translatedInstret += r >>> 1;
+            if ((r & 1) != 0 && !interpretOne(maxInstret)) {
+                return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+            }
+            if (stepBlocks) {
+                break;
+            }
+        }
+        creditFetchHits();
+    }
+
+    /**
+     * A translated block's next instruction starts at {@code pc}, in the block's page: what the
+     * interpreter does there when pc is outside the fetch window (the other line of a pair: a hit,
+     * counted; else {@link #fetchWindow}, whose L1I miss cycles are returned for the block to add
+     * to its cycle). Called only for harts that do not yield on stalls.
+     *
+     * @param pc the instruction's address, in {@link #fetchPage}
+     * @return L1I miss cycles, 0 when none
+     */
+    int enterLine(final long pc) {
+        if (pc - fetchBase + Long.MIN_VALUE < fetchBytes + Long.MIN_VALUE) {
+            return 0;
+        }
+        if (pc - fetchAltBase + Long.MIN_VALUE < fetchAltBytes + Long.MIN_VALUE) {
+            final long b = fetchAltBase;
+            final long l = fetchAltBytes;
+            fetchAltBase = fetchBase;
+            fetchAltBytes = fetchBytes;
+            fetchBase = b;
+            fetchBytes = l;
+            fetchHits++;
+            return 0;
+        }
+        final int miss = fetchWindow(fetchPage, pc);
+        fetchStallCycles += miss;
+        return miss;
+    }
+
+    /**
+     * Up to {@link #INTERPRET_RUN} instructions of the interpreter for {@link #runTranslated}.
+     *
+     * @return whether the dispatch loop may go on: false when the hart yielded its slot on a stall,
+     *         stopped after a trap ({@link #setStopAfterTrap}), or halted
+     */
+    private boolean interpretOne(final long maxInstret) {
+        yielded = false;
+        // a few instructions at a time (one when the harness compares each step): what the
+        // translator leaves to the interpreter tends to come in runs (calls into runtime code)
+        interpret(stepBlocks ? instret + 1 : Math.min(maxInstret, instret + INTERPRET_RUN), true);
+        if (yielded || haltReason != HaltReason.NONE) {
+            return false;
+        }
+        return !(trapped && stopAfterTrap);
+    }
+
+    /**
+     * Chooses the execution engine ({@link Engine}); both give the same state, cycles and counters
+     * after every instruction, and may be switched between {@link #run} calls.
+     *
+     * @param e the engine
+     */
+    public void setEngine(final Engine e) {
+        engine = java.util.Objects.requireNonNull(e);
+    }
+
+    /** @return the execution engine */
+    public Engine engine() {
+        return engine;
+    }
+
+    /**
+     * Instructions that retired inside translated blocks (the rest ran in the interpreter): 0 with
+     * {@link Engine#INTERP}.
+     *
+     * @return count, at most {@link #instret()}
+     */
+    public long translatedInstructions() {
+        return translatedInstret;
+    }
+
     // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
 
     /**
@@ -1359,6 +1611,19 @@ public final class Hart {
         return r;
     }
 
+    /**
+     * A translated block's store to a page with decoded code or the tohost watch: the
+     * interpreter's store hook.
+     *
+     * @return whether the block must end after the store: a halt was requested, or the store
+     *         dropped translated blocks (the block itself may be one)
+     */
+    boolean storeFromBlock(final MemoryRegion r, final long o, final int size, final long a) {
+        r.droppedBlocks = false;
+        final boolean halt = storeHook(r, o, size, a);
+        return halt || r.droppedBlocks;
+    }
+
     /** After a store to a page with decoded code or the tohost watch. @return halt requested */
     private boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
         r.invalidate(o, size);
@@ -1429,7 +1694,7 @@ public final class Hart {
      * and every index stays inside it by that construction (BHT index masked by entries - 1, BTB
      * index below its entries, RAS top below its length).
      */
-    private int branch(final long pc, final boolean taken, final long target) {
+    int branch(final long pc, final boolean taken, final long target) {
         final long[] p = bp;
         if (at(p, BP_ON) == 0) {
             if (taken) {
@@ -1463,7 +1728,7 @@ public final class Hart {
      * (when not empty) and other jumps look the BTB up (and update it); a call pushes its link; a
      * wrong target costs the mispredict penalty.
      */
-    private int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
+    int jump(final long pc, final long target, final boolean call, final boolean ret, final long link) {
         final long[] p = bp;
         if (at(p, BP_ON) == 0) {
             final int c = (int) at(p, BP_JUMP);
@@ -1506,7 +1771,7 @@ public final class Hart {
         return (int) ((h * entries) >>> 32);
     }
 
-    private static long divide(final int op, final long a, final long b) {
+    static long divide(final int op, final long a, final long b) {
         switch (op) {
             case DIV: return b == 0 ? -1 : a / b;
             case DIVU: return b == 0 ? -1 : Long.divideUnsigned(a, b);
@@ -1562,7 +1827,7 @@ public final class Hart {
      * @param imm shift amount of the immediate forms, 0 to XLEN - 1
      * @return the value for rd
      */
-    private long bitManipulation(final int op, final long a, final long b, final int imm) {
+    long bitManipulation(final int op, final long a, final long b, final int imm) {
         final int index = (int) b & (xlen - 1);
         switch (op) {
             case ANDN: return a & ~b;

@@ -161,16 +161,26 @@ public final class MemoryRegion {
 
     /**
      * Clears the decoded slots whose instruction may include bytes {@code [off, off + size)}
-     * (an instruction starting up to 2 bytes before may be 4 bytes long).
+     * (an instruction starting up to 2 bytes before may be 4 bytes long), and drops the translated
+     * blocks of a page when one of those slots lies inside one ({@link DecodedPage#translated}).
+     * Sets {@link #droppedBlocks} when it dropped any.
      */
     void invalidate(final long off, final int size) {
         for (long b = Math.max(0, (off - 2) & ~1L); b < off + size; b += 2) {
             final DecodedPage p = pages[(int) (b >>> 12)];
             if (p != null) {
-                p.decoded[(int) ((b & 4095) >>> 1)] = 0L;
+                final int slot = (int) ((b & 4095) >>> 1);
+                p.decoded[slot] = 0L;
+                if (p.blocks != null && (p.translated[slot >>> 6] & 1L << slot) != 0) {
+                    p.clearBlocks(); // a translation holds the old instruction
+                    droppedBlocks = true;
+                }
             }
         }
     }
+
+    /** Set by {@link #invalidate} when it dropped translated blocks (cleared by the caller that asks). */
+    boolean droppedBlocks;
 
     void clearDecoded() {
         for (final DecodedPage p : pages) {

@@ -139,6 +139,11 @@ public final class RiscvCommand implements Callable<Integer> {
         @Option(names = "--trace", paramLabel = "FILE", description = "write one line per instruction to FILE")
         String trace;
 
+        @Option(names = "--engine", paramLabel = "interp|translate", defaultValue = "interp",
+            description = "execution engine: the interpreter, or blocks translated to JVM bytecode (same cycles and"
+                + " output; default ${DEFAULT-VALUE})")
+        String engine;
+
         @Option(names = "--ram-bytes", paramLabel = "N",
             description = "RAM above the program's image, bytes, 4096 to 1073741824 (default 4 MiB)")
         long ram = Machine.DEFAULT_RAM_BYTES;
@@ -170,12 +175,20 @@ public final class RiscvCommand implements Callable<Integer> {
                     + " bytes (4 KiB to 1 GiB), got " + ram);
                 return EXIT_BAD_INPUT;
             }
-            return execute(elf, model, max == null ? defaultMax : max, max == null, trace, ram, out, err);
+            final Hart.Engine e;
+            try {
+                e = Hart.Engine.parse(engine);
+            } catch (final IllegalArgumentException ex) {
+                err.println("nicsim riscv: --" + ex.getMessage());
+                return EXIT_BAD_INPUT;
+            }
+            return execute(elf, model, max == null ? defaultMax : max, max == null, trace, ram, e, out, err);
         }
     }
 
     private static int execute(final String elf, final String model, final long max, final boolean defaultMax,
-                               final String trace, final long ram, final PrintStream out, final PrintStream err) {
+                               final String trace, final long ram, final Hart.Engine engine, final PrintStream out,
+                               final PrintStream err) {
         final CycleModel cm;
         final Machine m;
         try {
@@ -186,6 +199,7 @@ public final class RiscvCommand implements Callable<Integer> {
             return EXIT_BAD_INPUT;
         }
         final Hart h = m.hart();
+        h.setEngine(engine);
         if (trace != null) {
             try (Writer w = new BufferedWriter(new OutputStreamWriter(Files.newOutputStream(Path.of(trace)), StandardCharsets.UTF_8), 1 << 16)) {
                 runTraced(m, max, w);
@@ -199,7 +213,7 @@ public final class RiscvCommand implements Callable<Integer> {
                 h.run(Math.min(max, h.instret() + (1 << 20)));
             }
         }
-        summary(m, cm, err);
+        summary(m, cm, engine, err);
         if (m.environmentError() != null) {
             err.println("nicsim riscv: " + elf + ": " + m.environmentError());
             return EXIT_FAULT;
@@ -257,7 +271,7 @@ public final class RiscvCommand implements Callable<Integer> {
         h.setStopAfterTrap(false);
     }
 
-    private static void summary(final Machine m, final CycleModel cm, final PrintStream err) {
+    private static void summary(final Machine m, final CycleModel cm, final Hart.Engine engine, final PrintStream err) {
         final Hart h = m.hart();
         final long n = h.instret();
         final long c = h.cycles();
@@ -280,5 +294,9 @@ public final class RiscvCommand implements Callable<Integer> {
         }
         b.append(" (total ").append(total).append(')');
         err.println(b);
+        if (engine == Hart.Engine.TRANSLATE) {
+            err.println(String.format(Locale.ROOT, "nicsim riscv: engine translate: %d of %d instructions (%.1f %%) ran in translated blocks",
+                h.translatedInstructions(), n, n == 0 ? 0.0 : 100.0 * h.translatedInstructions() / n));
+        }
     }
 }

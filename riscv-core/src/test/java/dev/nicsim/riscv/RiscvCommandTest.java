@@ -55,6 +55,26 @@ class RiscvCommandTest {
         }
     }
 
+    /** --engine translate: the same summary as the interpreter, plus the translated share; a bad name is exit 2. */
+    @Test
+    void engineOption(@TempDir final Path dir) throws Exception {
+        final Path g = dir.resolve("loop.elf");
+        final Assembler b = new Assembler(BASE).label("_start").label("loop").addi(A0, A0, 1).jal(ZERO, "loop");
+        Files.write(g, new ElfBuilder(64).entry(BASE).segment(BASE, b.assemble(), 8).symbol("_start", BASE).build());
+        final Result interp = run("run", g.toString(), "--max-instructions", "100000", "--engine", "interp");
+        final Result translate = run("run", g.toString(), "--max-instructions", "100000", "--engine", "translate");
+        assertEquals(5, interp.code());
+        assertEquals(5, translate.code());
+        final String[] a = interp.err().split("\n");
+        final String[] t = translate.err().split("\n");
+        assertEquals(a[0], t[0]); // instructions, cycles
+        assertEquals(a[1], t[1]); // stall cycles
+        assertTrue(t[2].matches("nicsim riscv: engine translate: \\d+ of 100000 instructions \\(9\\d\\.\\d %\\) ran in translated blocks"), t[2]);
+        final Result bad = run("run", g.toString(), "--engine", "jit");
+        assertEquals(2, bad.code());
+        assertEquals("nicsim riscv: --engine: expected interp or translate, got 'jit'\n", bad.err());
+    }
+
     @Test
     void traceHasOneLinePerInstruction(@TempDir final Path dir) throws Exception {
         final Path trace = dir.resolve("t.log");

@@ -69,7 +69,8 @@ class Ifa2TelemetryAcceptanceTest {
      * port 0 (host 0), TX ns 18,632, TX bytes 1,082, Mellanox format with queue 0.
      * <p>NP: Hop Limit 0xFE - 1 = 0xFD against H0 = 0xFE: n = 1, index 0; key 0 is unused: a first sample,
      * valid 0, deltas = the raw counters. Response: 00 00 00 00 | 00 00 04 3A | 00 00 48 C8.
-     * <p>RP, reading natively (B.6): q = 0, B = 0x3A040000 = 973,340,672 (and T = 0xC8480000).
+     * <p>RP, reading natively (B.6): q = 0, B = 0x3A040000 = 973,340,672 and T = 0xC8480000 = 200 x 2^24 + 72 x 2^16
+     * = 3,355,443,200 + 4,718,592 = 3,360,161,792 (TX ns 18,632 = 0x48C8 sent big-endian, read little-endian).
      */
     @Test
     void oneSwitchStampsOneRecordTheNpSummarisesAndTheRpReadsItNatively() throws IOException {
@@ -83,6 +84,7 @@ class Ifa2TelemetryAcceptanceTest {
             + " with per-hop records, at most 1 hops, 1 mailbox messages, 0 failed, 0 faults"), o.out());
         assertEquals(0L, c.get("host1/cc.first_rtt_q"));
         assertEquals(973_340_672L, c.get("host1/cc.first_rtt_b"));
+        assertEquals(3_360_161_792L, c.get("host1/cc.first_rtt_t"));
     }
 
     /** Leaf 1, the spine, leaf 0: three switches stamp each probe (Hop Limit 0xFE -> 0xFB), the NP line says so. */

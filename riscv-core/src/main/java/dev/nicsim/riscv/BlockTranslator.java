@@ -497,12 +497,11 @@ final class BlockTranslator {
                     mv.visitVarInsn(ISTORE, FLAG);
                     mv.visitLabel(fast);
                 } else {
+                    // o <= storeLast1 + 1 - size, the interpreter's test (o + size could overflow)
                     mv.visitVarInsn(LLOAD, O);
-                    mv.visitLdcInsn((long) size);
-                    mv.visitInsn(LADD);
                     mv.visitVarInsn(ALOAD, DREG);
                     mv.visitFieldInsn(GETFIELD, REGION, "storeLast1", "J");
-                    mv.visitInsn(LCONST_1);
+                    mv.visitLdcInsn(1L - size);
                     mv.visitInsn(LADD);
                     mv.visitInsn(LCMP);
                     mv.visitJumpInsn(IFGT, exitBefore(i));

@@ -985,7 +985,7 @@ public final class Hart {
                     final int size = 1 << (op - SB);
                     final long a = (at(x, rs1) + imm) & amask;
                     final long o = a - dreg.base;
-                    if (o >= 0 && o + size <= dreg.storeLast1 + 1 && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) {
+                    if (o >= 0 && o <= dreg.storeLast1 + 1 - size && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) { // o + size could overflow
                         dreg.put((int) o, size, at(x, rs2));
                         if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
                             exc = STOP;

@@ -114,6 +114,11 @@ final class Qp {
     long lastResultPs;
     /** RTT probes sent for the flow. */
     int rttProbes;
+    /**
+     * An RTT probe was sent since the flow's last TX_BURST event: the next one carries
+     * {@link dev.nicsim.pcc.PccEventLayout#FLAG_RTT_REQ_SENT}.
+     */
+    boolean rttReqSentPending;
     /** RTT responses received for the flow. */
     int rttResponses;
 
@@ -236,6 +241,7 @@ final class Qp {
         lowestRateBitsPerSec = lineRateBitsPerSec;
         lastResultPs = NEVER_SENT;
         rttProbes = 0;
+        rttReqSentPending = false;
         rttResponses = 0;
         readRequestPending = false;
         readRequestIndex = 0;

@@ -30,7 +30,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * ({@code rp_cnp_handled}, {@link PccEventLayout#FLAG_BECN}); {@code RTT_RESPONSE} (the three
  * probe timestamps); {@code TIMER}. CNP, RTT_RESPONSE and TIMER carry sn = highest PSN sent
  * ({@link RequesterTransport#lastSentPsn}). The first event of a flow carries
- * {@link PccEventLayout#FLAG_FIRST_IN_FLOW}. After each offer the processor is advanced and a
+ * {@link PccEventLayout#FLAG_FIRST_IN_FLOW}. The first TX_BURST of a flow after one of its RTT probes was
+ * queued carries {@link PccEventLayout#FLAG_RTT_REQ_SENT} (DOCA's {@code DOCA_PCC_DEV_TX_FLAG_RTT_REQ_SENT},
+ * fact sheet A.7 step 3); control frames leave ahead of data, so the probe has started on the wire before
+ * the data packet whose start emits that event. Every request sends a probe, also while an earlier probe
+ * of the flow is unanswered (DOCA does not say it limits a flow to one; nicsim does not). After each offer the processor is advanced and a
  * wake-up is scheduled at the time it asks for.
  *
  * <h2>Results</h2>
@@ -213,7 +217,10 @@ final class ReactionPoint {
         if (processor != null) {
             event.reset(PccEventType.TX_BURST, PccEventType.SUBTYPE_NONE, q.qpn, psn, sim.nowNs32());
             event.tx(bytes, packets);
-            offer(q, 0);
+            // DOCA A.7 step 3: the first TX event after a probe was sent says so
+            final int flags = q.rttReqSentPending ? PccEventLayout.FLAG_RTT_REQ_SENT : 0;
+            q.rttReqSentPending = false;
+            offer(q, flags);
         }
     }
 
@@ -410,6 +417,7 @@ final class ReactionPoint {
         }
         txRttProbes.increment();
         q.rttProbes++;
+        q.rttReqSentPending = true;
         tx.enqueueControl(p);
     }
 

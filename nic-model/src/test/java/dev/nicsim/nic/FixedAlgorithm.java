@@ -25,6 +25,9 @@ final class FixedAlgorithm implements PccAlgorithm {
     long windowBytes = PccResult.WINDOW_UNLIMITED;
     int fastStartPackets = PccResult.FAST_START_UNCHANGED;
     boolean probeAtStart;
+    /** Index (0-based) of the flow's TX_BURST event whose result requests an RTT probe; -1 for none. */
+    int probeOnTxEvent = -1;
+    private int txEventsSeen;
     int timerAtStartNs;
     int timerOnFirstAckNs;
     boolean record = true;
@@ -55,6 +58,9 @@ final class FixedAlgorithm implements PccAlgorithm {
         if (record) {
             events.add(new Ev(e.type(), e.subtype(), e.flowId(), e.sn(), e.firstSn(), e.flags(), e.txBytes(), e.txPackets(),
                 e.rttRequestSendNs(), e.rttRequestReceiveNs(), e.rttResponseSendNs(), e.timestampNs()));
+        }
+        if (e.type() == PccEventType.TX_BURST && txEventsSeen++ == probeOnTxEvent) {
+            result.requestRttProbe();
         }
         if (e.type() == PccEventType.ACK && timerOnFirstAckNs > 0 && context.get(0) == 0) {
             context.set(0, 1);

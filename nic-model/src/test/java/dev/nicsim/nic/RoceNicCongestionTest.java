@@ -302,6 +302,28 @@ class RoceNicCongestionTest {
     }
 
     @Test
+    void theFirstTxEventAfterAProbeCarriesRttReqSent() {
+        // DOCA A.7 step 3: rtt_req = 1 -> the NIC sends a probe and a later TX event carries RTT_REQ_SENT.
+        // 32 x 1024 B, bursts of 8: TX_BURST events after packets 8, 16, 24, 32 (PSN 7, 15, 23, 31).
+        // Probe 1 at flow start (before any data) -> burst 0 carries the flag (with FIRST_IN_FLOW);
+        // burst 1's result asks for probe 2, queued ahead of packet 17 -> burst 2 carries it; bursts 1 and 3 not.
+        final FixedAlgorithm alg = new FixedAlgorithm();
+        alg.probeAtStart = true;
+        alg.probeOnTxEvent = 1;
+        final Bench t = new Bench(alg);
+        t.start(1, MessageOp.WRITE, 32 * 1024);
+        t.run();
+        final List<FixedAlgorithm.Ev> tx = t.alg.events(PccEventType.TX_BURST);
+        assertEquals(List.of(7, 15, 23, 31), tx.stream().map(FixedAlgorithm.Ev::sn).toList());
+        assertEquals(List.of(PccEventLayout.FLAG_FIRST_IN_FLOW | PccEventLayout.FLAG_RTT_REQ_SENT, 0,
+            PccEventLayout.FLAG_RTT_REQ_SENT, 0), tx.stream().map(FixedAlgorithm.Ev::flags).toList());
+        assertEquals(2, t.counter("a", "tx_rtt_probes"));
+        // the flag is a TX flag: no other event of the flow carries it
+        assertTrue(t.alg.events.stream().filter(e -> e.type() != PccEventType.TX_BURST)
+            .noneMatch(e -> (e.flags() & PccEventLayout.FLAG_RTT_REQ_SENT) != 0));
+    }
+
+    @Test
     void rearmingTheTimerReplacesThePendingOne() {
         final FixedAlgorithm alg = new FixedAlgorithm();
         alg.timerAtStartNs = 5_000;     // would fire at 5,000,000 ps

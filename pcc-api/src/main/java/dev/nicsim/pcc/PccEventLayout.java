@@ -108,6 +108,15 @@ public final class PccEventLayout {
     /** Offsets of the four longs holding the INT hop records of an ACK. */
     public static final int[] INT_WORD_OFFSETS = {28, 40, 48, 56};
 
+    /**
+     * Flag of a TX_BURST event: the NIC has sent an RTT probe for the flow since the flow's previous TX_BURST
+     * event (DOCA's {@code DOCA_PCC_DEV_TX_FLAG_RTT_REQ_SENT}, fact sheet A.7 step 3: after a result with
+     * {@code rtt_req = 1} "a later TX event carries" it). Set on the first TX_BURST event after each probe
+     * only; firmware sees it as DOCA flag 4 in the event's flag byte (firmware/ABI.md section 4.1). Bit 7,
+     * free on every event type (0x04 is {@link #FLAG_BECN} on CNPs).
+     */
+    public static final int FLAG_RTT_REQ_SENT = 0x80;
+
     /** Mask of the 24 bits of a QPN or PSN. */
     public static final int MASK_24 = 0xFF_FFFF;
 

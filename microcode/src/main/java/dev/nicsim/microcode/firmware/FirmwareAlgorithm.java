@@ -5,6 +5,7 @@ import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.riscv.Core;
@@ -250,7 +251,11 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         final var mem = nic.memory;
         final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
         // the event as DOCA getters read it: multi-byte fields big-endian (firmware/ABI.md §4.1)
-        mem.store(m + EV_TYPE, 4, (DOCA_TYPE[type] & 0xFF) | (event.subtype() & 0xFF) << 8 | (event.port() & 0xFF) << 16);
+        // flag byte (EV_FLAGS): DOCA's TX flags; nicsim sets RTT_REQ_SENT (4) on the first TX event after a probe
+        final int docaFlags = type == PccEventType.TX_BURST && event.hasFlag(PccEventLayout.FLAG_RTT_REQ_SENT)
+            ? DOCA_TX_FLAG_RTT_REQ_SENT : 0;
+        mem.store(m + EV_TYPE, 4, (DOCA_TYPE[type] & 0xFF) | (event.subtype() & 0xFF) << 8 | (event.port() & 0xFF) << 16
+            | docaFlags << 24);
         mem.store(m + EV_FLOW_TAG, 4, Integer.reverseBytes(event.flowId()));
         mem.store(m + EV_SN, 4, Integer.reverseBytes(event.sn()));
         mem.store(m + EV_TIMESTAMP, 4, Integer.reverseBytes(event.timestampNs()));

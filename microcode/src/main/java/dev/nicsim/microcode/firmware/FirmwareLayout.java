@@ -46,6 +46,8 @@ public final class FirmwareLayout {
     static final int EV_SUBTYPE = 1;
     static final int EV_PORT = 2;
     static final int EV_FLAGS = 3;
+    /** DOCA's {@code DOCA_PCC_DEV_TX_FLAG_RTT_REQ_SENT} in the {@link #EV_FLAGS} byte of a TX event. */
+    static final int DOCA_TX_FLAG_RTT_REQ_SENT = 4;
     static final int EV_FLOW_TAG = 4;
     static final int EV_SN = 8;
     static final int EV_TIMESTAMP = 12;

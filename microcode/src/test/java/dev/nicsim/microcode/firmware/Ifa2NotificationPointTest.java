@@ -2,6 +2,7 @@ package dev.nicsim.microcode.firmware;
 
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.riscv.CycleModel;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -201,5 +203,32 @@ class Ifa2NotificationPointTest {
         assertEquals(512L, c.get("first_rtt_q"));
         assertEquals(1_078_676_480L, c.get("first_rtt_b"));
         assertEquals(1_078_071_040L, c.get("first_rtt_t"));
+    }
+
+    @Test
+    void theRpSeesRttReqSentInTheTxFlagByte() {
+        // B.7 TX branch: a TX event with RTT_REQ_SENT (DOCA flag 4, mailbox byte 3) while sent == 0 sets sent = 1,
+        // counter = 0 and asks nothing; later TX events within ABORT_TIME (300,000 ns) ask nothing either.
+        // Without the flag, counter counts 1 -> 2 -> 3 and the 2nd TX event after the new flow asks for a probe.
+        final FirmwareProvider p = FirmwareProvider.load(FirmwareDifferentialTest.elf("test/doca_rp_ifa2.elf"),
+            FirmwareProvider.DEFAULT_MAX_INSTRUCTIONS_PER_EVENT);
+        final DirectCcProcessor d = new DirectCcProcessor(p.processorInstances(p.defaults()).get(), 0,
+            (qpn, r, ps, cycles) -> got.add(new Got(r.rate(), r.rttProbeRequest())));
+        d.startFlow(7, 0, 100_000_000_000L, 1024, 13_000, 0);
+        d.offer(ev.reset(PccEventType.TX_BURST, 0, 7, 1, 1_000), 1_000_000L); // new flow: probe
+        assertTrue(got.get(got.size() - 1).probe());
+        d.offer(ev.reset(PccEventType.TX_BURST, 0, 7, 2, 2_000).flags(PccEventLayout.FLAG_RTT_REQ_SENT), 2_000_000L);
+        assertFalse(got.get(got.size() - 1).probe());
+        for (int k = 3; k <= 5; k++) {
+            d.offer(ev.reset(PccEventType.TX_BURST, 0, 7, k, k * 1_000), k * 1_000_000L);
+            assertFalse(got.get(got.size() - 1).probe(), "TX event " + k);
+        }
+        // a second flow never told its probe left: the 2nd TX event after the new flow asks again (counter 3 > 2)
+        d.startFlow(8, 10_000_000L, 100_000_000_000L, 1024, 13_000, 0);
+        d.offer(ev.reset(PccEventType.TX_BURST, 0, 8, 1, 11_000), 11_000_000L);
+        d.offer(ev.reset(PccEventType.TX_BURST, 0, 8, 2, 12_000), 12_000_000L);
+        assertFalse(got.get(got.size() - 1).probe());
+        d.offer(ev.reset(PccEventType.TX_BURST, 0, 8, 3, 13_000), 13_000_000L);
+        assertTrue(got.get(got.size() - 1).probe());
     }
 }

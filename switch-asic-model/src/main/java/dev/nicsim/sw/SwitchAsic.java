@@ -26,14 +26,12 @@ import dev.nicsim.sim.Simulator;
  *     (input-output queued: VOQs, PFC on VOQ occupancy, the output scheduler), both sending PFC
  *     frames through {@link PfcController}.</li>
  * <li>Egress scheduling: {@link SwitchPort}, strict priority then DWRR among the other
- *     priorities, skipping priorities paused by PFC; the buffer is freed when a frame starts
- *     serialisation.</li>
+ *     priorities, skipping priorities paused by PFC; the buffer is freed when a frame starts serialisation.</li>
  * </ol>
- * Hooks: CAM congestion-flow recognition ({@link CongestionCam}, the RCM paper §3.3) samples at
- * enqueue; regional congestion mitigation ({@link RegionalCongestion}, §3, built only when a
- * mechanism is on) takes CNs, may replace the ECMP port, samples queues and gates VOQ-to-output
- * moves; HPCC's INT ({@link IntTelemetryStage}, only with {@link SwitchConfig#intEnabled}) stamps
- * data frames as they start serialisation. Counters: {@link SwitchCounters}.
+ * Hooks: CAM congestion-flow recognition ({@link CongestionCam}, the RCM paper §3.3) samples at enqueue;
+ * regional congestion mitigation ({@link RegionalCongestion}, §3, built only when a mechanism is on) takes
+ * CNs, may replace the ECMP port, samples queues and gates VOQ-to-output moves; {@link SwitchTelemetry}
+ * stamps HPCC's INT or IFA2 records as frames start serialisation. Counters: {@link SwitchCounters}.
  *
  * <p>The switch has no processing latency (store and forward, then the egress link) and never
  * allocates on the packet path: packets come from and return to the {@link PacketPool}, queues are
@@ -50,10 +48,7 @@ public final class SwitchAsic implements NetDevice {
     private final SwitchPort[] ports;
     private final int strictPriorityMask;
     private final int[] dwrrQuantumBytes;
-    private final boolean intEnabled;
-    private final boolean ifa2Enabled;
-    /** IFA2 device ID this switch writes into its per-hop records ({@link #setIfa2DeviceId}). */
-    private int ifa2DeviceId;
+    private final SwitchTelemetry telemetry;
 
     private final SwitchCounters stats;
     private final long[] queueStats;
@@ -98,8 +93,7 @@ public final class SwitchAsic implements NetDevice {
         this.pfcEnabled = c.pfcEnabled;
         this.strictPriorityMask = c.strictPriorityMask;
         this.dwrrQuantumBytes = c.dwrrQuantumBytes;
-        this.intEnabled = c.intEnabled;
-        this.ifa2Enabled = c.ifa2Enabled;
+        this.telemetry = new SwitchTelemetry(c.intEnabled, c.ifa2Enabled);
         final int queues = numPorts * PRIORITIES;
         this.wred = new WredEcnStage(queues, RngStreams.stream(seed, "switch/" + name + "/wred"));
         this.router = new EcmpRouter(RngStreams.stream(seed, "switch/" + name + "/ecmp").nextLong());
@@ -236,8 +230,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * The egress side of a port (link statistics: {@link EgressPort#txBytes()},
-     * {@link EgressPort#busyPs()}, pause state).
+     * The egress side of a port (link statistics: {@link EgressPort#txBytes()}, {@link EgressPort#busyPs()}, pause state).
      *
      * @param port port number
      * @return the port, or null if not connected
@@ -543,19 +536,9 @@ public final class SwitchAsic implements NetDevice {
         }
     }
 
-    /**
-     * Sets the device ID this switch writes into the IFA2 per-hop records it inserts
-     * ({@link SwitchConfig#ifa2Enabled}; DOCA PCC fact sheet Addendum B.3: 24 high bits at record bytes
-     * 0-2, 6 low bits at byte 3 bits 7-2). Default 0.
-     *
-     * @param deviceId 0 .. 2^30 - 1
-     * @throws IllegalArgumentException outside that range
-     */
-    public void setIfa2DeviceId(final int deviceId) {
-        if (deviceId < 0 || deviceId >= 1 << 30) {
-            throw new IllegalArgumentException("IFA2 device ID must be in 0 .. 2^30 - 1, got " + deviceId);
-        }
-        this.ifa2DeviceId = deviceId;
+    /** @return the per-hop telemetry (INT, IFA2) this switch stamps, for its IFA2 device ID */
+    public SwitchTelemetry telemetry() {
+        return telemetry;
     }
 
     /**
@@ -572,12 +555,7 @@ public final class SwitchAsic implements NetDevice {
         } else if (frame.kind != Packet.KIND_RCM_CN) {
             mmu.onTransmitStart(port, frame);
         }
-        if (intEnabled) {
-            IntTelemetryStage.onTransmitStart(ports[port], frame, sim.nowPs());
-        }
-        if (ifa2Enabled) {
-            Ifa2TelemetryStage.onTransmitStart(ports[port], port, ifa2DeviceId, frame, sim.nowPs());
-        }
+        telemetry.onTransmitStart(ports[port], port, frame, sim.nowPs());
     }
 
     /**

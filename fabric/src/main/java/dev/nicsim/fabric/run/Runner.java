@@ -220,7 +220,7 @@ public final class Runner implements FlowListener, EventHandler {
                 poolOf(hosts + s),
                 scenario.seed());
             if (ifa2) {
-                switches[s].setIfa2DeviceId(s); // the switch's index in the topology (docs/doca-pcc.md)
+                switches[s].telemetry().setIfa2DeviceId(s); // the switch's index in the topology (docs/doca-pcc.md)
             }
         }
         lastDepth = new long[switches.length][][];

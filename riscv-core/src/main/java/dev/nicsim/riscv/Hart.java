@@ -1301,14 +1301,7 @@ public final class Hart {
             final long p = pc;
             if (p - fetchBase + Long.MIN_VALUE >= fetchBytes + Long.MIN_VALUE) {
                 if (p - fetchAltBase + Long.MIN_VALUE < fetchAltBytes + Long.MIN_VALUE) {
-                    // interpret()'s ping-pong entry into the other line of the pair: a hit, counted
-                    final long b = fetchAltBase;
-                    final long l = fetchAltBytes;
-                    fetchAltBase = fetchBase;
-                    fetchAltBytes = fetchBytes;
-                    fetchBase = b;
-                    fetchBytes = l;
-                    fetchHits++;
+                    swapFetchLines(); // interpret()'s ping-pong entry into the other line of the pair
                 } else if (!interpretOne(maxInstret) || stepBlocks) {
                     return;
                 } else {
@@ -1350,6 +1343,17 @@ public final class Hart {
         creditFetchHits();
     }
 
+    /** The fetch unit enters the other line of its pair: the two swap and it counts as a hit. */
+    private void swapFetchLines() {
+        final long b = fetchAltBase;
+        final long l = fetchAltBytes;
+        fetchAltBase = fetchBase;
+        fetchAltBytes = fetchBytes;
+        fetchBase = b;
+        fetchBytes = l;
+        fetchHits++;
+    }
+
     /**
      * A translated block's next instruction starts at {@code pc}, in the block's page: what the
      * interpreter does there when pc is outside the fetch window (the other line of a pair: a hit,
@@ -1364,13 +1368,7 @@ public final class Hart {
             return 0;
         }
         if (pc - fetchAltBase + Long.MIN_VALUE < fetchAltBytes + Long.MIN_VALUE) {
-            final long b = fetchAltBase;
-            final long l = fetchAltBytes;
-            fetchAltBase = fetchBase;
-            fetchAltBytes = fetchBytes;
-            fetchBase = b;
-            fetchBytes = l;
-            fetchHits++;
+            swapFetchLines();
             return 0;
         }
         final int miss = fetchWindow(fetchPage, pc);

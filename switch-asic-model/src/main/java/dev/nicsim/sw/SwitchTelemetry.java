@@ -33,11 +33,6 @@ public final class SwitchTelemetry {
         this.ifa2DeviceId = deviceId;
     }
 
-    /** @return the IFA2 device ID of this switch's per-hop records */
-    public int ifa2DeviceId() {
-        return ifa2DeviceId;
-    }
-
     /**
      * A frame starts serialisation on an egress port: stamps what the switch's configuration turns on.
      *

@@ -513,8 +513,15 @@ public final class Simulator {
         if (2 * heapSize == heap.length) {
             heap = Arrays.copyOf(heap, heap.length * 2);
         }
-        final long[] h = heap;
-        int i = heapSize++;
+        siftUp(heap, heapSize++, timePs, key);
+    }
+
+    /**
+     * Puts (time, key) at heap position {@code i} or above: moves it up past every parent that
+     * orders after it (time, then key).
+     */
+    private static void siftUp(final long[] h, final int from, final long timePs, final long key) {
+        int i = from;
         while (i > 0) {
             final int parent = (i - 1) >>> 2;
             final long pt = h[2 * parent];
@@ -564,17 +571,6 @@ public final class Simulator {
             h[2 * i + 1] = ck;
             i = c;
         }
-        while (i > 0) {
-            final int parent = (i - 1) >>> 2;
-            final long pt = h[2 * parent];
-            if (pt < t || (pt == t && h[2 * parent + 1] < k)) {
-                break;
-            }
-            h[2 * i] = pt;
-            h[2 * i + 1] = h[2 * parent + 1];
-            i = parent;
-        }
-        h[2 * i] = t;
-        h[2 * i + 1] = k;
+        siftUp(h, i, t, k);
     }
 }

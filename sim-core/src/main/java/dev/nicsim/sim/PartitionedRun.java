@@ -118,12 +118,31 @@ public final class PartitionedRun implements AutoCloseable {
      */
     public PartitionedRun(final Simulator[] partitions, final PacketPool[] pools, final Simulator global,
                           final CutLink[] links, final long lookAheadPs, final int threads) {
-        this(partitions, pools, global, links, lookAheadPs, threads, CompileTimeGate.forRun(threads),
-            Boolean.getBoolean(STATS_PROPERTY));
+        this(partitions, pools, global, links, lookAheadPs, threads, CompileTimeGate.forRun(threads));
     }
 
     /**
-     * As the public constructor, with the JIT gate and the counters given.
+     * Sets up a partitioned run with the given JIT gate (scheduling policy; it changes no result).
+     * Starts {@code threads - 1} worker threads. The counters are on with
+     * {@code -D}{@value #STATS_PROPERTY}{@code =true}.
+     *
+     * @param partitions  one simulator per partition, at time 0, at least 1
+     * @param pools       each partition's packet pool, same length
+     * @param global      the simulator of the global events, at time 0
+     * @param links       every cut link, in hand-over order
+     * @param lookAheadPs the look-ahead L, ps, {@code > 0} and at most every cut link's propagation delay
+     * @param threads     threads to run the partitions on, {@code 1 .. partitions.length}
+     * @param gate        decides which windows run on the coordinator alone (not consulted on one
+     *                    thread), e.g. {@link JitGate#OPEN} or {@link CompileTimeGate#forRun}
+     * @throws IllegalArgumentException if an argument is out of range
+     */
+    public PartitionedRun(final Simulator[] partitions, final PacketPool[] pools, final Simulator global,
+                          final CutLink[] links, final long lookAheadPs, final int threads, final JitGate gate) {
+        this(partitions, pools, global, links, lookAheadPs, threads, gate, Boolean.getBoolean(STATS_PROPERTY));
+    }
+
+    /**
+     * As the public constructors, with the counters given (tests read them, {@link #stats}).
      *
      * @param gate      decides which windows run on the coordinator alone (not consulted on one thread)
      * @param keepStats whether to keep the counters ({@link #stats})

@@ -41,7 +41,9 @@ import java.util.function.IntConsumer;
  * Before every window of a run with workers the {@link JitGate} may decide that the window runs
  * on the coordinator alone (the workers stay parked).
  *
- * <p>Thread-safety: every method but the workers' loop is the coordinator's.
+ * <p>Thread-safety: the coordinator's, except the claims and partition runs of a parallel window
+ * ({@link #claimNext}), which every thread makes; what they share is atomic or published by the
+ * volatile window number.
  */
 final class WindowScheduler implements AutoCloseable {
     /** Spins of a waiting thread before it parks (worker) or yields (coordinator). */

@@ -1,5 +1,6 @@
 package dev.nicsim.benchmarks;
 
+import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.CaptureException;
 import dev.nicsim.traces.PccEventDeriver;
@@ -68,7 +69,7 @@ public class CaptureDecodeBenchmark extends NicsimBenchmark {
         long events;
 
         @Override
-        public void onEvent(final dev.nicsim.pcc.PccEvent event, final long timePs) {
+        public void onEvent(final PccEvent event, final long timePs) {
             events++;
         }
     }

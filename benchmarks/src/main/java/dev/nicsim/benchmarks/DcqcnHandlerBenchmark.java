@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * per event type it handles: average ns per event, from states the flow really was in
  * ({@link HandlerFixture}, TIMER events when the handler armed them: {@link HandlerFixture.Timers#ARMED}); one op
  * is one handler call, with 1/256 of the round's context restore (what one op includes: {@link HandlerFixture}).
- * Target (issue 3): at most 10 ns/event and 0 B/op (run with {@code -prof gc}).
+ * Target: at most 10 ns/event and 0 B/op (run with {@code -prof gc}).
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DcqcnHandlerBenchmark -prof gc}
  */

@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Stream: 1,024 flows in turn (more than the 256-event ring holds, so nothing merges), one
  * event in 16 a CNP, one in 32 a TIMER, the rest 4-packet TX bursts, timestamps 10 ns apart.
- * Target (issue 3): at least 20 M events/s and at least half the raw ring's rate.
+ * Target: at least 20 M events/s and at least half the raw ring's rate.
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar EmulatorThroughputBenchmark}
  */

@@ -11,6 +11,8 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
+
 
 /**
  * Representative (context, event) pairs for measuring one algorithm's handler per event type.
@@ -50,10 +52,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *       op), and 1/256 of JMH's own call of the benchmark method.</li>
  * </ol>
  * So each call starts from exactly its recorded state (slot {@code i} was restored at the start of
- * the round and no other call touches it), and the handler's whole work is in the op. What the
- * fixture no longer pays per op is a 48-byte copy of its own, two flyweight wraps and JMH's call
- * (the earlier fixture's 8.5-12 ns of harness per op, docs/performance.md "Handler benchmarks").
- * {@code HandlerFixtureBenchmark} measures what is left of the fixture with a stand-in handler.
+ * the round and no other call touches it), and the handler's whole work is in the op. The fixture
+ * makes no per-op copy of its own and no flyweight wrap; {@code HandlerFixtureBenchmark} measures
+ * what is left of the fixture with a stand-in handler.
  *
  * <p>The handler call itself is a real call in every handler benchmark: each built-in handler
  * compiles to more machine code (DCQCN about 7,000 bytes, DCTCP 3,900, LDCP 3,000, LDCP-PCC
@@ -61,7 +62,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * compiled into a big method" in {@code -XX:+PrintInlining}), so each op pays the call, the
  * inline-cache check, the handler's frame and the caller's spills around it, as the simulator's
  * processor does. The stand-in handler of {@code HandlerFixtureBenchmark} is small and inlined,
- * so its figure leaves that cost out (docs/performance.md "Handler benchmarks", fifth session).
+ * so its figure leaves that cost out (docs/performance.md, "Handler benchmarks").
  *
  * <p>Memory per lane: 2 x 12 KiB of contexts, 16 KiB of events and the 512 flyweights, read in
  * order. Allocation-free after construction. Thread-safety: one benchmark thread.
@@ -195,7 +196,7 @@ public final class HandlerFixture {
             }
         }
         if (!full(filled)) {
-            throw new IllegalStateException("could not fill the event pools: " + java.util.Arrays.toString(filled));
+            throw new IllegalStateException("could not fill the event pools: " + Arrays.toString(filled));
         }
         this.measured = measured != null ? measured : algorithm;
     }

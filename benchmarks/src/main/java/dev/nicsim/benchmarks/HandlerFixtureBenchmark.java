@@ -94,7 +94,7 @@ public class HandlerFixtureBenchmark extends NicsimBenchmark {
      * the handler is always a real call (its compiled code is too big to inline); here C2 may
      * inline a handler whose bytecode is under {@code FreqInlineSize} (325 bytes), so run with
      * {@code -jvmArgsPrepend -XX:CompileCommand=dontinline,dev.nicsim.microcode.algorithms.DcqcnAlgorithm::onEvent}
-     * to keep the call (docs/performance.md, "Handler benchmarks, eighth session").
+     * to keep the call.
      *
      * @return a digest of the result (consumed by JMH)
      */

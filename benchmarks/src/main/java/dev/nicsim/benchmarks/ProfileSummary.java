@@ -23,9 +23,10 @@ import java.util.Map;
  * <ul>
  *   <li>by thread role: the event loop (stacks through {@code Simulator.runUntil}, sequential or
  *       a partition's), a partitioned run's window work outside the loop (stacks through
- *       {@code PartitionedRun} but not {@code runUntil}: waiting for the window's other
- *       partitions, cut-link hand-over), the JIT compiler threads ({@code CompileBroker}), GC and
- *       VM operations, and the rest (start-up, scenario loading, reports);</li>
+ *       {@code PartitionedRun} or {@code WindowScheduler} but not {@code runUntil}: waiting for
+ *       the window's other partitions, cut-link hand-over), the JIT compiler threads
+ *       ({@code CompileBroker}), GC and VM operations, and the rest (start-up, scenario loading,
+ *       reports);</li>
  *   <li>inside the event loop, by the event being handled: the handler frame right under
  *       {@code runUntil}, with a port's event ({@code EgressPort.onEvent}) split by what it called
  *       (a delivery into a switch or a NIC, the next frame's start, the wire FIFO's next delivery)
@@ -43,7 +44,9 @@ public final class ProfileSummary {
     /** The kernel's run loop: a stack through it is event-loop time. */
     static final String RUN_LOOP = "dev/nicsim/sim/Simulator.runUntil";
     private static final String PORT_EVENT = "dev/nicsim/sim/EgressPort.onEvent";
+    /** A partitioned run's window protocol and its scheduler (the workers' loop, the claims, the barrier wait). */
     private static final String PARTITIONED_RUN = "dev/nicsim/sim/PartitionedRun";
+    private static final String WINDOW_SCHEDULER = "dev/nicsim/sim/WindowScheduler";
 
     /** Row names of the thread-role split, in print order. */
     static final String EVENT_LOOP = "event loop (Simulator.runUntil)";
@@ -121,7 +124,7 @@ public final class ProfileSummary {
             }
         }
         for (final String f : frames) {
-            if (f.startsWith(PARTITIONED_RUN)) {
+            if (f.startsWith(PARTITIONED_RUN) || f.startsWith(WINDOW_SCHEDULER)) {
                 return WINDOWS;
             }
         }

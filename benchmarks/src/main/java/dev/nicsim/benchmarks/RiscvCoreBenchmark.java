@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import static dev.nicsim.riscv.Assembler.*;
 
 /**
- * Instructions per second of one riscv-core hart with the cycle model on (issue 11: at least
+ * Instructions per second of one riscv-core hart with the cycle model on (target: at least
  * 150 M instructions/s and 0 B/op in steady state), on two RV64 programs assembled in Java:
  * <ul>
  * <li>{@code computeLoop}: an array walk with loads, a multiply, ALU ops and a loop branch;</li>

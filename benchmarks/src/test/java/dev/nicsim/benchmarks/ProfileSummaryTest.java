@@ -43,9 +43,11 @@ class ProfileSummaryTest {
 
     /** Plus a partition worker's stacks: 6 in its loop, 4 waiting in its window. */
     private static final String PROFILE = SEQUENTIAL + "\n" + String.join("\n",
-        "java/lang/Thread.run;dev/nicsim/sim/PartitionedRun$Worker.run;dev/nicsim/sim/PartitionedRun.runWindow;"
-            + "dev/nicsim/sim/Simulator.runUntil;dev/nicsim/sim/EgressPort.onEvent;dev/nicsim/nic/RoceNic.receive 6",
-        "java/lang/Thread.run;dev/nicsim/sim/PartitionedRun$Worker.run;dev/nicsim/sim/PartitionedRun.runWindow 4");
+        "java/lang/Thread.run;dev/nicsim/sim/WindowScheduler$Worker.run;dev/nicsim/sim/WindowScheduler.runClaimed;"
+            + "dev/nicsim/sim/PartitionedRun.advance;dev/nicsim/sim/Simulator.runUntil;dev/nicsim/sim/EgressPort.onEvent;"
+            + "dev/nicsim/nic/RoceNic.receive 6",
+        "java/lang/Thread.run;dev/nicsim/sim/WindowScheduler$Worker.run 3",
+        "dev/nicsim/fabric/run/Runner.run;dev/nicsim/sim/PartitionedRun.run;dev/nicsim/sim/CutLink.flip 1");
 
     private static ProfileSummary summary(final Path dir, final String text) throws IOException {
         final Path f = dir.resolve("p.collapsed");

@@ -1,11 +1,12 @@
 package dev.nicsim.pcc;
 
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.function.Supplier;
 
 /**
  * Service-provider interface through which nicsim finds algorithms with
- * {@link java.util.ServiceLoader}: list the implementing class in
+ * {@link ServiceLoader}: list the implementing class in
  * {@code META-INF/services/dev.nicsim.pcc.PccAlgorithmProvider} of a jar on the class path and the
  * algorithm can be named in a scenario without touching nicsim.
  *

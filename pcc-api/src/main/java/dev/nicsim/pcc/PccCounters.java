@@ -1,6 +1,7 @@
 package dev.nicsim.pcc;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,7 +33,7 @@ public final class PccCounters {
         }
         names.add(name);
         if (names.size() > values.length) {
-            values = java.util.Arrays.copyOf(values, values.length * 2);
+            values = Arrays.copyOf(values, values.length * 2);
         }
         return names.size() - 1;
     }

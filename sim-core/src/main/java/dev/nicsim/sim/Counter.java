@@ -19,10 +19,6 @@ public final class Counter {
     private final long[] cells;
     private final int cell;
 
-    Counter(final String component, final String name) {
-        this(component, name, null, 0);
-    }
-
     Counter(final String component, final String name, final long[] cells, final int cell) {
         this.component = component;
         this.name = name;

@@ -23,12 +23,12 @@ import java.util.Arrays;
  * the receiving partition drains outbox {@code (k - 1) mod 2} (the frames of window k - 1) before
  * its own events. At the barrier the coordinator only flips the two ({@link #flip}), which also
  * tells it the earliest arrival waiting, for the next window's start. The receiving partition
- * schedules the head's delivery exactly where the coordinator's hand-over used to (after the
- * barrier's global events, before any event of the next window, links in hand-over order, frames
- * in send order), so the event order, and every result, is the same; what moved is the work and
- * its memory traffic: the FIFO and the delivery event are written on the receiving partition's
- * core, while the other thread is busy too, instead of on the coordinator's while every other
- * thread waits.
+ * schedules the head's delivery where a hand-over by the coordinator at the barrier would (after
+ * the barrier's global events, before any event of the next window, links in hand-over order,
+ * frames in send order), so the event order, and every result, is the same as with such a
+ * hand-over; the FIFO and the delivery event are written on the receiving partition's core, in
+ * parallel with the other partitions, instead of on the coordinator's while every other thread
+ * waits.
  *
  * <p>Thread-safety: outbox {@code w} (the write side of the current window, {@link #flip}'s) is
  * written only by the sending partition's thread, the other outbox read and cleared and the FIFO

@@ -42,7 +42,6 @@ public abstract class EgressPort implements EventHandler {
     private int controlCount;
     private long txFrames;
     private long txBytes;
-    private long busyPs;
     private final long[] pauseFramesReceived = new long[8];
     private final long[] pausedDurationPs = new long[8];
     private PacketObserver observer;
@@ -224,7 +223,6 @@ public abstract class EgressPort implements EventHandler {
         busyUntilPs = now + ser;
         txFrames++;
         txBytes += p.frameBytes;
-        busyPs += ser;
         onTransmitStart(p);
         if (observer != null) {
             observer.onTransmit(this, p, now);
@@ -283,11 +281,6 @@ public abstract class EgressPort implements EventHandler {
         if (up) {
             kick();
         }
-    }
-
-    /** @return whether the link carries frames now (true unless taken down by {@link #setLinkUp}) */
-    public boolean linkUp() {
-        return linkUp;
     }
 
     /** @return frames on the wire (sent, not yet delivered), on a cut link too */
@@ -435,11 +428,6 @@ public abstract class EgressPort implements EventHandler {
     /** @return frame bytes transmitted (without preamble/IFG) */
     public long txBytes() {
         return txBytes;
-    }
-
-    /** @return total serialisation time spent, ps (for utilisation) */
-    public long busyPs() {
-        return busyPs;
     }
 
     /**

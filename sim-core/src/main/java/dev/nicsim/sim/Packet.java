@@ -29,7 +29,7 @@ public final class Packet {
      * sends to its upstream neighbour switch carrying the quantised congestion degree
      * {@link #rcmFb}, the congested priority {@link #rcmPriority} and up to
      * {@link #RCM_MAX_FLOW_IDS} harmful flow IDs ({@link #rcmFlowIds}). Wire layout and size:
-     * {@code dev.nicsim.sw.CongestionNotification}. Never forwarded; hosts do not receive it.
+     * the switch model's {@code CongestionNotification}. Never forwarded; hosts do not receive it.
      */
     public static final int KIND_RCM_CN = 7;
 

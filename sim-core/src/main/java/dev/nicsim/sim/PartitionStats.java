@@ -1,5 +1,8 @@
 package dev.nicsim.sim;
 
+import java.io.PrintStream;
+import java.util.Locale;
+
 /**
  * A run's counters ({@code -D}{@value PartitionedRun#STATS_PROPERTY}{@code =true}): wall times in ns from
  * {@link System#nanoTime}, and counts. Row t belongs to thread t (0 the coordinator) and is
@@ -35,7 +38,7 @@ final class PartitionStats {
     /** Coordinator: wall time of the windows run alone (JIT gate), partitions included. */
     static final int SOLO_NS = 18;
     /** Longs per thread's row of counters: two padding strides (fields 0..{@value #SOLO_NS}), no cache line shared. */
-    static final int ROW = 2 * PartitionedRun.PAD;
+    static final int ROW = 2 * WindowScheduler.PAD;
     /** A wake-up later than this after the window's publication counts as late, ns. */
     static final long LATE_NS = 50_000;
 
@@ -99,7 +102,7 @@ final class PartitionStats {
         slowestBusyNs += max;
         allBusyNs += sum;
         long longest = 0;
-        for (int i = 0; i < lastRunNs.length; i += PartitionedRun.PAD) {
+        for (int i = 0; i < lastRunNs.length; i += WindowScheduler.PAD) {
             longest = Math.max(longest, lastRunNs[i]);
         }
         longestRunNs += longest;
@@ -107,24 +110,24 @@ final class PartitionStats {
     }
 
     /** Prints the counters, lines starting "partition stats:". */
-    void print(final java.io.PrintStream out, final long windows, final long soloWindows, final Simulator[] partitions) {
+    void print(final PrintStream out, final long windows, final long soloWindows, final Simulator[] partitions) {
         final double w = Math.max(1, windows);
         final long serial = get(0, NEXT_NS) + get(0, AFTER_WINDOW_NS) + get(0, GLOBAL_NS) + get(0, HANDOVER_NS)
             + get(0, REBALANCE_NS);
-        out.printf(java.util.Locale.ROOT, "partition stats: %d windows on %d threads, %d of them alone (JIT gate, %.3f s); parallel phase %.3f s"
+        out.printf(Locale.ROOT, "partition stats: %d windows on %d threads, %d of them alone (JIT gate, %.3f s); parallel phase %.3f s"
                 + " (%.1f us/window); busy in partitions: slowest thread %.3f s, all threads %.3f s (slowest share %.3f,"
                 + " efficiency %.3f); sum of the longest partition run per window %.3f s%n",
             windows, threads, soloWindows, get(0, SOLO_NS) / 1e9, phaseNs / 1e9, phaseNs / w / 1e3, slowestBusyNs / 1e9, allBusyNs / 1e9,
             allBusyNs == 0 ? 0 : (double) slowestBusyNs / allBusyNs,
             phaseNs == 0 ? 0 : (double) allBusyNs / threads / phaseNs, longestRunNs / 1e9);
-        out.printf(java.util.Locale.ROOT, "partition stats: coordinator serial %.3f s (%.1f us/window): next window %.3f, afterWindow %.3f,"
+        out.printf(Locale.ROOT, "partition stats: coordinator serial %.3f s (%.1f us/window): next window %.3f, afterWindow %.3f,"
                 + " global events %.3f, cut-link flips %.3f, pools and claim order %.3f s; yields %d, unparks %d%n",
             serial / 1e9, serial / w / 1e3, get(0, NEXT_NS) / 1e9, get(0, AFTER_WINDOW_NS) / 1e9, get(0, GLOBAL_NS) / 1e9,
             get(0, HANDOVER_NS) / 1e9, get(0, REBALANCE_NS) / 1e9, get(0, YIELDS), get(0, UNPARKS));
         for (int t = 0; t < threads; t++) {
             final long ws = get(t, WAKES_SPIN);
             final long wp = get(t, WAKES_PARKED);
-            out.printf(java.util.Locale.ROOT, "partition stats: thread %d busy %.3f s in %d partition runs (%d away from home, %d moved from"
+            out.printf(Locale.ROOT, "partition stats: thread %d busy %.3f s in %d partition runs (%d away from home, %d moved from"
                     + " another thread), waiting %.3f s; parks %d; wake-ups spinning %d (mean %.1f us), parked %d (mean %.1f us), later than %d us %d%n",
                 t, get(t, BUSY_NS) / 1e9, get(t, PARTITIONS_RUN), get(t, AWAY), get(t, MOVES), get(t, WAIT_NS) / 1e9, get(t, PARKS),
                 ws, ws == 0 ? 0 : get(t, WAKE_SPIN_NS) / 1e3 / ws, wp, wp == 0 ? 0 : get(t, WAKE_PARKED_NS) / 1e3 / wp,

@@ -31,16 +31,14 @@ import java.util.function.LongSupplier;
  * per field: {@code slots[4s]} time, {@code [4s+1]} arg, {@code [4s+2]} next slot in the bucket,
  * {@code [4s+3]} kind; {@code slotRefs[2s]} handler and {@code [2s+1]} ref. A bucket's first and
  * last slot sit side by side ({@code buckets[2w]}, {@code [2w+1]}), so an append to a non-empty
- * bucket reads one line of the wheel, not two (issue 21, 2026-11-27).
+ * bucket reads one line of the wheel, not two.
  *
  * <p>Look-ahead: every {@value #LOOKAHEAD_EVENTS} events the kernel reads, without changing
  * anything, the state the next {@value #LOOKAHEAD_EVENTS} events will read (their handlers and
  * packets, then the receiving device's state through {@link NetDevice#touch}), so that their cache
  * misses overlap (see {@code lookAhead}). It does not change the order or the results of events.
- * Whether it pays depends on the fabric and the machine (it gave 1.14x on the HPCC ns-3 DCQCN fat
- * tree when it came; on 2026-11-27, after later changes, the HPCC fat tree ran 12 % faster without
- * it, websearch-leafspine-dcqcn 6-15 % and the DCQCN fat tree 7-8 %; docs/performance.md), so by
- * default the kernel times it: every {@value #EPOCH_CYCLE} epochs of {@value #EPOCH_EVENTS} events, four are
+ * Whether it pays depends on the fabric and the machine (it can speed a run up or slow it down;
+ * the figures are in docs/performance.md), so by default the kernel times it: every {@value #EPOCH_CYCLE} epochs of {@value #EPOCH_EVENTS} events, four are
  * run off, on, on, off, and the next 28 run in the mode whose trials took less wall time (a decayed
  * sum over the cycles). The choice depends on the machine's timing but changes only the speed: the
  * events and outputs are the same with the look-ahead on, off or chosen.
@@ -515,8 +513,15 @@ public final class Simulator {
         if (2 * heapSize == heap.length) {
             heap = Arrays.copyOf(heap, heap.length * 2);
         }
-        final long[] h = heap;
-        int i = heapSize++;
+        siftUp(heap, heapSize++, timePs, key);
+    }
+
+    /**
+     * Puts (time, key) at heap position {@code i} or above: moves it up past every parent that
+     * orders after it (time, then key).
+     */
+    private static void siftUp(final long[] h, final int from, final long timePs, final long key) {
+        int i = from;
         while (i > 0) {
             final int parent = (i - 1) >>> 2;
             final long pt = h[2 * parent];
@@ -566,17 +571,6 @@ public final class Simulator {
             h[2 * i + 1] = ck;
             i = c;
         }
-        while (i > 0) {
-            final int parent = (i - 1) >>> 2;
-            final long pt = h[2 * parent];
-            if (pt < t || (pt == t && h[2 * parent + 1] < k)) {
-                break;
-            }
-            h[2 * i] = pt;
-            h[2 * i + 1] = h[2 * parent + 1];
-            i = parent;
-        }
-        h[2 * i] = t;
-        h[2 * i + 1] = k;
+        siftUp(h, i, t, k);
     }
 }

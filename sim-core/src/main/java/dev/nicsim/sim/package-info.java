@@ -3,7 +3,7 @@
  * links with serialisation and propagation delay, egress ports that honour PFC pause per priority,
  * seeded per-component random streams and hardware-style counters.
  *
- * <p>Everything here is single-threaded: one {@link dev.nicsim.sim.Simulator} drives all devices of
+ * <p>Everything here is single-threaded: one {@link Simulator} drives all devices of
  * one run. Nothing allocates per event or per packet in steady state.
  */
 package dev.nicsim.sim;

@@ -5,6 +5,11 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,7 +111,7 @@ class PartitionedRunTest {
         }
 
         /** With the JIT gate reading {@code jitCompileMs} every {@code jitCheckNs} (null: no gate), and counters if {@code keepStats}. */
-        Fabric(final boolean partitioned, final int threads, final java.util.function.LongSupplier jitCompileMs,
+        Fabric(final boolean partitioned, final int threads, final LongSupplier jitCompileMs,
                final long jitCheckNs, final boolean keepStats) {
             simB = partitioned ? new Simulator() : simA;
             a = new Device("a", simA);
@@ -118,8 +123,10 @@ class PartitionedRunTest {
             if (partitioned) {
                 ab = new CutLink(a.port, simB, 0);
                 ba = new CutLink(b.port, simA, 1);
+                final JitGate gate = jitCompileMs == null ? JitGate.OPEN
+                    : new CompileTimeGate(jitCompileMs, System::nanoTime, jitCheckNs);
                 run = new PartitionedRun(new Simulator[] {simA, simB}, new PacketPool[] {new PacketPool(), new PacketPool()},
-                    global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads, jitCompileMs, jitCheckNs, keepStats);
+                    global, new CutLink[] {ab, ba}, PROPAGATION_PS, threads, gate, keepStats);
             } else {
                 run = null;
             }
@@ -217,13 +224,13 @@ class PartitionedRunTest {
     @Test
     void windowEndWorkRunsInEveryPartitionAfterItsEventsOfTheWindow() {
         final Fabric f = new Fabric(true, 2);
-        final java.util.Queue<long[]> ends = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        final Queue<long[]> ends = new ConcurrentLinkedQueue<>();
         f.simA.schedule(5_000, f.a, 0, 1, null);
         f.global.schedule(1_086_600, (kind, arg, ref) -> { }, 0, 0, null);
         f.run.onWindowEnd((p, endPs) -> ends.add(new long[] {p, endPs, (p == 0 ? f.simA : f.simB).nowPs(),
             p == 0 ? f.a.arrivals.size() : f.b.arrivals.size()}));
         f.runTo(10_000_000);
-        final java.util.Map<Long, List<long[]>> byEnd = new java.util.TreeMap<>();
+        final Map<Long, List<long[]>> byEnd = new TreeMap<>();
         for (final long[] e : ends) {
             assertEquals(e[1], e[2], "partition " + e[0] + "'s now at the end of window " + e[1]);
             byEnd.computeIfAbsent(e[1], k -> new ArrayList<>()).add(e);
@@ -259,7 +266,7 @@ class PartitionedRunTest {
         assertEquals(Long.MAX_VALUE, f.ab.flip(), "nothing sent in the second window");
         f.ab.offer(new Packet(), 3_000_000);
         f.ab.flip();
-        final IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, f.ab::flip);
+        final IllegalStateException e = assertThrows(IllegalStateException.class, f.ab::flip);
         assertEquals("cut link 0: 1 frames of the previous window were not taken over by the receiving partition", e.getMessage());
         f.run.close();
     }
@@ -274,7 +281,7 @@ class PartitionedRunTest {
     }
 
     /** 20 round trips of two frames on 2 threads, with counters; {@code jitCompileMs} as the JIT gate's source (null: none). */
-    private static Fabric pingPong(final java.util.function.LongSupplier jitCompileMs) {
+    private static Fabric pingPong(final LongSupplier jitCompileMs) {
         return runPingPong(new Fabric(true, 2, jitCompileMs, 0, true));
     }
 
@@ -344,14 +351,14 @@ class PartitionedRunTest {
     @Test
     void thePartitionThatTookLongestIsClaimedFirst() {
         final Fabric f = new Fabric(true, 1);
-        assertArrayEquals(new int[] {0, 1}, f.run.claimOrder());
+        assertArrayEquals(new int[] {0, 1}, f.run.scheduler.claimOrder());
         f.b.busyNsPerReceive = 3_000_000;
         f.simA.schedule(0, f.a, 0, 1, null);
         // the frame reaches b at 1,081,600 ps, in the window ending at 2,000,000 (the global event's
         // time); the window of the global event at 3,000,000 runs in the order set after it
         final int[][] seen = new int[1][];
         f.global.schedule(2_000_000, (kind, arg, ref) -> { }, 0, 0, null);
-        f.global.schedule(3_000_000, (kind, arg, ref) -> seen[0] = f.run.claimOrder(), 0, 0, null);
+        f.global.schedule(3_000_000, (kind, arg, ref) -> seen[0] = f.run.scheduler.claimOrder(), 0, 0, null);
         f.runTo(10_000_000);
         assertArrayEquals(new int[] {1, 0}, seen[0]);
         assertEquals(SERIALISATION_PS + PROPAGATION_PS, f.b.arrivals.get(0)[0]);
@@ -367,22 +374,22 @@ class PartitionedRunTest {
         final Simulator[] sims = {new Simulator(), new Simulator(), new Simulator(), new Simulator()};
         final PacketPool[] pools = {new PacketPool(), new PacketPool(), new PacketPool(), new PacketPool()};
         try (PartitionedRun run = new PartitionedRun(sims, pools, new Simulator(), new CutLink[0], PROPAGATION_PS, 2,
-                null, 0, false)) {
-            assertArrayEquals(new int[] {0, 1, 0, 1}, run.homes());
+                JitGate.OPEN, false)) {
+            assertArrayEquals(new int[] {0, 1, 0, 1}, run.scheduler.homes());
             // window 1 (never published, so the worker stays idle): thread 1 first
-            assertEquals(1, run.claimNext(1, 1));
-            assertEquals(3, run.claimNext(1, 1));
-            assertEquals(0, run.claimNext(1, 1)); // thread 0's, still unclaimed
-            assertEquals(2, run.claimNext(1, 0));
-            assertEquals(-1, run.claimNext(1, 0));
-            assertEquals(-1, run.claimNext(1, 1));
+            assertEquals(1, run.scheduler.claimNext(1, 1));
+            assertEquals(3, run.scheduler.claimNext(1, 1));
+            assertEquals(0, run.scheduler.claimNext(1, 1)); // thread 0's, still unclaimed
+            assertEquals(2, run.scheduler.claimNext(1, 0));
+            assertEquals(-1, run.scheduler.claimNext(1, 0));
+            assertEquals(-1, run.scheduler.claimNext(1, 1));
             // window 2: thread 0 first
-            assertEquals(0, run.claimNext(2, 0));
-            assertEquals(2, run.claimNext(2, 0));
-            assertEquals(-1, run.claimNext(1, 1)); // an older window's number
-            assertEquals(1, run.claimNext(2, 1));
-            assertEquals(3, run.claimNext(2, 0));
-            assertEquals(-1, run.claimNext(2, 1));
+            assertEquals(0, run.scheduler.claimNext(2, 0));
+            assertEquals(2, run.scheduler.claimNext(2, 0));
+            assertEquals(-1, run.scheduler.claimNext(1, 1)); // an older window's number
+            assertEquals(1, run.scheduler.claimNext(2, 1));
+            assertEquals(3, run.scheduler.claimNext(2, 0));
+            assertEquals(-1, run.scheduler.claimNext(2, 1));
         }
     }
 
@@ -390,15 +397,15 @@ class PartitionedRunTest {
     @Test
     void homesArePlannedLongestFirstOntoTheLeastLoadedThread() {
         final int[] home = new int[4];
-        assertEquals(39, PartitionedRun.planHomes(new long[] {15, 24, 23, 16}, 2, home, new long[2]));
+        assertEquals(39, WindowScheduler.planHomes(new long[] {15, 24, 23, 16}, 2, home, new long[2]));
         assertArrayEquals(new int[] {0, 0, 1, 1}, home);
         final int[] five = new int[5];
-        assertEquals(15, PartitionedRun.planHomes(new long[] {5, 5, 5, 5, 5}, 2, five, new long[2]));
+        assertEquals(15, WindowScheduler.planHomes(new long[] {5, 5, 5, 5, 5}, 2, five, new long[2]));
         assertArrayEquals(new int[] {0, 1, 0, 1, 0}, five);
         final int[] three = new int[4];
-        assertEquals(10, PartitionedRun.planHomes(new long[] {1, 10, 4, 5}, 3, three, new long[3]));
+        assertEquals(10, WindowScheduler.planHomes(new long[] {1, 10, 4, 5}, 3, three, new long[3]));
         assertArrayEquals(new int[] {2, 0, 2, 1}, three);
-        assertEquals(25, PartitionedRun.busiestShare(new long[] {1, 10, 4, 5, 20}, new int[] {0, 1, 0, 1, 0}, new long[2]));
+        assertEquals(25, WindowScheduler.busiestShare(new long[] {1, 10, 4, 5, 20}, new int[] {0, 1, 0, 1, 0}, new long[2]));
     }
 
     @Test

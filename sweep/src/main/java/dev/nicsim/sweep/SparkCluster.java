@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Spark standalone cluster on this machine, started from the sweep jar's directory (the jar and
@@ -162,7 +163,7 @@ public final class SparkCluster {
         }
         for (final Process p : processes) {
             try {
-                if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
                     p.destroyForcibly();
                 }
             } catch (final InterruptedException e) {

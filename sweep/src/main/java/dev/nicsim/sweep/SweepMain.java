@@ -8,6 +8,7 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /**
@@ -117,7 +118,7 @@ public final class SweepMain implements Runnable {
                 throw new SweepException("--master " + m + ": the master did not register the application (Spark gave up"
                     + " after its 3 attempts); is it a Spark " + version + " master?");
             }
-            System.out.printf(java.util.Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
+            System.out.printf(Locale.ROOT, "spark %s %s: session started in %.2f s%n", spark.version(), m,
                 (System.nanoTime() - t0) / 1e9);
             try {
                 return run.run(spark);

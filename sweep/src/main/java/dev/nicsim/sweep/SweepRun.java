@@ -23,12 +23,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -259,7 +263,7 @@ public final class SweepRun {
                 } catch (final InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted", e);
-                } catch (final java.util.concurrent.ExecutionException e) {
+                } catch (final ExecutionException e) {
                     if (e.getCause() instanceof UncheckedIOException u) {
                         throw u.getCause();
                     }
@@ -276,7 +280,7 @@ public final class SweepRun {
 
     private static List<PointRow> sorted(final Collection<PointRow> rows) {
         final List<PointRow> s = new ArrayList<>(rows);
-        s.sort(java.util.Comparator.comparingInt(PointRow::point).thenComparingLong(PointRow::seed));
+        s.sort(Comparator.comparingInt(PointRow::point).thenComparingLong(PointRow::seed));
         return s;
     }
 
@@ -352,7 +356,7 @@ public final class SweepRun {
                         v.add("");
                         v.add("");
                     } else {
-                        final java.util.DoubleSummaryStatistics st = java.util.Arrays.stream(x).summaryStatistics();
+                        final DoubleSummaryStatistics st = Arrays.stream(x).summaryStatistics();
                         v.add(fmt(st.getAverage()));
                         v.add(fmt(st.getMin()));
                         v.add(fmt(st.getMax()));

@@ -163,8 +163,20 @@ final class CongestionCam {
      * @return whether the key is among the queue's valid entries
      */
     boolean contains(final int q, final int key) {
-        final int base = q * depth;
-        final int n = valid[q];
+        return holds(keys, q * depth, valid[q], key);
+    }
+
+    /**
+     * The linear search of the CAM-like key lists (this CAM's entries, a CN's harmful IDs, the
+     * latched harmful set): whether {@code key} is among {@code keys[base .. base + n - 1]}.
+     *
+     * @param keys the lists, one segment per queue
+     * @param base the segment's first index
+     * @param n    valid keys in the segment, {@code >= 0}
+     * @param key  flow key
+     * @return whether the key is among them
+     */
+    static boolean holds(final int[] keys, final int base, final int n, final int key) {
         for (int i = 0; i < n; i++) {
             if (keys[base + i] == key) {
                 return true;

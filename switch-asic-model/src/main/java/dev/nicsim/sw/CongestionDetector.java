@@ -1,5 +1,7 @@
 package dev.nicsim.sw;
 
+import java.util.Arrays;
+
 /**
  * The congestion points of a set of queues (the RCM paper §3.2, Fig. 4): QCN-like sampling of the
  * queue's arrivals and the congestion measure {@code F_b} of Eq. (1) at each sample. One instance
@@ -46,7 +48,7 @@ final class CongestionDetector {
         this.fbBits = c.fbBits;
         this.sampleBytes = c.sampleBytes;
         this.countdownBytes = new long[queues];
-        java.util.Arrays.fill(countdownBytes, sampleBytes);
+        Arrays.fill(countdownBytes, sampleBytes);
         this.oldQueueBytes = new long[queues];
         this.fbBytes = new double[queues];
         this.fbQuantised = new int[queues];

@@ -75,14 +75,6 @@ final class CongestionNotifier {
     }
 
     /**
-     * @param port port number
-     * @return whether CNs are sent to the port's peer
-     */
-    boolean notifyNeighbour(final int port) {
-        return notifyNeighbour[port];
-    }
-
-    /**
      * Sends a CN upstream through an input port (see the class comment); nothing if the port is
      * unconnected or its peer takes no CNs.
      *

@@ -98,14 +98,7 @@ final class FlowRecognition {
             return crd.remoteNames(q, key);
         }
         if (latching && latchedCount[q] >= 0) {
-            final int base = q * camDepth;
-            final int n = latchedCount[q];
-            for (int i = 0; i < n; i++) {
-                if (latchedKeys[base + i] == key) {
-                    return true;
-                }
-            }
-            return false;
+            return CongestionCam.holds(latchedKeys, q * camDepth, latchedCount[q], key);
         }
         return cam.count(q, key) >= harmfulMin;
     }

@@ -210,9 +210,4 @@ final class RccWindow {
     long windowEndPs() {
         return windowStartPs + periodPs;
     }
-
-    /** @return the latest congestion degree applied, quantised */
-    int fbQuantised() {
-        return fbQuantised;
-    }
 }

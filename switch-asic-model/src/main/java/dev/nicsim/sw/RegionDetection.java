@@ -224,13 +224,6 @@ final class RegionDetection {
      * @return whether the key is among the IDs of the last CN stored (the caller checks validity)
      */
     boolean remoteNames(final int q, final int key) {
-        final int base = q * MAX_IDS;
-        final int n = remoteCount[q];
-        for (int i = 0; i < n; i++) {
-            if (remoteKeys[base + i] == key) {
-                return true;
-            }
-        }
-        return false;
+        return CongestionCam.holds(remoteKeys, q * MAX_IDS, remoteCount[q], key);
     }
 }

@@ -77,7 +77,7 @@ final class SharedBufferMmu {
     /**
      * Per PG {@code pgIdx = port x 8 + pg}, {@value #PG_STRIDE} longs at {@code PG_STRIDE x pgIdx}:
      * shared bytes, headroom bytes, headroom limit (one unused). One array rather than three, so an
-     * admission or a dequeue reads one 32-byte run instead of three arrays' lines (issue 21).
+     * admission or a dequeue reads one 32-byte run instead of three arrays' lines.
      */
     private final long[] pgState;
     private final Counter[] peakHeadroom;

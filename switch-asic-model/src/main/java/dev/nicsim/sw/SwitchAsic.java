@@ -230,7 +230,7 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * The egress side of a port (link statistics: {@link EgressPort#txBytes()}, {@link EgressPort#busyPs()}, pause state).
+     * The egress side of a port (link statistics: {@link EgressPort#txBytes()}, {@link EgressPort#txFrames()}, pause state).
      *
      * @param port port number
      * @return the port, or null if not connected

@@ -37,7 +37,7 @@ final class SwitchPort extends EgressPort {
      * The eight queues' metadata in one array, {@value #QS_STRIDE} longs per priority
      * ({@code [QS_STRIDE p + QS_*]}): depth, DWRR deficit, ring head and count. One array rather than
      * four (one per value) so that an enqueue or a dequeue touches one object and one 32-byte run
-     * instead of four arrays' lines (issue 21: the packet path is bound by cache misses).
+     * instead of four arrays' lines (the packet path is bound by cache misses).
      */
     private final long[] queueState = new long[PRIORITIES * QS_STRIDE];
     private int nonEmptyMask;

@@ -126,14 +126,6 @@ final class VoqBuffer {
     }
 
     /**
-     * @param v VOQ index
-     * @return packets queued
-     */
-    int packets(final int v) {
-        return counts[v];
-    }
-
-    /**
      * @param in input port
      * @param priority priority
      * @return bytes in all VOQs of the input at the priority

@@ -1,17 +1,14 @@
 package dev.nicsim.sw;
 
 import dev.nicsim.sim.CounterRegistry;
-import dev.nicsim.sim.NetDevice;
-import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
 import dev.nicsim.sim.Simulator;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * House rule for the RCM paths: with input-output queueing and all four RCM mechanisms on, a second
@@ -20,36 +17,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * flows, RCC windows measure and hold, SAR evaluates the group.
  */
 class RcmSteadyStateAllocationTest {
-    /** Counts what arrives; releases everything (CNs included). */
-    private static final class CountingSink implements NetDevice {
-        private final PacketPool pool;
-        long packets;
-
-        CountingSink(final PacketPool pool) {
-            this.pool = pool;
-        }
-
-        @Override
-        public void receive(final Packet packet, final int inPort) {
-            if (packet.kind == Packet.KIND_DATA) {
-                packets++;
-            }
-            pool.release(packet);
-        }
-
-        @Override
-        public String name() {
-            return "sink";
-        }
-    }
-
     @Test
     void secondBurstAllocatesNothing() {
-        final java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs HotSpot thread allocation counters");
-        final com.sun.management.ThreadMXBean hs = (com.sun.management.ThreadMXBean) mx;
-        assumeTrue(hs.isThreadAllocatedMemorySupported() && hs.isThreadAllocatedMemoryEnabled());
-
+        final LongSupplier allocatedBytes = TestDevices.threadAllocatedBytes();
         final Simulator sim = new Simulator();
         final PacketPool pool = new PacketPool();
         final CounterRegistry counters = new CounterRegistry();
@@ -78,7 +48,7 @@ class RcmSteadyStateAllocationTest {
         b.udpSrcPort = 7;
         a.port.connect(sw, 0);
         b.port.connect(sw, 1);
-        final CountingSink sink = new CountingSink(pool);
+        final TestDevices.CountingSink sink = new TestDevices.CountingSink(pool);
         sw.connectPort(0, 100_000_000_000L, 1_000_000, a, 0);
         sw.connectPort(1, 100_000_000_000L, 1_000_000, b, 0);
         sw.connectPort(2, 25_000_000_000L, 1_000_000, sink, 0);
@@ -95,14 +65,13 @@ class RcmSteadyStateAllocationTest {
         final long cnBefore = counters.sum("sw/", "rcm_cn_sent");
         final long heldBefore = counters.sum("sw/", "rcm_held_bytes");
         final long pausesBefore = sw.totalPauseFramesSent();
-        final long before = hs.getThreadAllocatedBytes(Thread.currentThread().getId());
+        final long before = allocatedBytes.getAsLong();
         a.send(3_000);
         b.send(3_000);
         sim.runUntil(Long.MAX_VALUE);
-        final long allocated = hs.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+        final long allocated = allocatedBytes.getAsLong() - before;
         assertEquals(12_000, sink.packets);
-        // as in SteadyStateAllocationTest: a few hundred JVM bytes are tolerated, one object per packet is not
-        assertTrue(allocated < 4096, "bytes allocated by the second burst: " + allocated);
+        assertTrue(allocated < TestDevices.ALLOCATION_TOLERANCE_BYTES, "bytes allocated by the second burst: " + allocated);
         // the burst really exercised the RCM paths
         assertTrue(counters.sum("sw/", "rcm_cn_sent") > cnBefore, "CNs sent");
         assertTrue(counters.sum("sw/", "rcm_held_bytes") > heldBefore, "RCC held harmful packets");

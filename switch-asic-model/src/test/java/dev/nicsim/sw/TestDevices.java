@@ -1,5 +1,6 @@
 package dev.nicsim.sw;
 
+import com.sun.management.ThreadMXBean;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.NetDevice;
@@ -8,8 +9,12 @@ import dev.nicsim.sim.PacketPool;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sim.Simulator;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Test harness devices: a line-rate traffic source that honours PFC, a counting sink, and helpers
@@ -131,6 +136,55 @@ final class TestDevices {
         public String name() {
             return name;
         }
+    }
+
+    /**
+     * A host that only counts the data frames that arrive and releases every frame (CNs included):
+     * it allocates nothing, unlike {@link Sink}'s lists, so allocation tests can use it.
+     */
+    static final class CountingSink implements NetDevice {
+        private final PacketPool pool;
+        long packets;
+
+        CountingSink(final PacketPool pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void receive(final Packet packet, final int inPort) {
+            if (packet.kind == Packet.KIND_DATA) {
+                packets++;
+            }
+            pool.release(packet);
+        }
+
+        @Override
+        public String name() {
+            return "sink";
+        }
+    }
+
+    /**
+     * Bytes the JVM may charge to the simulation thread during a burst that allocates nothing. Zero
+     * in almost every run; the JVM itself occasionally charges a few hundred bytes to the thread
+     * (e.g. on deoptimisation). One object per packet would be at least 3,000 x 16 = 48,000 bytes
+     * for a 3,000-packet burst, so this bound still catches any per-packet allocation.
+     */
+    static final long ALLOCATION_TOLERANCE_BYTES = 4096;
+
+    /**
+     * The current thread's allocation counter; skips the test (assumption) where the JVM has none.
+     *
+     * @return the counter
+     */
+    static LongSupplier threadAllocatedBytes() {
+        final java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof ThreadMXBean, "needs HotSpot thread allocation counters");
+        final ThreadMXBean hs = (ThreadMXBean) mx;
+        assumeTrue(hs.isThreadAllocatedMemorySupported() && hs.isThreadAllocatedMemoryEnabled(),
+            "needs thread allocation counters switched on");
+        final long thread = Thread.currentThread().getId();
+        return () -> hs.getThreadAllocatedBytes(thread);
     }
 
     /** Delivers packets to a device at scheduled times (stands for the last bit arriving on a link). */

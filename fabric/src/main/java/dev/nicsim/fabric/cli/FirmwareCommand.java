@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.cli;
 
+import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
@@ -227,7 +228,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                     "algorithm.firmware_model=" + modelName, "nic.emulator.max_instructions_per_event=" + budget), null);
                 p = (FirmwareProvider) s.algorithm().provider();
                 p.enableProfile();
-                final EmulatorConfig c = Runner.emulatorConfig(s.nic().emulator());
+                final EmulatorConfig c = DeviceConfigs.emulatorConfig(s.nic().emulator());
                 if (c != null) {
                     config = c;
                 }

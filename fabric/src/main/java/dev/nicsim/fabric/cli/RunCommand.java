@@ -2,6 +2,7 @@ package dev.nicsim.fabric.cli;
 
 import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.fabric.run.RunOutputs;
+import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
@@ -291,7 +292,7 @@ final class RunCommand implements Callable<Integer> {
         h.input = scenarioFile.toString();
         h.algorithm = scenario.algorithm().provider().name();
         h.parameters = AlgorithmParameters.format(scenario.algorithm().values());
-        final dev.nicsim.microcode.emulator.EmulatorConfig emulator = Runner.emulatorConfig(scenario.nic().emulator());
+        final dev.nicsim.microcode.emulator.EmulatorConfig emulator = DeviceConfigs.emulatorConfig(scenario.nic().emulator());
         // replay rebuilds the same processor from this field, so --verify compares like with like
         h.processor = emulator == null ? "direct" : dev.nicsim.fabric.trace.ReplayProcessor.describe(emulator);
         h.seed = scenario.seed();

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.ns3;
 
+import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
@@ -447,7 +448,7 @@ public final class Ns3Import {
     private void requireHeadroom(final Scenario scenario, final Ns3Topology topo, final Ns3Config.Entry buffer) {
         final SwitchConfig c;
         try {
-            c = Runner.switchConfig(scenario.switchSpec(), scenario.nic());
+            c = DeviceConfigs.switchConfig(scenario.switchSpec(), scenario.nic());
         } catch (final IllegalArgumentException e) {
             return; // reported by requireBuilds
         }

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.run.HostCallRecorder;
 import dev.nicsim.microcode.trace.PccTraceListener;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccResult;
@@ -28,7 +29,7 @@ import java.nio.file.Path;
  * Chronicle's own runtime exceptions (disk full, ...) pass through. Thread-safety: not thread-safe;
  * one writing thread (the simulation thread).
  */
-public final class ChronicleTraceWriter implements AutoCloseable {
+public final class ChronicleTraceWriter implements AutoCloseable, HostCallRecorder {
     static {
         ChronicleSetup.init();
     }
@@ -142,6 +143,7 @@ public final class ChronicleTraceWriter implements AutoCloseable {
      * @param maxResponseBytes the most reply bytes the host takes
      * @param rateBitsPerSec   the port speed the firmware reads, bits/s
      */
+    @Override
     public void mailbox(final int source, final long timePs, final int messageIndex, final byte[] request,
                         final int maxResponseBytes, final long rateBitsPerSec) {
         out.hostCall(hostCall.mailbox(source, timePs, messageIndex, request, maxResponseBytes, rateBitsPerSec));
@@ -157,6 +159,7 @@ public final class ChronicleTraceWriter implements AutoCloseable {
      * @param up             the port's new state
      * @param rateBitsPerSec the port speed, bits/s
      */
+    @Override
     public void portState(final int source, final long timePs, final boolean up, final long rateBitsPerSec) {
         out.hostCall(hostCall.portState(source, timePs, up, rateBitsPerSec));
         hostCalls++;

@@ -1,5 +1,7 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.run.TraceText;
+import dev.nicsim.fabric.run.MailboxLog;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 

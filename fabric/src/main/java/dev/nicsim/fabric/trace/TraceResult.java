@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.trace;
 
+import dev.nicsim.fabric.run.TraceText;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccResult;
 import net.openhft.chronicle.bytes.BytesIn;

@@ -1,11 +1,11 @@
-package dev.nicsim.fabric.trace;
+package dev.nicsim.fabric.run;
 
 /**
- * Number formats shared by {@code trace dump}, {@code events.csv} and {@code results.csv}.
+ * Number formats shared by {@code trace dump}, {@code events.csv}, {@code results.csv} and {@code mailbox.csv}.
  *
  * <p>Thread-safety: stateless.
  */
-final class TraceText {
+public final class TraceText {
     private TraceText() {
     }
 
@@ -16,7 +16,7 @@ final class TraceText {
      * @param ps time, ps, non-negative
      * @return the text
      */
-    static String ns(final long ps) {
+    public static String ns(final long ps) {
         return appendNs(new StringBuilder(24), ps).toString();
     }
 
@@ -27,7 +27,7 @@ final class TraceText {
      * @param ps time, ps
      * @return b
      */
-    static StringBuilder appendNs(final StringBuilder b, final long ps) {
+    public static StringBuilder appendNs(final StringBuilder b, final long ps) {
         final long ns = Math.floorDiv(ps, 1_000L);
         final long frac = Math.floorMod(ps, 1_000L);
         b.append(ns);
@@ -50,7 +50,7 @@ final class TraceText {
      * @param b where to append
      * @param v value, 0..255
      */
-    static void appendHex2(final StringBuilder b, final int v) {
+    public static void appendHex2(final StringBuilder b, final int v) {
         b.append(Character.forDigit((v >>> 4) & 0xF, 16)).append(Character.forDigit(v & 0xF, 16));
     }
 }

@@ -1,4 +1,4 @@
-package dev.nicsim.fabric.trace;
+package dev.nicsim.fabric.run;
 
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.microcode.firmware.FirmwareAlgorithm;

@@ -1,10 +1,10 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
-import dev.nicsim.microcode.CcProcessor;
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;

@@ -1,7 +1,7 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
 import dev.nicsim.microcode.firmware.FirmwareProvider;

@@ -1,9 +1,9 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.fabric.workload.WorkloadGenerator;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.firmware.FirmwareAlgorithm;

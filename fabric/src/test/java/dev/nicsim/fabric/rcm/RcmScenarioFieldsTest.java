@@ -2,9 +2,9 @@ package dev.nicsim.fabric.rcm;
 
 import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.sw.RcmConfig;
 import dev.nicsim.sw.SwitchConfig;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.TestPaths;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.testsupport.TestPaths;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.sw.SwitchConfig;
 import org.junit.jupiter.api.Test;

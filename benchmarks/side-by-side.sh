@@ -2,7 +2,8 @@
 # side-by-side.sh BASE_REF [ROUNDS] [--ns3]
 #
 # Measures this working tree's nicsim against BASE_REF side by side, on one machine, in one run:
-#   - builds BASE_REF in a temporary git worktree and this tree (mvn package -pl fabric -am);
+#   - builds BASE_REF in a temporary git worktree and this tree (mvn package -pl cli -am; -pl fabric for a
+#     tree from before the command line had its own module);
 #   - imports the HPCC ns-3 fat-tree experiment (DCQCN and HPCC configurations) with each build
 #     (`nicsim ns3 import`, see docs/ns3.md);
 #   - runs the two imports and scenarios/websearch-leafspine-dcqcn.yaml with both builds,
@@ -61,8 +62,11 @@ new_run_args=(); read -r -a new_run_args <<<"${NEW_RUN_ARGS:-}"
 [ "${#new_run_args[@]}" -gt 0 ] && echo "new build's run arguments: ${new_run_args[*]}"
 echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), $(date -u '+%Y-%m-%d %H:%M UTC'), load:$(uptime | sed 's/.*load average://')"
 
+cli_module() { # cli_module TREE: the module whose target/ holds that tree's nicsim.jar
+  if [ -f "$1/cli/pom.xml" ]; then echo cli; else echo fabric; fi
+}
 build() { # build TREE
-  (cd "$1" && locked mvn -B -o -q -DskipTests package -pl fabric -am) > "$tmp/build.log" 2>&1 \
+  (cd "$1" && locked mvn -B -o -q -DskipTests package -pl "$(cli_module "$1")" -am) > "$tmp/build.log" 2>&1 \
     || { grep -E '\[ERROR\]' "$tmp/build.log" | head -20 >&2; echo "side-by-side.sh: build of $1 failed" >&2; exit 1; }
 }
 git -C "$root" worktree add --detach "$base_tree" "$base_sha" >/dev/null 2>&1
@@ -80,7 +84,7 @@ jvm_flags() {
 for b in base new; do
   tree="$root"; [ "$b" = base ] && tree="$base_tree"
   mkdir -p "$tmp/$b"
-  cp "$tree/fabric/target/nicsim.jar" "$tmp/$b/nicsim.jar"
+  cp "$tree/$(cli_module "$tree")/target/nicsim.jar" "$tmp/$b/nicsim.jar"
   jvm_flags "$tree" > "$tmp/$b/jvm.flags"
 done
 nicsim_of() { # nicsim_of BUILD ARGS...: runs that build's copied jar

@@ -1,6 +1,6 @@
 package dev.nicsim.benchmarks;
 
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.pcc.PccAlgorithmProvider;

@@ -1,6 +1,6 @@
 package dev.nicsim.nic;
 
-import dev.nicsim.microcode.CcProcessor;
+import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;

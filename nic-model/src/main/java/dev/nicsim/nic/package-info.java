@@ -4,7 +4,7 @@
  * delayed ACK with the CE echo state machine of the DCTCP draft §3.2), the notification point
  * sending CNPs (the DCQCN paper's NP), the reaction point whose per-QP pacer, window and
  * fast-start budget (the LDCP draft §2.3, §3.1) follow the results of a
- * {@link dev.nicsim.microcode.CcProcessor} fed with PCC events, the transmit arbiter and the QP
+ * {@link dev.nicsim.pcc.CcProcessor} fed with PCC events, the transmit arbiter and the QP
  * table.
  *
  * <p>Configuration is a {@link dev.nicsim.nic.NicConfig}; flows are started with

@@ -1,7 +1,7 @@
 package dev.nicsim.nic;
 
-import dev.nicsim.microcode.CcProcessor;
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccEvent;

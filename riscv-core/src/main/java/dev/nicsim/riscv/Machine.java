@@ -281,7 +281,7 @@ public final class Machine implements Environment {
             return false;
         }
         error = String.format(Locale.ROOT, "unsupported tohost request 0x%x at pc %s (%s)", value, hex(h.pc()), describe(h.pc()));
-        h.exit(RiscvCommand.EXIT_FAULT);
+        h.exit(RiscvRun.EXIT_FAULT);
         return true;
     }
 }

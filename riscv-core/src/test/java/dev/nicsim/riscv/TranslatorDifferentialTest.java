@@ -31,7 +31,7 @@ class TranslatorDifferentialTest {
     private static final long PROGRAM_BUDGET = 3000;
 
     private static List<CycleModel> models() {
-        return List.of(CycleModel.E31, CycleModel.load(Path.of(RiscvTestsConformanceTest.zbModel())), CycleModel.IBEX,
+        return List.of(CycleModel.E31, CycleModel.load(Path.of(RiscvTestsModels.zbModel())), CycleModel.IBEX,
             CycleModel.bf3Dpa());
     }
 
@@ -42,13 +42,13 @@ class TranslatorDifferentialTest {
         try (Stream<Path> s = Files.list(dir)) {
             s.filter(p -> p.getFileName().toString().matches("rv(32|64)(ui|um|ua|uc|uzbb|uzbs|mi)-p-.*")).sorted().forEach(files::add);
         }
-        final String zb = RiscvTestsConformanceTest.zbModel();
+        final String zb = RiscvTestsModels.zbModel();
         long runs = 0;
         long instructions = 0;
         long translated = 0;
         for (final Path p : files) {
             final String name = p.getFileName().toString();
-            for (final String model : new String[] {RiscvTestsConformanceTest.modelFor(name, zb), "ibex", "bf3-dpa"}) {
+            for (final String model : new String[] {RiscvTestsModels.modelFor(name, zb), "ibex", "bf3-dpa"}) {
                 final CycleModel cm = CycleModel.byName(model);
                 final ByteArrayOutputStream out1 = new ByteArrayOutputStream();
                 final ByteArrayOutputStream out2 = new ByteArrayOutputStream();

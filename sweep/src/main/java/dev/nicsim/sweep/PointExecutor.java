@@ -1,9 +1,9 @@
 package dev.nicsim.sweep;
 
 import dev.nicsim.fabric.run.RunOutputs;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -13,6 +13,6 @@ public final class SweepException extends RuntimeException {
      *                file) are written as {@code \r} and {@code \n}, so the message stays one line
      */
     public SweepException(final String message) {
-        super(dev.nicsim.fabric.scenario.ScenarioException.oneLine(message));
+        super(dev.nicsim.scenario.ScenarioException.oneLine(message));
     }
 }

@@ -1,6 +1,6 @@
 package dev.nicsim.sweep;
 
-import dev.nicsim.fabric.cli.NicsimCommand;
+import dev.nicsim.cli.NicsimCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,8 +1,8 @@
 package dev.nicsim.sweep;
 
 import dev.nicsim.fabric.run.Utf8Lines;
-import dev.nicsim.fabric.scenario.ScenarioException;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.riscv.IoReasons;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;

@@ -75,7 +75,7 @@ final class Fixtures {
         final PrintStream oldOut = System.out;
         try (PrintStream o = new PrintStream(java.io.OutputStream.nullOutputStream())) {
             System.setOut(o);
-            return dev.nicsim.fabric.cli.NicsimCommand.execute(args);
+            return dev.nicsim.cli.NicsimCommand.execute(args);
         } finally {
             System.setOut(oldOut);
         }

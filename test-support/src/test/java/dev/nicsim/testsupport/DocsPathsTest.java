@@ -59,7 +59,7 @@ class DocsPathsTest {
         final List<Path> files = scannedFiles(root);
         // the scan must see the files the issue names, or it proves nothing
         assertTrue(files.contains(root.resolve("README.md")), "README.md not scanned");
-        assertTrue(files.contains(root.resolve("fabric/src/main/java/dev/nicsim/fabric/scenario/ScenarioLoader.java")),
+        assertTrue(files.contains(root.resolve("scenario/src/main/java/dev/nicsim/scenario/ScenarioLoader.java")),
             "ScenarioLoader.java not scanned");
         assertTrue(files.contains(root.resolve(".ci/run")), ".ci/run not scanned");
         final List<String> problems = problems(root, files);

@@ -36,7 +36,7 @@ class ScenarioFieldsDocumentedTest {
     void everyFieldTheLoaderReadsIsInDocsScenarios() throws IOException {
         final Path root = SharedFiles.root();
         final String loader = Files.readString(
-            root.resolve("fabric/src/main/java/dev/nicsim/fabric/scenario/ScenarioLoader.java"), StandardCharsets.UTF_8);
+            root.resolve("scenario/src/main/java/dev/nicsim/scenario/ScenarioLoader.java"), StandardCharsets.UTF_8);
         final String page = Files.readString(root.resolve("docs/scenarios.md"), StandardCharsets.UTF_8);
         final Set<String> keys = keys(loader);
         // the loader reads about a hundred distinct keys; far fewer means the pattern no longer finds them

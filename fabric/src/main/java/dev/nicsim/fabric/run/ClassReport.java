@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.FlowSpec;
 import org.apache.commons.csv.CSVPrinter;
 
 import java.io.IOException;

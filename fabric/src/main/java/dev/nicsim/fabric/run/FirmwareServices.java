@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.FirmwareServiceLog;
 

@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
 
 import java.util.ArrayList;

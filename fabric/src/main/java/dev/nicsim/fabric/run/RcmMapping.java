@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.sw.RcmConfig;
 import dev.nicsim.sw.SwitchConfig;
 

@@ -2,7 +2,7 @@ package dev.nicsim.fabric.run;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import org.apache.commons.csv.CSVPrinter;

@@ -3,7 +3,7 @@ package dev.nicsim.fabric.run;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.FlowSpec;
 import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;

@@ -1,8 +1,8 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.ns3.FctFile;
-import dev.nicsim.fabric.ns3.Ns3Fct;
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.fabric.fct.FctFile;
+import dev.nicsim.fabric.fct.Ns3Fct;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 
 import java.io.IOException;
@@ -44,7 +44,7 @@ public final class RunOutputs {
      *                 may throw an unchecked exception to abandon the run (a sweep's point timeout)
      * @return the outcome
      * @throws IOException if an output file cannot be written or a chart's CSV cannot be read
-     * @throws dev.nicsim.fabric.scenario.ScenarioException if the fabric cannot be built from the scenario
+     * @throws dev.nicsim.scenario.ScenarioException if the fabric cannot be built from the scenario
      */
     public static Outcome run(final Scenario scenario, final Path dir, final PrintStream out, final LongConsumer progress)
         throws IOException {
@@ -63,7 +63,7 @@ public final class RunOutputs {
      * @param threads    T, 1..max(1, N)
      * @return the outcome
      * @throws IOException if an output file cannot be written or a chart's CSV cannot be read
-     * @throws dev.nicsim.fabric.scenario.ScenarioException if the fabric cannot be built from the scenario, or
+     * @throws dev.nicsim.scenario.ScenarioException if the fabric cannot be built from the scenario, or
      *         cannot be split into N partitions (more than its access switches, a cut link of delay 0)
      * @throws IllegalArgumentException if {@code threads} is out of range
      */

@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.FlowSpec;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;

@@ -1,7 +1,9 @@
 package dev.nicsim.fabric.workload;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.scenario.FlowSpec;
+
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.sim.RngStreams;
 
 import java.util.ArrayList;
@@ -38,7 +40,7 @@ public final class WorkloadGenerator {
      * @return host ids, ascending
      */
     public static int[] hotSet(final Scenario.Workload w, final int hosts, final long seed) {
-        final int n = dev.nicsim.fabric.scenario.ScenarioLoader.hotHostCount(w.hotHostsFraction(), hosts);
+        final int n = dev.nicsim.scenario.ScenarioLoader.hotHostCount(w.hotHostsFraction(), hosts);
         final SplittableRandom rng = RngStreams.stream(seed, "workload/hot_set");
         final int[] all = new int[hosts];
         for (int i = 0; i < hosts; i++) {

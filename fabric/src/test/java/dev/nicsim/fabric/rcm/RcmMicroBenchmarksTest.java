@@ -1,10 +1,10 @@
 package dev.nicsim.fabric.rcm;
 
-import dev.nicsim.fabric.TestPaths;
+import dev.nicsim.testsupport.TestPaths;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.sim.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,9 +1,10 @@
 package dev.nicsim.fabric.rcm;
 
+import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.sw.RcmConfig;
 import dev.nicsim.sw.SwitchConfig;
 import org.junit.jupiter.api.Test;
@@ -88,7 +89,7 @@ class RcmScenarioFieldsTest {
     @Test
     void everyRcmFieldMapsOntoTheSwitchModel() throws IOException {
         final Scenario s = load(ALL_FIELDS);
-        final SwitchConfig c = Runner.switchConfig(s.switchSpec(), s.nic());
+        final SwitchConfig c = DeviceConfigs.switchConfig(s.switchSpec(), s.nic());
         assertEquals(SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED, c.queueing);
         assertEquals(120_000, c.voqBytes);
         assertEquals(90_000, c.outputQueueBytes);
@@ -119,7 +120,7 @@ class RcmScenarioFieldsTest {
     @Test
     void withoutAnRcmSectionTheDefaultsOfTheSwitchModelApplyAndNothingIsOn() throws IOException {
         final Scenario s = load("  buffer_bytes: 1000000");
-        final SwitchConfig c = Runner.switchConfig(s.switchSpec(), s.nic());
+        final SwitchConfig c = DeviceConfigs.switchConfig(s.switchSpec(), s.nic());
         final RcmConfig d = new RcmConfig();
         assertEquals(SwitchConfig.Queueing.OUTPUT_QUEUED, c.queueing);
         assertEquals(100_000, c.voqBytes);          // the RCM paper §4.1: 100 KB queues
@@ -147,9 +148,9 @@ class RcmScenarioFieldsTest {
     void theNotificationPriorityIsMadeStrictWhenRcmIsOn() throws IOException {
         final Scenario s = load("  strict_priorities: []\n  rcm: {detection: true}");
         // no strict priority asked for; detection on adds priority 7: 1 << 7 = 0x80
-        assertEquals(0x80, Runner.switchConfig(s.switchSpec(), s.nic()).strictPriorityMask);
+        assertEquals(0x80, DeviceConfigs.switchConfig(s.switchSpec(), s.nic()).strictPriorityMask);
         final Scenario off = load("  strict_priorities: []");
-        assertEquals(0, Runner.switchConfig(off.switchSpec(), off.nic()).strictPriorityMask);
+        assertEquals(0, DeviceConfigs.switchConfig(off.switchSpec(), off.nic()).strictPriorityMask);
     }
 
     @Test

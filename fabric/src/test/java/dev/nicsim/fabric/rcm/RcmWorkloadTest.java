@@ -1,9 +1,9 @@
 package dev.nicsim.fabric.rcm;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
+import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.fabric.workload.WorkloadGenerator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,8 +5,8 @@ import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.ThroughputChart;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

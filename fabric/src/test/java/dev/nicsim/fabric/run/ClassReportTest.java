@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 import org.junit.jupiter.api.Test;

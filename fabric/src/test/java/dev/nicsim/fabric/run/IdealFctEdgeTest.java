@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

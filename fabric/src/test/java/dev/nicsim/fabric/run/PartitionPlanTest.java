@@ -1,7 +1,7 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioException;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import org.junit.jupiter.api.Test;
 

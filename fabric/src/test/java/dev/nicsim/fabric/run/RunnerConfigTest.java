@@ -1,8 +1,8 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.fabric.TestPaths;
-import dev.nicsim.fabric.scenario.Scenario;
-import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.testsupport.TestPaths;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.sw.SwitchConfig;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ class RunnerConfigTest {
     @Test
     void switchSectionMapsOntoTheSwitchModel() {
         final Scenario s = scenario("switch.strict_priorities=[1,6]");
-        final SwitchConfig c = Runner.switchConfig(s.switchSpec(), s.nic());
+        final SwitchConfig c = DeviceConfigs.switchConfig(s.switchSpec(), s.nic());
         for (int p = 0; p < 8; p++) {
             assertEquals(p == 3, c.pfcEnabled[p], "pfc on priority " + p); // pfc.priorities: [3]
             assertEquals(100_000, c.xoffBytes[p]);
@@ -52,7 +52,7 @@ class RunnerConfigTest {
         assertEquals(s.nic().cnpPriority(), c.dscpToPriority[s.nic().cnpDscp()]);
         // PFC off: no priority is paused, whatever pfc.priorities says
         final Scenario off = scenario("switch.pfc.enabled=false");
-        final SwitchConfig c2 = Runner.switchConfig(off.switchSpec(), off.nic());
+        final SwitchConfig c2 = DeviceConfigs.switchConfig(off.switchSpec(), off.nic());
         for (int p = 0; p < 8; p++) {
             assertFalse(c2.pfcEnabled[p]);
         }
@@ -63,7 +63,7 @@ class RunnerConfigTest {
     void emulatorSectionMapsOntoTheEmulatorOrNullWhenDisabled() {
         final int[] handler = {-1, 120, -1, -1, -1, 7};
         final Scenario.Emulator e = new Scenario.Emulator(true, 2, 3, 500_000_000L, 16, 32, 3, 4, 25, 6, false, 12, handler, 0);
-        final EmulatorConfig c = Runner.emulatorConfig(e);
+        final EmulatorConfig c = DeviceConfigs.emulatorConfig(e);
         assertEquals(2, c.cores());
         assertEquals(3, c.threadsPerCore());
         assertEquals(500_000_000L, c.clockHz());
@@ -80,17 +80,17 @@ class RunnerConfigTest {
         assertEquals(120, c.handlerCyclesOverride(1));
         assertEquals(7, c.handlerCyclesOverride(5));
         final int[] zero = {0, -1, -1, -1, -1, -1};
-        assertEquals(0, Runner.emulatorConfig(new Scenario.Emulator(true, 1, 1, 1_000_000_000L, 16, 32, 3, 4, 25, 6, true, 12,
+        assertEquals(0, DeviceConfigs.emulatorConfig(new Scenario.Emulator(true, 1, 1, 1_000_000_000L, 16, 32, 3, 4, 25, 6, true, 12,
             zero, 0)).handlerCyclesOverride(0)); // 0 is an override, not "unset"
-        assertNull(Runner.emulatorConfig(new Scenario.Emulator(false, 2, 3, 500_000_000L, 16, 32, 3, 4, 25, 6, false, 12,
+        assertNull(DeviceConfigs.emulatorConfig(new Scenario.Emulator(false, 2, 3, 500_000_000L, 16, 32, 3, 4, 25, 6, false, 12,
             handler, 0)));
     }
 
     @Test
     void accessorsAndInt(@TempDir final Path tmp) throws Exception {
         final Scenario s = scenario();
-        assertFalse(Runner.usesInt(s));
-        assertTrue(Runner.usesInt(scenario("algorithm.name=hpcc")));
+        assertFalse(DeviceConfigs.usesInt(s));
+        assertTrue(DeviceConfigs.usesInt(scenario("algorithm.name=hpcc")));
         try (TimeSeriesWriter w = new TimeSeriesWriter(tmp)) {
             final Runner r = new Runner(s, w);
             assertEquals(2, r.hostCount());

@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.topology;
 
-import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.scenario.Scenario;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;

@@ -8,7 +8,7 @@ import dev.nicsim.pcc.PccResult;
  * end, PCC events are offered, results come back. The model emits to this interface
  * (docs/architecture.md "Traces and counters"; the Chronicle Queue style of "the model emits to an
  * interface and the trace is one implementation of it"); {@link RecordingCcProcessor} produces the
- * calls for any {@link dev.nicsim.microcode.CcProcessor}. Every method has a no-op default, so an
+ * calls for any {@link dev.nicsim.pcc.CcProcessor}. Every method has a no-op default, so an
  * implementation overrides only what it needs; {@link #NO_OP} ignores everything.
  *
  * <p>The calls of one processor arrive in the order the processor saw them, which is what a
@@ -28,7 +28,7 @@ public interface PccTraceListener {
     };
 
     /**
-     * A flow started on the processor ({@link dev.nicsim.microcode.CcProcessor#startFlow}); its
+     * A flow started on the processor ({@link dev.nicsim.pcc.CcProcessor#startFlow}); its
      * initial result follows through {@link #onResult}.
      *
      * @param qpn                flow id (requester QPN, 24 bits)
@@ -43,7 +43,7 @@ public interface PccTraceListener {
     }
 
     /**
-     * A flow ended ({@link dev.nicsim.microcode.CcProcessor#endFlow}); later events for it are
+     * A flow ended ({@link dev.nicsim.pcc.CcProcessor#endFlow}); later events for it are
      * dropped by the processor, so a replay must end flows where the recording did.
      *
      * @param qpn    flow id
@@ -64,7 +64,7 @@ public interface PccTraceListener {
     }
 
     /**
-     * The processor delivered a result ({@link dev.nicsim.microcode.CcResultSink#onResult}).
+     * The processor delivered a result ({@link dev.nicsim.pcc.CcResultSink#onResult}).
      *
      * @param qpn         flow id
      * @param result      the result, valid only during the call

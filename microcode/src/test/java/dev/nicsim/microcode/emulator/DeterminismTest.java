@@ -1,6 +1,6 @@
 package dev.nicsim.microcode.emulator;
 
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccEvent;

@@ -1,6 +1,6 @@
 package dev.nicsim.microcode.emulator;
 
-import dev.nicsim.microcode.CcProcessor;
+import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;

@@ -1,7 +1,7 @@
 package dev.nicsim.microcode.emulator;
 
-import dev.nicsim.microcode.CcProcessor;
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;

@@ -49,7 +49,7 @@ class FirmwareAlgorithmTest {
         got.add(new Got(qpn, r.rate(), r.windowBytes(), r.timerNs(), r.fastStartPackets(), cycles));
     }
 
-    private static Map<String, Long> counters(final dev.nicsim.microcode.CcProcessor p) {
+    private static Map<String, Long> counters(final dev.nicsim.pcc.CcProcessor p) {
         final Map<String, Long> m = new LinkedHashMap<>();
         p.forEachCounter(m::put);
         return m;

@@ -1,7 +1,7 @@
 package dev.nicsim.microcode.trace;
 
-import dev.nicsim.microcode.CcProcessor;
-import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccAlgorithm;

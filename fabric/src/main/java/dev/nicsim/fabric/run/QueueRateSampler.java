@@ -1,0 +1,101 @@
+package dev.nicsim.fabric.run;
+
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.Simulator;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * Samples the fabric every {@code sampling.queue_interval_ns} (every switch queue's depth, {@code queues.csv})
+ * and every {@code sampling.rate_interval_ns} (every active QP's rate and window, {@code rates.csv}) while
+ * flows are unfinished, from time 0. In a partitioned run the partitions format their own devices' rows
+ * ({@link PartitionSamples}) unless devices changed at the sample's time on the global simulator (a flow
+ * start, mailbox message or link event), when the sample is taken here directly: the same bytes either way.
+ *
+ * <p>Thread-safety: not thread-safe; the run's thread (the global simulator's events).
+ */
+final class QueueRateSampler implements EventHandler {
+    private static final int EV_SAMPLE_QUEUES = 1;
+    private static final int EV_SAMPLE_RATES = 2;
+
+    private final Simulator sim;
+    private final TimeSeriesWriter series;
+    private final Fabric fabric;
+    private final Scenario.Sampling sampling;
+    private final BooleanSupplier running;
+    /**
+     * Time of the last global event that changed devices (flow start, mailbox message, link event),
+     * ps, or -1: a sample at that same time is taken directly, not from the partitions' rows.
+     */
+    private long devicesChangedAtPs = -1;
+
+    /**
+     * @param sim      the simulator the samples are scheduled on (the global one in a partitioned run)
+     * @param series   where the samples go
+     * @param fabric   the devices sampled
+     * @param sampling the scenario's sampling intervals
+     * @param running  whether flows are unfinished (sampling stops when it answers false)
+     */
+    QueueRateSampler(final Simulator sim, final TimeSeriesWriter series, final Fabric fabric,
+                     final Scenario.Sampling sampling, final BooleanSupplier running) {
+        this.sim = sim;
+        this.series = series;
+        this.fabric = fabric;
+        this.sampling = sampling;
+        this.running = running;
+    }
+
+    /** Schedules the first queue sample, then the first rate sample, at time 0. */
+    void start() {
+        sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
+        sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
+    }
+
+    /** Notes that a global event changed devices now, so that samples at this time are taken directly. */
+    void devicesChanged() {
+        devicesChangedAtPs = sim.nowPs();
+    }
+
+    @Override
+    public void onEvent(final int kind, final long arg, final Object ref) {
+        if (!running.getAsBoolean()) {
+            return;
+        }
+        final long now = sim.nowPs();
+        final PartitionSamples shares = fabric.partitionSamples();
+        if (kind == EV_SAMPLE_QUEUES) {
+            if (shares == null || devicesChangedAtPs == now || !shares.writeQueues(now, series)) {
+                sampleQueues();
+            }
+            sim.scheduleIn(sampling.queueIntervalPs(), this, EV_SAMPLE_QUEUES, 0, null);
+            if (shares != null) {
+                shares.queueSampleAtPs = now + sampling.queueIntervalPs();
+            }
+        } else {
+            if (shares == null || devicesChangedAtPs == now || !shares.writeRates(now, series)) {
+                sampleRates();
+            }
+            sim.scheduleIn(sampling.rateIntervalPs(), this, EV_SAMPLE_RATES, 0, null);
+            if (shares != null) {
+                shares.rateSampleAtPs = now + sampling.rateIntervalPs();
+            }
+        }
+    }
+
+    private void sampleQueues() {
+        final long nowNs = sim.nowPs() / 1000;
+        final long[][][] lastDepth = fabric.lastDepth();
+        for (int i = 0; i < fabric.switches().length; i++) {
+            PartitionSamples.sampleSwitch(fabric.switches()[i], nowNs, lastDepth[i], lastDepth[i], series::queue);
+        }
+    }
+
+    private void sampleRates() {
+        final long nowNs = sim.nowPs() / 1000;
+        for (final RoceNic n : fabric.nics()) {
+            n.forEachActiveQp((qpn, rate, window) -> series.rate(nowNs, qpn, rate, window));
+        }
+    }
+}

@@ -71,7 +71,6 @@ public final class CaptureReader implements AutoCloseable {
     // pcap
     private boolean pcapNanos;
     private int pcapLinkType;
-    private int pcapSnapLength;
 
     // pcapng interfaces of the current section
     private int interfaceCount;
@@ -180,7 +179,6 @@ public final class CaptureReader implements AutoCloseable {
             throw new CaptureException(name, 0, "garbage in the pcap header: version " + major + "." + minor
                 + " (expected 2.x)");
         }
-        pcapSnapLength = Bytes.i32(buf, 16, be);
         pcapLinkType = Bytes.i32(buf, 20, be) & 0xFFFF;
     }
 
@@ -202,11 +200,6 @@ public final class CaptureReader implements AutoCloseable {
      */
     public int fileLinkType() {
         return format == FORMAT_PCAP ? pcapLinkType : -1;
-    }
-
-    /** @return the pcap header's snap length in bytes (unsigned value as stored); 0 for pcapng */
-    public int fileSnapLength() {
-        return format == FORMAT_PCAP ? pcapSnapLength : 0;
     }
 
     /**

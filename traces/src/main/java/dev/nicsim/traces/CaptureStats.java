@@ -200,11 +200,6 @@ public final class CaptureStats {
         return byEcn[3];
     }
 
-    /** @return transport packets with the BTH FECN bit */
-    public long fecnMarks() {
-        return fecn;
-    }
-
     /** @return transport packets with the BTH BECN bit */
     public long becnMarks() {
         return becn;
@@ -231,15 +226,6 @@ public final class CaptureStats {
     /** @return AETHs of class NAK (syndromes 0x60-0x7F) */
     public long aethNaks() {
         return sumSyndromes(0x60);
-    }
-
-    /**
-     * @param code NAK code 0..31 (0 PSN sequence error, 1 invalid request, 2 remote access error,
-     *             3 remote operational error, 4 invalid RD request)
-     * @return NAKs with that code
-     */
-    public long aethNakCount(final int code) {
-        return byAethSyndrome[0x60 | (code & 0x1F)];
     }
 
     private long sumSyndromes(final int base) {

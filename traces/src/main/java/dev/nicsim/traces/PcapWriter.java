@@ -49,7 +49,6 @@ public final class PcapWriter implements AutoCloseable {
     private final byte[] frame = new byte[MAX_PAYLOAD_BYTES + 256];
     private final byte[] record = new byte[16];
     private final Icrc icrc = new Icrc();
-    private long frames;
     private boolean closed;
 
     /**
@@ -341,7 +340,6 @@ public final class PcapWriter implements AutoCloseable {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write a pcap record: " + e.getMessage(), e);
         }
-        frames++;
     }
 
     private void checkTime(final long timePs) {
@@ -356,11 +354,6 @@ public final class PcapWriter implements AutoCloseable {
         if (!ok) {
             throw new IllegalArgumentException(field + ": expected " + expected + ", got " + got);
         }
-    }
-
-    /** @return frames written so far */
-    public long framesWritten() {
-        return frames;
     }
 
     /**

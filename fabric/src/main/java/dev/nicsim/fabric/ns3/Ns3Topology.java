@@ -4,7 +4,6 @@ import dev.nicsim.fabric.scenario.ScenarioException;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -44,7 +43,7 @@ public final class Ns3Topology {
     private final boolean[] isSwitch;
     private final int[] hostIndex;   // ns-3 node id -> nicsim host, -1 for a switch
     private final int[] hostNode;    // nicsim host -> ns-3 node id
-    private final int[] switchNode;  // nicsim switch index -> ns-3 node id, ascending
+    private final int switches;
     private final List<Link> links;
 
     private Ns3Topology(final Path file, final int nodes, final boolean[] isSwitch, final List<Link> links) {
@@ -54,22 +53,17 @@ public final class Ns3Topology {
         this.links = Collections.unmodifiableList(links);
         this.hostIndex = new int[nodes];
         int hosts = 0;
-        int switches = 0;
         for (int n = 0; n < nodes; n++) {
-            if (isSwitch[n]) {
-                switches++;
-            } else {
+            if (!isSwitch[n]) {
                 hosts++;
             }
         }
         hostNode = new int[hosts];
-        switchNode = new int[switches];
+        this.switches = nodes - hosts;
         int h = 0;
-        int s = 0;
         for (int n = 0; n < nodes; n++) {
             if (isSwitch[n]) {
                 hostIndex[n] = -1;
-                switchNode[s++] = n;
             } else {
                 hostIndex[n] = h;
                 hostNode[h++] = n;
@@ -253,7 +247,7 @@ public final class Ns3Topology {
 
     /** @return number of switches */
     public int switches() {
-        return switchNode.length;
+        return switches;
     }
 
     /**
@@ -279,22 +273,6 @@ public final class Ns3Topology {
      */
     public int hostNode(final int host) {
         return hostNode[host];
-    }
-
-    /**
-     * @param sw nicsim switch index, 0-based (switches in ascending ns-3 node id)
-     * @return its ns-3 node id
-     */
-    public int switchNode(final int sw) {
-        return switchNode[sw];
-    }
-
-    /**
-     * @param node ns-3 node id of a switch
-     * @return its nicsim switch index
-     */
-    public int switchIndexOf(final int node) {
-        return Arrays.binarySearch(switchNode, node);
     }
 
     /** @return the links in file order */

@@ -75,18 +75,12 @@ public final class ChronicleTraceReader implements AutoCloseable {
         return header;
     }
 
-    /** Mailbox-message and port-state records, counted when the trace was checked whole (version 4 on). */
+    /** Mailbox-message records, counted when the trace was checked whole (version 4 on). */
     private long mailboxMessages;
-    private long portStateChanges;
 
     /** @return the mailbox messages the trace records ({@link TraceHostCall#KIND_MAILBOX}), 0 before version 4 */
     public long mailboxMessages() {
         return mailboxMessages;
-    }
-
-    /** @return the port-state changes the trace records ({@link TraceHostCall#KIND_PORT_STATE}), 0 before version 4 */
-    public long portStateChanges() {
-        return portStateChanges;
     }
 
     /** @return the trace directory */
@@ -199,8 +193,6 @@ public final class ChronicleTraceReader implements AutoCloseable {
                 }
                 if (call.kind == TraceHostCall.KIND_MAILBOX) {
                     mailboxMessages++;
-                } else {
-                    portStateChanges++;
                 }
             }
 

@@ -37,7 +37,7 @@ import java.util.Locale;
  * A trace through {@link TraceMessages} ({@link ChronicleTraceReader#read}), or events derived from
  * a capture through {@link PccEventSink} (source = the event's port, the requester address index).
  * Times must not decrease; a call earlier than the previous one is run at the previous time
- * (counted, {@link #timeRegressions()}).
+ * (counted, and the count printed by {@link #printSummary}).
  *
  * <h2>Output</h2>
  * <ul>
@@ -580,19 +580,6 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         return mailboxLog;
     }
 
-    /** @return events offered */
-    public long events() {
-        return events;
-    }
-
-    /**
-     * @param type a {@link PccEventType} code
-     * @return events of that type offered
-     */
-    public long events(final int type) {
-        return eventsByType[type];
-    }
-
     /** @return results the processors delivered */
     public long results() {
         return results;
@@ -608,23 +595,8 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         return qps.size();
     }
 
-    /** @return sources (NICs) seen */
-    public int sourceCount() {
-        return sources.size();
-    }
-
-    /** @return calls whose time was earlier than the previous call's (run at the previous time) */
-    public long timeRegressions() {
-        return timeRegressions;
-    }
-
-    /**
-     * Sums a processor counter over every source (e.g. {@code cnp_events_dropped}).
-     *
-     * @param name counter name as the processor's {@code forEachCounter} gives it
-     * @return the sum, 0 if no processor has it
-     */
-    public long processorCounter(final String name) {
+    /** Sums a processor counter (as its {@code forEachCounter} names it) over every source; 0 if none has it. */
+    private long processorCounter(final String name) {
         final long[] sum = {0};
         for (final Source s : sources) {
             s.processor.forEachCounter((n, v) -> {

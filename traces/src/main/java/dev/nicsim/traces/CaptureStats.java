@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import java.util.Arrays;
+
 /**
  * What a capture held: packets read, transport packets by BTH opcode and by encapsulation, skipped
  * frames by {@link SkipReasons reason}, ECN codepoints and CE marks, FECN/BECN, AETH syndromes,
@@ -39,13 +41,13 @@ public final class CaptureStats {
     public void reset() {
         packets = 0;
         transportPackets = 0;
-        java.util.Arrays.fill(byEncapsulation, 0);
-        java.util.Arrays.fill(byOpcode, 0);
-        java.util.Arrays.fill(skipped, 0);
-        java.util.Arrays.fill(byEcn, 0);
+        Arrays.fill(byEncapsulation, 0);
+        Arrays.fill(byOpcode, 0);
+        Arrays.fill(skipped, 0);
+        Arrays.fill(byEcn, 0);
         fecn = 0;
         becn = 0;
-        java.util.Arrays.fill(byAethSyndrome, 0);
+        Arrays.fill(byAethSyndrome, 0);
         icrcOk = 0;
         icrcBad = 0;
         icrcNotChecked = 0;

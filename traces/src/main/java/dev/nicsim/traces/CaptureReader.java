@@ -332,7 +332,7 @@ public final class CaptureReader implements AutoCloseable {
                 case BLOCK_SHB -> onSectionHeader(number, blockStart, length);
                 case BLOCK_IDB -> interfaces.describe(name, number, blockStart, buf, length, bigEndian);
                 case BLOCK_EPB -> {
-                    onEnhancedPacket(number, blockStart, length);
+                    onTimedPacket(number, blockStart, length, "enhanced packet block", false);
                     return true;
                 }
                 case BLOCK_SPB -> {
@@ -340,7 +340,7 @@ public final class CaptureReader implements AutoCloseable {
                     return true;
                 }
                 case BLOCK_PB -> {
-                    onObsoletePacket(number, blockStart, length);
+                    onTimedPacket(number, blockStart, length, "packet block", true);
                     return true;
                 }
                 default -> {
@@ -361,30 +361,22 @@ public final class CaptureReader implements AutoCloseable {
         sections++;
     }
 
-    private void onEnhancedPacket(final long number, final long at, final int length) throws CaptureException {
+    /**
+     * An Enhanced Packet Block (32-bit interface id) or the obsolete Packet Block (16-bit interface
+     * id, then 16 bits of drops count): the rest of their layout is the same.
+     */
+    private void onTimedPacket(final long number, final long at, final int length, final String block,
+                               final boolean obsolete) throws CaptureException {
         if (length < 32) {
-            throw new CaptureException(name, number, "garbage in the enhanced packet block at offset " + at
+            throw new CaptureException(name, number, "garbage in the " + block + " at offset " + at
                 + ": total length " + length + " is less than 32");
         }
-        final long ifId = Bytes.i32(buf, 8, bigEndian) & 0xFFFF_FFFFL;
+        final long ifId = obsolete ? Bytes.u16(buf, 8, bigEndian) : Bytes.i32(buf, 8, bigEndian) & 0xFFFF_FFFFL;
         final long high = Bytes.i32(buf, 12, bigEndian) & 0xFFFF_FFFFL;
         final long low = Bytes.i32(buf, 16, bigEndian) & 0xFFFF_FFFFL;
         final long cap = Bytes.i32(buf, 20, bigEndian) & 0xFFFF_FFFFL;
         final long orig = Bytes.i32(buf, 24, bigEndian) & 0xFFFF_FFFFL;
-        setPacket(number, at, "enhanced packet block", ifId, high << 32 | low, true, cap, orig, 28, length - 32);
-    }
-
-    private void onObsoletePacket(final long number, final long at, final int length) throws CaptureException {
-        if (length < 32) {
-            throw new CaptureException(name, number, "garbage in the packet block at offset " + at
-                + ": total length " + length + " is less than 32");
-        }
-        final long ifId = Bytes.u16(buf, 8, bigEndian);
-        final long high = Bytes.i32(buf, 12, bigEndian) & 0xFFFF_FFFFL;
-        final long low = Bytes.i32(buf, 16, bigEndian) & 0xFFFF_FFFFL;
-        final long cap = Bytes.i32(buf, 20, bigEndian) & 0xFFFF_FFFFL;
-        final long orig = Bytes.i32(buf, 24, bigEndian) & 0xFFFF_FFFFL;
-        setPacket(number, at, "packet block", ifId, high << 32 | low, true, cap, orig, 28, length - 32);
+        setPacket(number, at, block, ifId, high << 32 | low, true, cap, orig, 28, length - 32);
     }
 
     private void onSimplePacket(final long number, final long at, final int length) throws CaptureException {

@@ -3,9 +3,12 @@ package dev.nicsim.fabric.ns3;
 import dev.nicsim.fabric.scenario.ScenarioException;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An HPCC ns-3 topology file ({@code simulation/mix/topology.txt} format, read by {@code third.cc}):
@@ -129,7 +132,7 @@ public final class Ns3Topology {
                 + (lines.size() - next));
         }
         final int[] degree = new int[nodes];
-        final java.util.Set<Long> pairs = new java.util.HashSet<>();
+        final Set<Long> pairs = new HashSet<>();
         final List<Link> links = new ArrayList<>((int) linkCount);
         for (int i = next; i < lines.size(); i++) {
             final Ns3Lines.Line l = lines.get(i);
@@ -211,7 +214,7 @@ public final class Ns3Topology {
         }
         final boolean[] seen = new boolean[nodes];
         final int start = links.get(0).a();
-        final java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+        final ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(start));
         seen[start] = true;
         while (!queue.isEmpty()) {
             for (final int next : adjacent.get(queue.poll())) {

@@ -123,11 +123,6 @@ public final class CaptureDecoder {
         this.reorderWindowNs = reorderWindowNs;
     }
 
-    /** @return the reorder window, ns */
-    public long reorderWindowNs() {
-        return reorderWindowNs;
-    }
-
     /** @return whether cut headers and garbage fields throw */
     public boolean strict() {
         return strict;

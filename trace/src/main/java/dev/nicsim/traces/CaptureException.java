@@ -20,8 +20,6 @@ public final class CaptureException extends Exception {
     private final long packetNumber;
     /** What is wrong, without the file name and packet number. */
     private final String problem;
-    /** What was read and skipped before the problem, or empty. */
-    private final String counts;
 
     /**
      * Creates an exception.
@@ -48,7 +46,6 @@ public final class CaptureException extends Exception {
         this.fileName = fileName;
         this.packetNumber = packetNumber;
         this.problem = problem;
-        this.counts = counts;
     }
 
     private static String format(final String fileName, final long packetNumber, final String problem,
@@ -67,25 +64,5 @@ public final class CaptureException extends Exception {
      */
     public CaptureException withCounts(final String newCounts) {
         return new CaptureException(fileName, packetNumber, problem, newCounts);
-    }
-
-    /** @return the capture's name */
-    public String fileName() {
-        return fileName;
-    }
-
-    /** @return the 1-based packet number at fault; 0 for the file header */
-    public long packetNumber() {
-        return packetNumber;
-    }
-
-    /** @return what is wrong, without file name, packet number or counts */
-    public String problem() {
-        return problem;
-    }
-
-    /** @return counts of what was read and skipped before the problem, or empty */
-    public String counts() {
-        return counts == null ? "" : counts;
     }
 }

@@ -1,5 +1,6 @@
 package dev.nicsim.traces;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -7,6 +8,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Frames the packet records of a pcap or pcapng capture; nicsim's own lean reader (no native code,
@@ -56,7 +58,6 @@ public final class CaptureReader implements AutoCloseable {
     private static final int BLOCK_SPB = 3;
     private static final int BLOCK_EPB = 6;
     private static final int BOM = 0x1A2B3C4D;
-    private static final int TSRESOL_MICROS = 6;
 
     private final String name;
     private final InputStream in;
@@ -71,15 +72,10 @@ public final class CaptureReader implements AutoCloseable {
     // pcap
     private boolean pcapNanos;
     private int pcapLinkType;
-    private int pcapSnapLength;
 
-    // pcapng interfaces of the current section
-    private int interfaceCount;
+    // pcapng
     private int sections;
-    private int[] ifLinkType = new int[4];
-    private int[] ifSnapLength = new int[4];
-    private int[] ifTsResol = new int[4];
-    private long[] ifTsOffsetSec = new long[4];
+    private final PcapngInterfaces interfaces = new PcapngInterfaces();
 
     // current packet
     private long packetNumber;
@@ -118,7 +114,7 @@ public final class CaptureReader implements AutoCloseable {
         } catch (final IOException e) {
             throw new CaptureException(name, 0, "cannot read: " + e.getClass().getSimpleName() + " " + e.getMessage());
         }
-        final CaptureReader r = new CaptureReader(name, new java.io.BufferedInputStream(in, 65_536), size);
+        final CaptureReader r = new CaptureReader(name, new BufferedInputStream(in, 65_536), size);
         try {
             r.readFileHeader();
         } catch (final CaptureException e) {
@@ -180,7 +176,6 @@ public final class CaptureReader implements AutoCloseable {
             throw new CaptureException(name, 0, "garbage in the pcap header: version " + major + "." + minor
                 + " (expected 2.x)");
         }
-        pcapSnapLength = Bytes.i32(buf, 16, be);
         pcapLinkType = Bytes.i32(buf, 20, be) & 0xFFFF;
     }
 
@@ -202,11 +197,6 @@ public final class CaptureReader implements AutoCloseable {
      */
     public int fileLinkType() {
         return format == FORMAT_PCAP ? pcapLinkType : -1;
-    }
-
-    /** @return the pcap header's snap length in bytes (unsigned value as stored); 0 for pcapng */
-    public int fileSnapLength() {
-        return format == FORMAT_PCAP ? pcapSnapLength : 0;
     }
 
     /**
@@ -340,9 +330,9 @@ public final class CaptureReader implements AutoCloseable {
             }
             switch (type) {
                 case BLOCK_SHB -> onSectionHeader(number, blockStart, length);
-                case BLOCK_IDB -> onInterfaceDescription(number, blockStart, length);
+                case BLOCK_IDB -> interfaces.describe(name, number, blockStart, buf, length, bigEndian);
                 case BLOCK_EPB -> {
-                    onEnhancedPacket(number, blockStart, length);
+                    onTimedPacket(number, blockStart, length, "enhanced packet block", false);
                     return true;
                 }
                 case BLOCK_SPB -> {
@@ -350,7 +340,7 @@ public final class CaptureReader implements AutoCloseable {
                     return true;
                 }
                 case BLOCK_PB -> {
-                    onObsoletePacket(number, blockStart, length);
+                    onTimedPacket(number, blockStart, length, "packet block", true);
                     return true;
                 }
                 default -> {
@@ -367,80 +357,26 @@ public final class CaptureReader implements AutoCloseable {
             throw new CaptureException(name, number, "garbage in the section header at offset " + at + ": version "
                 + major + "." + minor + " (expected 1.x)");
         }
-        interfaceCount = 0;
+        interfaces.clear();
         sections++;
     }
 
-    private void onInterfaceDescription(final long number, final long at, final int length) throws CaptureException {
-        if (length < 20) {
-            throw new CaptureException(name, number, "garbage in the interface description block at offset " + at
-                + ": total length " + length + " is less than 20");
-        }
-        if (interfaceCount == ifLinkType.length) {
-            final int n = interfaceCount * 2;
-            ifLinkType = java.util.Arrays.copyOf(ifLinkType, n);
-            ifSnapLength = java.util.Arrays.copyOf(ifSnapLength, n);
-            ifTsResol = java.util.Arrays.copyOf(ifTsResol, n);
-            ifTsOffsetSec = java.util.Arrays.copyOf(ifTsOffsetSec, n);
-        }
-        final int i = interfaceCount;
-        ifLinkType[i] = Bytes.u16(buf, 8, bigEndian);
-        ifSnapLength[i] = Bytes.i32(buf, 12, bigEndian);
-        ifTsResol[i] = TSRESOL_MICROS;
-        ifTsOffsetSec[i] = 0;
-        final int end = length - 4;
-        int p = 16;
-        while (p + 4 <= end) {
-            final int code = Bytes.u16(buf, p, bigEndian);
-            final int optLen = Bytes.u16(buf, p + 2, bigEndian);
-            if (code == 0) {
-                break; // opt_endofopt
-            }
-            if (p + 4 + optLen > end) {
-                throw new CaptureException(name, number, "garbage in the interface description block at offset " + at
-                    + ": option " + code + " of length " + optLen + " overruns the block");
-            }
-            if (code == 9 && optLen >= 1) {
-                final int v = buf[p + 4] & 0xFF;
-                final boolean pow2 = (v & 0x80) != 0;
-                final int exp = v & 0x7F;
-                if (pow2 ? exp > 63 : exp > 18) {
-                    throw new CaptureException(name, number, "garbage in the interface description block at offset " + at
-                        + ": if_tsresol " + v + " is out of range");
-                }
-                ifTsResol[i] = v;
-            } else if (code == 14 && optLen >= 8) {
-                ifTsOffsetSec[i] = bigEndian ? Bytes.i64be(buf, p + 4) : Bytes.i64le(buf, p + 4);
-            }
-            p += 4 + ((optLen + 3) & ~3);
-        }
-        interfaceCount++;
-    }
-
-    private void onEnhancedPacket(final long number, final long at, final int length) throws CaptureException {
+    /**
+     * An Enhanced Packet Block (32-bit interface id) or the obsolete Packet Block (16-bit interface
+     * id, then 16 bits of drops count): the rest of their layout is the same.
+     */
+    private void onTimedPacket(final long number, final long at, final int length, final String block,
+                               final boolean obsolete) throws CaptureException {
         if (length < 32) {
-            throw new CaptureException(name, number, "garbage in the enhanced packet block at offset " + at
+            throw new CaptureException(name, number, "garbage in the " + block + " at offset " + at
                 + ": total length " + length + " is less than 32");
         }
-        final long ifId = Bytes.i32(buf, 8, bigEndian) & 0xFFFF_FFFFL;
+        final long ifId = obsolete ? Bytes.u16(buf, 8, bigEndian) : Bytes.i32(buf, 8, bigEndian) & 0xFFFF_FFFFL;
         final long high = Bytes.i32(buf, 12, bigEndian) & 0xFFFF_FFFFL;
         final long low = Bytes.i32(buf, 16, bigEndian) & 0xFFFF_FFFFL;
         final long cap = Bytes.i32(buf, 20, bigEndian) & 0xFFFF_FFFFL;
         final long orig = Bytes.i32(buf, 24, bigEndian) & 0xFFFF_FFFFL;
-        setPacket(number, at, "enhanced packet block", ifId, high << 32 | low, true, cap, orig, 28, length - 32);
-    }
-
-    private void onObsoletePacket(final long number, final long at, final int length) throws CaptureException {
-        if (length < 32) {
-            throw new CaptureException(name, number, "garbage in the packet block at offset " + at
-                + ": total length " + length + " is less than 32");
-        }
-        final long ifId = Bytes.u16(buf, 8, bigEndian);
-        final long high = Bytes.i32(buf, 12, bigEndian) & 0xFFFF_FFFFL;
-        final long low = Bytes.i32(buf, 16, bigEndian) & 0xFFFF_FFFFL;
-        final long cap = Bytes.i32(buf, 20, bigEndian) & 0xFFFF_FFFFL;
-        final long orig = Bytes.i32(buf, 24, bigEndian) & 0xFFFF_FFFFL;
-        setPacket(number, at, "packet block", ifId, high << 32 | low, true, cap, orig, 28, length - 32);
+        setPacket(number, at, block, ifId, high << 32 | low, true, cap, orig, 28, length - 32);
     }
 
     private void onSimplePacket(final long number, final long at, final int length) throws CaptureException {
@@ -448,13 +384,13 @@ public final class CaptureReader implements AutoCloseable {
             throw new CaptureException(name, number, "garbage in the simple packet block at offset " + at
                 + ": total length " + length + " is less than 16");
         }
-        if (interfaceCount == 0) {
+        if (interfaces.count() == 0) {
             throw new CaptureException(name, number, "garbage: simple packet block at offset " + at
                 + " comes before any interface description block");
         }
         final long orig = Bytes.i32(buf, 8, bigEndian) & 0xFFFF_FFFFL;
         long cap = Math.min(orig, length - 16);
-        final long snap = ifSnapLength[0] & 0xFFFF_FFFFL;
+        final long snap = interfaces.snapLength(0) & 0xFFFF_FFFFL;
         if (snap != 0) {
             cap = Math.min(cap, snap);
         }
@@ -464,10 +400,11 @@ public final class CaptureReader implements AutoCloseable {
     private void setPacket(final long number, final long at, final String block, final long ifId, final long units,
                            final boolean hasTime, final long cap, final long orig, final int offset, final int room)
         throws CaptureException {
-        if (ifId >= interfaceCount) {
+        final int described = interfaces.count();
+        if (ifId >= described) {
             throw new CaptureException(name, number, "garbage in the " + block + " at offset " + at + ": interface "
-                + ifId + " is not described (" + interfaceCount + " interface description block"
-                + (interfaceCount == 1 ? "" : "s") + " in this section)");
+                + ifId + " is not described (" + described + " interface description block"
+                + (described == 1 ? "" : "s") + " in this section)");
         }
         if (cap > room) {
             throw new CaptureException(name, number, "garbage in the " + block + " at offset " + at
@@ -475,68 +412,21 @@ public final class CaptureReader implements AutoCloseable {
         }
         final int iface = (int) ifId;
         if (hasTime) {
-            final long ns = unitsToNs(units, ifTsResol[iface], ifTsOffsetSec[iface]);
+            final long ns = interfaces.timestampNs(iface, units);
             if (ns == Long.MIN_VALUE) {
                 throw new CaptureException(name, number, "garbage in the " + block + " at offset " + at
-                    + ": timestamp " + Long.toUnsignedString(units) + " (if_tsresol " + ifTsResol[iface]
-                    + ", if_tsoffset " + ifTsOffsetSec[iface] + " s) is out of range");
+                    + ": timestamp " + Long.toUnsignedString(units) + " (if_tsresol " + interfaces.tsResol(iface)
+                    + ", if_tsoffset " + interfaces.tsOffsetSec(iface) + " s) is out of range");
             }
             timestampNs = ns;
         }
         packetNumber = number;
         interfaceId = iface;
-        linkType = ifLinkType[iface];
+        linkType = interfaces.linkType(iface);
         dataOffset = offset;
         capturedLength = (int) cap;
         originalLength = (int) Math.min(orig, Integer.MAX_VALUE);
     }
-
-    /**
-     * Converts a pcapng timestamp to nanoseconds since the epoch.
-     *
-     * @param units     the 64-bit timestamp, unsigned
-     * @param tsresol   if_tsresol: bit 7 clear = 10^-n s, set = 2^-n s
-     * @param offsetSec if_tsoffset, seconds
-     * @return ns, or {@link Long#MIN_VALUE} when out of the long range
-     */
-    static long unitsToNs(final long units, final int tsresol, final long offsetSec) {
-        final int exp = tsresol & 0x7F;
-        long ns;
-        if ((tsresol & 0x80) != 0) {
-            // 2^-exp seconds per unit: whole seconds and the fraction in 0.64 fixed point
-            final long secs = exp == 64 ? 0 : units >>> exp;
-            final long fracBits = exp == 0 ? 0 : units << (64 - exp);
-            if (secs < 0 || secs > Long.MAX_VALUE / 1_000_000_000L) {
-                return Long.MIN_VALUE;
-            }
-            // unsigned high 64 bits of fracBits x 1e9
-            final long fracNs = Math.multiplyHigh(fracBits, 1_000_000_000L) + (fracBits < 0 ? 1_000_000_000L : 0);
-            ns = secs * 1_000_000_000L + fracNs;
-        } else if (exp <= 9) {
-            final long mul = POW10[9 - exp];
-            if (units < 0 || units > Long.MAX_VALUE / mul) {
-                return Long.MIN_VALUE;
-            }
-            ns = units * mul;
-        } else {
-            ns = Long.divideUnsigned(units, POW10[exp - 9]);
-        }
-        if (offsetSec != 0) {
-            if (Math.abs(offsetSec) > Long.MAX_VALUE / 1_000_000_000L) {
-                return Long.MIN_VALUE;
-            }
-            final long sum = ns + offsetSec * 1_000_000_000L;
-            if (((ns ^ sum) & (offsetSec ^ sum)) < 0) {
-                return Long.MIN_VALUE;
-            }
-            ns = sum;
-        }
-        return ns == Long.MIN_VALUE ? Long.MIN_VALUE + 1 : ns;
-    }
-
-    private static final long[] POW10 = {
-        1L, 10L, 100L, 1_000L, 10_000L, 100_000L, 1_000_000L, 10_000_000L, 100_000_000L, 1_000_000_000L,
-        10_000_000_000L};
 
     private static String blockTypeName(final int type) {
         return switch (type) {
@@ -555,7 +445,7 @@ public final class CaptureReader implements AutoCloseable {
             while (n < off + len) {
                 n *= 2;
             }
-            buf = java.util.Arrays.copyOf(buf, n);
+            buf = Arrays.copyOf(buf, n);
         }
         final int got;
         try {

@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import java.util.Arrays;
+
 /**
  * What a capture held: packets read, transport packets by BTH opcode and by encapsulation, skipped
  * frames by {@link SkipReasons reason}, ECN codepoints and CE marks, FECN/BECN, AETH syndromes,
@@ -39,13 +41,13 @@ public final class CaptureStats {
     public void reset() {
         packets = 0;
         transportPackets = 0;
-        java.util.Arrays.fill(byEncapsulation, 0);
-        java.util.Arrays.fill(byOpcode, 0);
-        java.util.Arrays.fill(skipped, 0);
-        java.util.Arrays.fill(byEcn, 0);
+        Arrays.fill(byEncapsulation, 0);
+        Arrays.fill(byOpcode, 0);
+        Arrays.fill(skipped, 0);
+        Arrays.fill(byEcn, 0);
         fecn = 0;
         becn = 0;
-        java.util.Arrays.fill(byAethSyndrome, 0);
+        Arrays.fill(byAethSyndrome, 0);
         icrcOk = 0;
         icrcBad = 0;
         icrcNotChecked = 0;
@@ -200,11 +202,6 @@ public final class CaptureStats {
         return byEcn[3];
     }
 
-    /** @return transport packets with the BTH FECN bit */
-    public long fecnMarks() {
-        return fecn;
-    }
-
     /** @return transport packets with the BTH BECN bit */
     public long becnMarks() {
         return becn;
@@ -231,15 +228,6 @@ public final class CaptureStats {
     /** @return AETHs of class NAK (syndromes 0x60-0x7F) */
     public long aethNaks() {
         return sumSyndromes(0x60);
-    }
-
-    /**
-     * @param code NAK code 0..31 (0 PSN sequence error, 1 invalid request, 2 remote access error,
-     *             3 remote operational error, 4 invalid RD request)
-     * @return NAKs with that code
-     */
-    public long aethNakCount(final int code) {
-        return byAethSyndrome[0x60 | (code & 0x1F)];
     }
 
     private long sumSyndromes(final int base) {

@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import java.util.Arrays;
+
 /**
  * BTH opcodes (IBTA Vol. 1 §9.2.1 Table 38 "OpCode field"; 0x81 CNP from Annex A17 §A17.9.2):
  * transport service in the top 3 bits (RC 0x00, UC 0x20, RD 0x40, UD 0x60, CNP 0x80, XRC 0xA0,
@@ -80,7 +82,7 @@ public final class IbOpcodes {
         AETH | ATOMIC_ACK_ETH, ATOMIC_ETH, ATOMIC_ETH, UNKNOWN, IETH, IETH, FETH | RETH, RETH};
 
     static {
-        java.util.Arrays.fill(LAYOUT, UNKNOWN);
+        Arrays.fill(LAYOUT, UNKNOWN);
         for (int op = 0; op < RC_OPS.length; op++) {
             if (RC_OPS[op] == null) {
                 continue;

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Writes a classic pcap file (draft-ietf-opsawg-pcap: nanosecond magic {@code 0xA1B23C4D},
@@ -49,7 +50,6 @@ public final class PcapWriter implements AutoCloseable {
     private final byte[] frame = new byte[MAX_PAYLOAD_BYTES + 256];
     private final byte[] record = new byte[16];
     private final Icrc icrc = new Icrc();
-    private long frames;
     private boolean closed;
 
     /**
@@ -163,7 +163,7 @@ public final class PcapWriter implements AutoCloseable {
         f[bth + 8] = (byte) (p.ackReq ? 0x80 : 0);
         Bytes.put24be(f, bth + 9, p.psn);
         pos = bth + 12;
-        java.util.Arrays.fill(f, pos, pos + ext + payload + pad, (byte) 0);
+        Arrays.fill(f, pos, pos + ext + payload + pad, (byte) 0);
         if ((layout & IbOpcodes.DETH) != 0) {
             Bytes.put32be(f, pos, p.dethQkey);
             Bytes.put24be(f, pos + 5, p.dethSrcQp);
@@ -249,7 +249,7 @@ public final class PcapWriter implements AutoCloseable {
         final int ip = ethernet(f, dstMac, srcMac, 0, pcp, RoceDecoder.ETHERTYPE_IPV4);
         final int l4Bytes = 8 + 24 + 4;
         final int totalLength = 20 + 4 + l4Bytes + 4 + 32 * recordCount;
-        java.util.Arrays.fill(f, ip, ip + totalLength, (byte) 0);
+        Arrays.fill(f, ip, ip + totalLength, (byte) 0);
         f[ip] = 0x45;
         f[ip + 1] = (byte) (dscp << 2 | ecn);
         Bytes.put16be(f, ip + 2, totalLength);
@@ -327,7 +327,7 @@ public final class PcapWriter implements AutoCloseable {
     private void writeFrame(final long timePs, final int length) {
         int n = length;
         if (n < MIN_FRAME) {
-            java.util.Arrays.fill(frame, n, MIN_FRAME, (byte) 0);
+            Arrays.fill(frame, n, MIN_FRAME, (byte) 0);
             n = MIN_FRAME;
         }
         final long ns = baseEpochNs + timePs / 1_000;
@@ -341,7 +341,6 @@ public final class PcapWriter implements AutoCloseable {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write a pcap record: " + e.getMessage(), e);
         }
-        frames++;
     }
 
     private void checkTime(final long timePs) {
@@ -356,11 +355,6 @@ public final class PcapWriter implements AutoCloseable {
         if (!ok) {
             throw new IllegalArgumentException(field + ": expected " + expected + ", got " + got);
         }
-    }
-
-    /** @return frames written so far */
-    public long framesWritten() {
-        return frames;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.nicsim.traces;
 
+import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -80,17 +81,17 @@ public final class PccEventDeriver implements RocePacketHandler {
     public static final long DEFAULT_PAIRING_WAIT_NS = 1_000_000;
 
     private static final int MASK24 = PccEventLayout.MASK_24;
-    private static final int HIST = 16;
     private static final int REC = PccEventLayout.RECORD_LENGTH;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
     private static final long MAX_DELTA_NS = Long.MAX_VALUE / 1_000;
-    private static final int PSN_PAIRING_WINDOW = 1 << 22;
 
     private final PccEventSink sink;
     private final long burstGapPs;
     private final long pairingWaitPs;
     private final boolean rttFromAckReq;
     private final PccEvent event = new PccEvent();
+    private final FlowTable table = new FlowTable();
+    private final EventRing ring = new EventRing();
 
     // time
     private boolean started;
@@ -98,60 +99,9 @@ public final class PccEventDeriver implements RocePacketHandler {
     private long nowPs;
     private long seq;
 
-    // endpoints (addresses)
-    private final KeyIndex endpoints = new KeyIndex();
-    private long[] endpointHi = new long[16];
-    private long[] endpointLo = new long[16];
-
-    // address pairs (requester -> responder) and the streams of each
-    private final KeyIndex pairs = new KeyIndex();
-    private int[] pairFirstHalf = new int[16];
-
-    // request streams ("halves"): (src, dst, responder QPN)
-    private final KeyIndex halves = new KeyIndex();
-    private int halfCap = 16;
-    private int[] halfNextInPair = new int[halfCap];
-    private int[] halfSrcEndpoint = new int[halfCap];
-    private int[] halfRespQpn = new int[halfCap];
-    private int[] halfFlow = new int[halfCap];
-    private boolean[] burstOpen = new boolean[halfCap];
-    private long[] burstFirstPs = new long[halfCap];
-    private long[] burstLastPs = new long[halfCap];
-    private int[] burstFirstPsn = new int[halfCap];
-    private int[] burstLastPsn = new int[halfCap];
-    private long[] burstBytes = new long[halfCap];
-    private int[] burstPackets = new int[halfCap];
-    private long[] burstLastSeq = new long[halfCap];
-    private boolean[] hasSent = new boolean[halfCap];
-    private int[] lastSentPsn = new int[halfCap];
-    private int[] histNext = new int[halfCap];
-    private int[] histPsn = new int[halfCap * HIST];
-    private long[] histTimePs = new long[halfCap * HIST];
-    private byte[] histState = new byte[halfCap * HIST]; // 0 empty, 1 sent, 2 sent with AckReq, 3 answered
-
-    // flows (requester QPs): (requester address, QPN [| 1 << 32 for unpaired fallbacks])
-    private final KeyIndex flows = new KeyIndex();
-    private int flowCap = 16;
-    private int[] flowQpn = new int[flowCap];
-    private int[] flowEndpoint = new int[flowCap];
-    private int[] flowHalf = new int[flowCap];
-    private boolean[] flowSeen = new boolean[flowCap];
-    private boolean[] flowHasAcked = new boolean[flowCap];
-    private int[] flowLastAcked = new int[flowCap];
-
-    // open bursts
+    // streams with an open burst
     private int[] open = new int[16];
     private int openCount;
-
-    // reorder ring
-    private int ringCap = 256;
-    private UnsafeBuffer ring = new UnsafeBuffer(new byte[ringCap * REC]);
-    private long[] ringTimePs = new long[ringCap];
-    private long[] ringSeq = new long[ringCap];
-    private int[] ringFlow = new int[ringCap];
-    private int[] ringHalf = new int[ringCap];
-    private int ringHead;
-    private int ringCount;
 
     // counts
     private final long[] eventsByType = new long[PccEventType.COUNT];
@@ -199,7 +149,6 @@ public final class PccEventDeriver implements RocePacketHandler {
         this.burstGapPs = burstGapNs * 1_000;
         this.pairingWaitPs = pairingWaitNs * 1_000;
         this.rttFromAckReq = rttFromAckReq;
-        Arrays.fill(pairFirstHalf, -1);
     }
 
     /**
@@ -283,122 +232,48 @@ public final class PccEventDeriver implements RocePacketHandler {
         return (int) (ps / 1_000);
     }
 
-    /** 24-bit serial-number difference a - b in -2^23 .. 2^23-1. */
-    private static int psnDiff(final int a, final int b) {
-        return ((a - b) << 8) >> 8;
-    }
-
     // ------------------------------------------------------------------ requests
 
     private void onRequest(final RocePacket p, final long t) {
         if (p.ecn == 3) {
             ceMarkedRequests++;
         }
-        final int h = half(p);
-        if (burstOpen[h] && (burstBytes[h] + p.payloadBytes > Integer.MAX_VALUE || burstPackets[h] == Integer.MAX_VALUE)) {
+        final FlowTable s = table;
+        final int h = s.half(p);
+        if (s.burstOpen[h] && (s.burstBytes[h] + p.payloadBytes > Integer.MAX_VALUE || s.burstPackets[h] == Integer.MAX_VALUE)) {
             closeBurst(h);
         }
-        if (!burstOpen[h]) {
-            burstOpen[h] = true;
-            burstFirstPs[h] = t;
-            burstFirstPsn[h] = p.psn;
-            burstBytes[h] = 0;
-            burstPackets[h] = 0;
+        if (!s.burstOpen[h]) {
+            s.burstOpen[h] = true;
+            s.burstFirstPs[h] = t;
+            s.burstFirstPsn[h] = p.psn;
+            s.burstBytes[h] = 0;
+            s.burstPackets[h] = 0;
             if (openCount == open.length) {
                 open = Arrays.copyOf(open, openCount * 2);
             }
             open[openCount++] = h;
         }
-        burstLastPs[h] = t;
-        burstLastPsn[h] = p.psn;
-        burstBytes[h] += p.payloadBytes;
-        burstPackets[h]++;
-        burstLastSeq[h] = seq;
-        if (!hasSent[h] || psnDiff(p.psn, lastSentPsn[h]) > 0) {
-            lastSentPsn[h] = p.psn;
-        }
-        hasSent[h] = true;
-        final int k = h * HIST + histNext[h];
-        histPsn[k] = p.psn;
-        histTimePs[k] = t;
-        histState[k] = (byte) (p.ackReq ? 2 : 1);
-        histNext[h] = (histNext[h] + 1) % HIST;
-    }
-
-    private int half(final RocePacket p) {
-        final int before = halves.size();
-        final int h = halves.findOrAdd(p.srcAddrHi, p.srcAddrLo, p.dstAddrHi, p.dstAddrLo, p.destQp);
-        if (h == before) {
-            ensureHalfCapacity(h + 1);
-            final int src = endpoint(p.srcAddrHi, p.srcAddrLo);
-            final int beforePairs = pairs.size();
-            final int pair = pairs.findOrAdd(p.srcAddrHi, p.srcAddrLo, p.dstAddrHi, p.dstAddrLo, 0);
-            if (pair == beforePairs) {
-                if (pair == pairFirstHalf.length) {
-                    pairFirstHalf = Arrays.copyOf(pairFirstHalf, pair * 2);
-                }
-                pairFirstHalf[pair] = -1;
-            }
-            halfNextInPair[h] = pairFirstHalf[pair];
-            pairFirstHalf[pair] = h;
-            halfSrcEndpoint[h] = src;
-            halfRespQpn[h] = p.destQp;
-            halfFlow[h] = -1;
-            burstOpen[h] = false;
-            hasSent[h] = false;
-            histNext[h] = 0;
-            Arrays.fill(histState, h * HIST, (h + 1) * HIST, (byte) 0);
-        }
-        return h;
-    }
-
-    private int endpoint(final long hi, final long lo) {
-        final int before = endpoints.size();
-        final int e = endpoints.findOrAdd(hi, lo, 0, 0, 0);
-        if (e == before) {
-            if (e == endpointHi.length) {
-                endpointHi = Arrays.copyOf(endpointHi, e * 2);
-                endpointLo = Arrays.copyOf(endpointLo, e * 2);
-            }
-            endpointHi[e] = hi;
-            endpointLo[e] = lo;
-        }
-        return e;
-    }
-
-    private int flow(final long hi, final long lo, final long qpnKey) {
-        final int before = flows.size();
-        final int f = flows.findOrAdd(hi, lo, qpnKey, 0, 0);
-        if (f == before) {
-            if (f == flowCap) {
-                flowCap *= 2;
-                flowQpn = Arrays.copyOf(flowQpn, flowCap);
-                flowEndpoint = Arrays.copyOf(flowEndpoint, flowCap);
-                flowHalf = Arrays.copyOf(flowHalf, flowCap);
-                flowSeen = Arrays.copyOf(flowSeen, flowCap);
-                flowHasAcked = Arrays.copyOf(flowHasAcked, flowCap);
-                flowLastAcked = Arrays.copyOf(flowLastAcked, flowCap);
-            }
-            flowQpn[f] = (int) qpnKey & MASK24;
-            flowEndpoint[f] = endpoint(hi, lo);
-            flowHalf[f] = -1;
-            flowSeen[f] = false;
-            flowHasAcked[f] = false;
-        }
-        return f;
+        s.burstLastPs[h] = t;
+        s.burstLastPsn[h] = p.psn;
+        s.burstBytes[h] += p.payloadBytes;
+        s.burstPackets[h]++;
+        s.burstLastSeq[h] = seq;
+        s.sent(h, p.psn, t, p.ackReq);
     }
 
     // ------------------------------------------------------------------ responses and CNPs
 
     private void onResponse(final RocePacket p, final long t) {
+        final FlowTable s = table;
         // the requester is the response's destination
-        final int f = flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
-        int h = flowHalf[f];
+        final int f = s.flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
+        int h = s.flowHalf[f];
         if (h < 0) {
-            h = pairStream(p.dstAddrHi, p.dstAddrLo, p.srcAddrHi, p.srcAddrLo, p.psn);
+            h = s.pairStream(p.dstAddrHi, p.dstAddrLo, p.srcAddrHi, p.srcAddrLo, p.psn);
             if (h >= 0) {
-                halfFlow[h] = f;
-                flowHalf[f] = h;
+                s.halfFlow[h] = f;
+                s.flowHalf[f] = h;
             }
         }
         final int op = p.opcode & 0x1F;
@@ -426,18 +301,19 @@ public final class PccEventDeriver implements RocePacketHandler {
     }
 
     private void onAck(final RocePacket p, final long t, final int f, final int h) {
+        final FlowTable s = table;
         final int psn = p.psn;
-        if (flowHasAcked[f] && psnDiff(psn, flowLastAcked[f]) <= 0) {
+        if (s.flowHasAcked[f] && FixedPoint.psnDelta(s.flowLastAcked[f], psn) <= 0) {
             duplicateAcks++;
             return;
         }
-        final int firstSn = flowHasAcked[f] ? (flowLastAcked[f] + 1) & MASK24 : firstUnackedGuess(h, psn);
-        flowHasAcked[f] = true;
-        flowLastAcked[f] = psn;
-        final int k = h >= 0 ? findHistory(h, psn) : -1;
-        final int echoNs = k >= 0 ? ns32(histTimePs[k]) : 0;
-        final int i = append(t, f, -1);
-        event.wrap(ring, i * REC).reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, 0, psn, ns32(t))
+        final int firstSn = s.flowHasAcked[f] ? (s.flowLastAcked[f] + 1) & MASK24 : s.firstUnackedGuess(h, psn);
+        s.flowHasAcked[f] = true;
+        s.flowLastAcked[f] = psn;
+        final int k = h >= 0 ? s.findHistory(h, psn) : -1;
+        final int echoNs = k >= 0 ? ns32(s.histTimePs[k]) : 0;
+        final int i = ring.append(t, seq, f, -1);
+        event.wrap(ring.records(), i * REC).reset(PccEventType.ACK, PccEventType.SUBTYPE_NONE, 0, psn, ns32(t))
             .firstSn(firstSn).rtt(echoNs, 0, 0);
         eventsByType[PccEventType.ACK]++;
         if (k >= 0) {
@@ -445,81 +321,37 @@ public final class PccEventDeriver implements RocePacketHandler {
         }
     }
 
-    /** For a flow's first ACK: the oldest remembered request PSN of the stream at or before psn. */
-    private int firstUnackedGuess(final int h, final int psn) {
-        if (h < 0) {
-            return psn;
-        }
-        int first = psn;
-        for (int j = 0; j < HIST; j++) {
-            final int k = h * HIST + j;
-            if (histState[k] != 0 && psnDiff(histPsn[k], first) < 0 && psnDiff(psn, histPsn[k]) < PSN_PAIRING_WINDOW) {
-                first = histPsn[k];
-            }
-        }
-        return first;
-    }
-
     private void rttSample(final int psn, final long t, final int f, final int h) {
         if (!rttFromAckReq) {
             return;
         }
-        final int k = findHistory(h, psn);
-        if (k < 0 || histState[k] != 2) {
+        final FlowTable s = table;
+        final int k = s.findHistory(h, psn);
+        if (k < 0 || s.histState[k] != FlowTable.SENT_ACK_REQ) {
             return;
         }
-        histState[k] = 3;
-        final long sentPs = histTimePs[k];
+        s.histState[k] = FlowTable.ANSWERED;
+        final long sentPs = s.histTimePs[k];
         final int midNs = ns32(sentPs + (t - sentPs) / 2);
-        final int sn = hasSent[h] ? lastSentPsn[h] : psn;
-        final int i = append(t, f, -1);
-        event.wrap(ring, i * REC).reset(PccEventType.RTT_RESPONSE, PccEventType.SUBTYPE_NONE, 0, sn, ns32(t))
+        final int sn = s.hasSent[h] ? s.lastSentPsn[h] : psn;
+        final int i = ring.append(t, seq, f, -1);
+        event.wrap(ring.records(), i * REC).reset(PccEventType.RTT_RESPONSE, PccEventType.SUBTYPE_NONE, 0, sn, ns32(t))
             .rtt(ns32(sentPs), midNs, midNs);
         eventsByType[PccEventType.RTT_RESPONSE]++;
     }
 
-    private int findHistory(final int h, final int psn) {
-        for (int j = 1; j <= HIST; j++) {
-            final int k = h * HIST + ((histNext[h] - j + HIST) % HIST);
-            if (histState[k] != 0 && histPsn[k] == psn) {
-                return k;
-            }
-        }
-        return -1;
-    }
-
-    /** The unpaired request stream from req to resp whose last sent PSN is closest to psn. */
-    private int pairStream(final long reqHi, final long reqLo, final long respHi, final long respLo, final int psn) {
-        final int pair = pairs.find(reqHi, reqLo, respHi, respLo, 0);
-        if (pair < 0) {
-            return -1;
-        }
-        int best = -1;
-        int bestDistance = PSN_PAIRING_WINDOW;
-        for (int h = pairFirstHalf[pair]; h >= 0; h = halfNextInPair[h]) {
-            if (halfFlow[h] >= 0 || !hasSent[h]) {
-                continue;
-            }
-            final int distance = Math.abs(psnDiff(psn, lastSentPsn[h]));
-            if (distance < bestDistance) {
-                bestDistance = distance;
-                best = h;
-            }
-        }
-        return best;
-    }
-
     private void onCnp(final RocePacket p, final long t) {
+        final FlowTable s = table;
         // the CNP goes from the notification point to the reaction point: its destination is the requester
-        final int f = flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
-        final int h = flowHalf[f];
-        final int sn = h >= 0 && hasSent[h] ? lastSentPsn[h] : 0;
+        final int f = s.flow(p.dstAddrHi, p.dstAddrLo, p.destQp);
+        final int h = s.flowHalf[f];
+        final int sn = h >= 0 && s.hasSent[h] ? s.lastSentPsn[h] : 0;
         appendSimple(PccEventType.CNP, PccEventType.SUBTYPE_NONE, sn, t, f, p.becn ? PccEventLayout.FLAG_BECN : 0);
     }
 
     private void appendSimple(final int type, final int subtype, final int sn, final long t, final int f, final int flags) {
-        final int i = append(t, f, -1);
-        event.wrap(ring, i * REC).reset(type, subtype, 0, sn, ns32(t)).flags(flags);
+        final int i = ring.append(t, seq, f, -1);
+        event.wrap(ring.records(), i * REC).reset(type, subtype, 0, sn, ns32(t)).flags(flags);
         eventsByType[type]++;
     }
 
@@ -528,7 +360,7 @@ public final class PccEventDeriver implements RocePacketHandler {
     private void closeExpiredBursts(final long t) {
         for (int j = openCount - 1; j >= 0; j--) {
             final int h = open[j];
-            if (t - burstLastPs[h] > burstGapPs) {
+            if (t - table.burstLastPs[h] > burstGapPs) {
                 closeBurst(h);
             }
         }
@@ -541,150 +373,66 @@ public final class PccEventDeriver implements RocePacketHandler {
                 break;
             }
         }
-        burstOpen[h] = false;
-        final int i = insertAfterSeq(burstLastSeq[h], burstLastPs[h], halfFlow[h], h);
+        final FlowTable s = table;
+        s.burstOpen[h] = false;
+        final int i = ring.insertAfterSeq(s.burstLastSeq[h], s.burstLastPs[h], s.halfFlow[h], h);
         final int offset = i * REC;
-        event.wrap(ring, offset).reset(PccEventType.TX_BURST, PccEventType.SUBTYPE_NONE, 0, burstLastPsn[h],
-            ns32(burstLastPs[h])).firstSn(burstFirstPsn[h]).tx((int) burstBytes[h], burstPackets[h]);
-        ring.putInt(offset + PccEventLayout.FIRST_TIMESTAMP_OFFSET, ns32(burstFirstPs[h]), LE);
+        final UnsafeBuffer records = ring.records();
+        event.wrap(records, offset).reset(PccEventType.TX_BURST, PccEventType.SUBTYPE_NONE, 0, s.burstLastPsn[h],
+            ns32(s.burstLastPs[h])).firstSn(s.burstFirstPsn[h]).tx((int) s.burstBytes[h], s.burstPackets[h]);
+        records.putInt(offset + PccEventLayout.FIRST_TIMESTAMP_OFFSET, ns32(s.burstFirstPs[h]), LE);
         eventsByType[PccEventType.TX_BURST]++;
     }
 
     private long minOpenLastSeq() {
         long min = Long.MAX_VALUE;
         for (int j = 0; j < openCount; j++) {
-            min = Math.min(min, burstLastSeq[open[j]]);
+            min = Math.min(min, table.burstLastSeq[open[j]]);
         }
         return min;
     }
 
     // ------------------------------------------------------------------ reorder ring
 
-    /** Appends an entry at the tail; returns its ring index. */
-    private int append(final long t, final int f, final int h) {
-        if (ringCount == ringCap) {
-            growRing();
-        }
-        final int i = (ringHead + ringCount) & (ringCap - 1);
-        ringCount++;
-        ringTimePs[i] = t;
-        ringSeq[i] = seq;
-        ringFlow[i] = f;
-        ringHalf[i] = h;
-        return i;
-    }
-
-    /** Inserts an entry after every entry with sequence &lt;= s; returns its ring index. */
-    private int insertAfterSeq(final long s, final long t, final int f, final int h) {
-        if (ringCount == ringCap) {
-            growRing();
-        }
-        final int mask = ringCap - 1;
-        int pos = ringCount; // relative position to insert at
-        while (pos > 0 && ringSeq[(ringHead + pos - 1) & mask] > s) {
-            pos--;
-        }
-        for (int j = ringCount; j > pos; j--) {
-            final int to = (ringHead + j) & mask;
-            final int from = (ringHead + j - 1) & mask;
-            ring.putBytes(to * REC, ring, from * REC, REC);
-            ringTimePs[to] = ringTimePs[from];
-            ringSeq[to] = ringSeq[from];
-            ringFlow[to] = ringFlow[from];
-            ringHalf[to] = ringHalf[from];
-        }
-        ringCount++;
-        final int i = (ringHead + pos) & mask;
-        ringTimePs[i] = t;
-        ringSeq[i] = s;
-        ringFlow[i] = f;
-        ringHalf[i] = h;
-        return i;
-    }
-
-    private void growRing() {
-        final int cap = ringCap * 2;
-        final UnsafeBuffer bigger = new UnsafeBuffer(new byte[cap * REC]);
-        final long[] time = new long[cap];
-        final long[] sq = new long[cap];
-        final int[] fl = new int[cap];
-        final int[] hf = new int[cap];
-        for (int j = 0; j < ringCount; j++) {
-            final int from = (ringHead + j) & (ringCap - 1);
-            bigger.putBytes(j * REC, ring, from * REC, REC);
-            time[j] = ringTimePs[from];
-            sq[j] = ringSeq[from];
-            fl[j] = ringFlow[from];
-            hf[j] = ringHalf[from];
-        }
-        ring = bigger;
-        ringTimePs = time;
-        ringSeq = sq;
-        ringFlow = fl;
-        ringHalf = hf;
-        ringHead = 0;
-        ringCap = cap;
-    }
-
+    /**
+     * Hands the held events on in ring order, each with its flow id, port and first-in-flow flag
+     * filled in, up to the first one that must still wait: after the last packet of a burst still
+     * open, or (unless finishing) a TX_BURST of an unpaired stream within the pairing wait.
+     */
     private void release(final boolean finishing) {
+        final FlowTable s = table;
         final long limit = finishing ? Long.MAX_VALUE : minOpenLastSeq();
-        while (ringCount > 0) {
-            final int i = ringHead;
-            if (ringSeq[i] > limit) {
+        while (ring.count() > 0) {
+            final int i = ring.head();
+            if (ring.seq(i) > limit) {
                 return;
             }
-            int f = ringFlow[i];
+            int f = ring.flow(i);
             if (f < 0) {
-                final int h = ringHalf[i];
-                f = halfFlow[h];
+                final int h = ring.half(i);
+                f = s.halfFlow[h];
                 if (f < 0) {
-                    if (!finishing && nowPs - ringTimePs[i] <= pairingWaitPs) {
+                    if (!finishing && nowPs - ring.timePs(i) <= pairingWaitPs) {
                         return;
                     }
-                    final int src = halfSrcEndpoint[h];
-                    f = flow(endpointHi[src], endpointLo[src], (1L << 32) | halfRespQpn[h]);
+                    final int src = s.halfSrcEndpoint[h];
+                    f = s.flow(s.endpointHi[src], s.endpointLo[src], (1L << 32) | s.halfRespQpn[h]);
                     txBurstsUnpaired++;
                 }
             }
             final int offset = i * REC;
-            ring.putInt(offset + PccEventLayout.FLOW_ID_OFFSET, flowQpn[f] & MASK24, LE);
-            final int endpointIndex = flowEndpoint[f];
-            ring.putByte(offset + PccEventLayout.PORT_OFFSET, (byte) Math.min(endpointIndex, 255));
-            if (!flowSeen[f]) {
-                flowSeen[f] = true;
-                final int flags = ring.getByte(offset + PccEventLayout.FLAGS_OFFSET) | PccEventLayout.FLAG_FIRST_IN_FLOW;
-                ring.putByte(offset + PccEventLayout.FLAGS_OFFSET, (byte) flags);
+            final UnsafeBuffer records = ring.records();
+            records.putInt(offset + PccEventLayout.FLOW_ID_OFFSET, s.flowQpn[f] & MASK24, LE);
+            final int endpointIndex = s.flowEndpoint[f];
+            records.putByte(offset + PccEventLayout.PORT_OFFSET, (byte) Math.min(endpointIndex, 255));
+            if (!s.flowSeen[f]) {
+                s.flowSeen[f] = true;
+                final int flags = records.getByte(offset + PccEventLayout.FLAGS_OFFSET) | PccEventLayout.FLAG_FIRST_IN_FLOW;
+                records.putByte(offset + PccEventLayout.FLAGS_OFFSET, (byte) flags);
             }
-            ringHead = (ringHead + 1) & (ringCap - 1);
-            ringCount--;
-            sink.onEvent(event.wrap(ring, offset), ringTimePs[i]);
+            ring.removeHead();
+            sink.onEvent(event.wrap(records, offset), ring.timePs(i));
         }
-    }
-
-    private void ensureHalfCapacity(final int n) {
-        if (n <= halfCap) {
-            return;
-        }
-        final int cap = halfCap * 2;
-        halfNextInPair = Arrays.copyOf(halfNextInPair, cap);
-        halfSrcEndpoint = Arrays.copyOf(halfSrcEndpoint, cap);
-        halfRespQpn = Arrays.copyOf(halfRespQpn, cap);
-        halfFlow = Arrays.copyOf(halfFlow, cap);
-        burstOpen = Arrays.copyOf(burstOpen, cap);
-        burstFirstPs = Arrays.copyOf(burstFirstPs, cap);
-        burstLastPs = Arrays.copyOf(burstLastPs, cap);
-        burstFirstPsn = Arrays.copyOf(burstFirstPsn, cap);
-        burstLastPsn = Arrays.copyOf(burstLastPsn, cap);
-        burstBytes = Arrays.copyOf(burstBytes, cap);
-        burstPackets = Arrays.copyOf(burstPackets, cap);
-        burstLastSeq = Arrays.copyOf(burstLastSeq, cap);
-        hasSent = Arrays.copyOf(hasSent, cap);
-        lastSentPsn = Arrays.copyOf(lastSentPsn, cap);
-        histNext = Arrays.copyOf(histNext, cap);
-        histPsn = Arrays.copyOf(histPsn, cap * HIST);
-        histTimePs = Arrays.copyOf(histTimePs, cap * HIST);
-        histState = Arrays.copyOf(histState, cap * HIST);
-        halfCap = cap;
     }
 
     // ------------------------------------------------------------------ counts
@@ -735,7 +483,7 @@ public final class PccEventDeriver implements RocePacketHandler {
 
     /** @return number of distinct addresses seen as requesters or CNP targets (ports 0..n-1) */
     public int endpointCount() {
-        return endpoints.size();
+        return table.endpointCount();
     }
 
     /**
@@ -747,9 +495,10 @@ public final class PccEventDeriver implements RocePacketHandler {
      * @throws IllegalArgumentException if no address has that port
      */
     public String endpointAddress(final int port) {
-        if (port < 0 || port >= endpoints.size()) {
-            throw new IllegalArgumentException("port: expected 0.." + (endpoints.size() - 1) + ", got " + port);
+        final int n = table.endpointCount();
+        if (port < 0 || port >= n) {
+            throw new IllegalArgumentException("port: expected 0.." + (n - 1) + ", got " + port);
         }
-        return RocePacket.formatAddress(endpointHi[port], endpointLo[port]);
+        return RocePacket.formatAddress(table.endpointHi[port], table.endpointLo[port]);
     }
 }

@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import java.util.Arrays;
+
 /**
  * Decodes one captured frame into a {@link RocePacket}: never throws on any input, bad input ends
  * as {@link RocePacket#KIND_SKIPPED} with {@link SkipReasons#CUT_BY_SNAPLEN} or
@@ -322,7 +324,7 @@ public final class RoceDecoder {
         if (opcode == MAC_CONTROL_PAUSE) {
             p.pauseOpcode = opcode;
             p.pfcClassEnable = 0xFF;
-            java.util.Arrays.fill(p.pauseQuanta, Bytes.u16be(d, pos + 2));
+            Arrays.fill(p.pauseQuanta, Bytes.u16be(d, pos + 2));
             return RocePacket.KIND_PAUSE;
         }
         return skip(p, SkipReasons.MAC_CONTROL_OTHER);

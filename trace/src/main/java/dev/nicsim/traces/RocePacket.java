@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import java.util.Arrays;
+
 /**
  * One decoded captured frame: a RoCEv2/RoCEv1/native-IB transport packet, a pause frame, or a
  * skipped frame with the reason. Reused for every packet ({@link #clear()}); fields are public for
@@ -282,7 +284,7 @@ public final class RocePacket {
         vcrcStatus = CRC_NOT_CHECKED;
         pauseOpcode = 0;
         pfcClassEnable = 0;
-        java.util.Arrays.fill(pauseQuanta, 0);
+        Arrays.fill(pauseQuanta, 0);
     }
 
     /**
@@ -352,7 +354,7 @@ public final class RocePacket {
         }
         if (kind == KIND_PAUSE) {
             return "RocePacket{#" + packetNumber + " pause opcode=0x" + Integer.toHexString(pauseOpcode)
-                + " enable=0x" + Integer.toHexString(pfcClassEnable) + " quanta=" + java.util.Arrays.toString(pauseQuanta) + "}";
+                + " enable=0x" + Integer.toHexString(pfcClassEnable) + " quanta=" + Arrays.toString(pauseQuanta) + "}";
         }
         return "RocePacket{#" + packetNumber + " " + IbOpcodes.name(opcode) + " " + formatAddress(srcAddrHi, srcAddrLo)
             + " -> " + formatAddress(dstAddrHi, dstAddrLo) + " qp=0x" + Integer.toHexString(destQp) + " psn=" + psn

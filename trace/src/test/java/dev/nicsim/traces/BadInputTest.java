@@ -65,7 +65,6 @@ class BadInputTest {
         final CaptureException e = fails(f, true);
         assertEquals(f + ": packet 12: truncated file: packet record needs 322 bytes, 222 left; "
             + "11 packets read: 11 RoCE/IB, 0 skipped", e.getMessage());
-        assertEquals(12, e.packetNumber());
     }
 
     @Test

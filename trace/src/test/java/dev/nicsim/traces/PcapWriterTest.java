@@ -170,7 +170,6 @@ class PcapWriterTest {
             }
             w.writePfc(t, 0x0202_0000_0003L, 0x08, pfc1);
             w.writePfc(t + 1_000, 0x0202_0000_0003L, 0xFF, pfc2);
-            assertEquals(13, w.framesWritten());
         }
         final List<RocePacket> read = readBack(bytes.toByteArray());
         assertEquals(13, read.size());

@@ -3,6 +3,7 @@ package dev.nicsim.interop.ns3;
 import dev.nicsim.fabric.fct.FctFile;
 
 import dev.nicsim.fabric.run.Reports;
+import dev.nicsim.scenario.ScenarioException;
 import org.apache.commons.csv.CSVPrinter;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -161,7 +162,7 @@ public final class FctCompare {
      * @param nicsimFct    the run's {@code fct.txt}
      * @param referenceFct the reference's
      * @return the comparison, at least one flow matched
-     * @throws dev.nicsim.scenario.ScenarioException for a missing file, a malformed line, or
+     * @throws ScenarioException for a missing file, a malformed line, or
      *                                                      when no flow of one file matches a flow
      *                                                      of the other (nothing to compare)
      */
@@ -170,7 +171,7 @@ public final class FctCompare {
         final List<FctFile.Row> reference = FctFile.read(referenceFct);
         final Result r = compare(run, reference);
         if (r.matched() == 0) {
-            throw new dev.nicsim.scenario.ScenarioException(referenceFct + ": no flow matches one of " + nicsimFct
+            throw new ScenarioException(referenceFct + ": no flow matches one of " + nicsimFct
                 + " by (src_ip, dst_ip, size, start_ns) (" + run.size() + " flows in the run, " + reference.size()
                 + " in the reference)");
         }

@@ -76,14 +76,12 @@ public final class Ns3Import {
     public record Result(Scenario scenario, String yaml, List<String> ignored, List<Path> inputs) {
     }
 
-    private final Ns3Config config;
+    private final Ns3Keys keys;
     private final ScenarioWriter.Comments comments = new ScenarioWriter.Comments();
-    private final List<String> ignored = new ArrayList<>();
-    private final java.util.Set<String> used = new java.util.HashSet<>();
     private PccParameterValues params;
 
     private Ns3Import(final Ns3Config config) {
-        this.config = config;
+        this.keys = new Ns3Keys(config);
     }
 
     /**
@@ -116,100 +114,6 @@ public final class Ns3Import {
         return new Ns3Import(config).run(topologyFile, flowFile, scenarioFile);
     }
 
-    private Ns3Config.Entry need(final String key) {
-        final Ns3Config.Entry e = config.get(key);
-        if (e == null) {
-            throw new ScenarioException(config.file() + ": missing key " + key + " (third.cc needs it)");
-        }
-        used.add(key);
-        return e;
-    }
-
-    private Ns3Config.Entry opt(final String key) {
-        final Ns3Config.Entry e = config.get(key);
-        if (e != null) {
-            used.add(key);
-        }
-        return e;
-    }
-
-    private ScenarioException bad(final Ns3Config.Entry e, final String why) {
-        return new ScenarioException(config.file() + ":" + e.line() + ": " + e.key() + ": " + why);
-    }
-
-    private double number(final Ns3Config.Entry e, final int i, final double min, final double max) {
-        final String t = e.values().get(i);
-        try {
-            final double v = Double.parseDouble(t);
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (final NumberFormatException ex) {
-            // below
-        }
-        throw bad(e, "expected a number in [" + fmt(min) + ", " + fmt(max) + "], got '" + t + "'");
-    }
-
-    private long integer(final Ns3Config.Entry e, final int i, final long min, final long max) {
-        final double v = number(e, i, min, max);
-        if (v != Math.rint(v)) {
-            throw bad(e, "expected an integer in [" + min + ", " + max + "], got '" + e.values().get(i) + "'");
-        }
-        return (long) v;
-    }
-
-    private boolean flag(final Ns3Config.Entry e) {
-        return integer(e, 0, 0, 1) == 1;
-    }
-
-    private long rateMbps(final Ns3Config.Entry e) {
-        final long bps = Ns3Lines.parseRate(e.value());
-        if (bps <= 0 || bps % 1_000_000 != 0) {
-            throw bad(e, "expected a rate in whole Mb/s such as 20Mb/s, got '" + e.value() + "'");
-        }
-        return bps / 1_000_000;
-    }
-
-    private Path file(final String key, final Path given, final String option) {
-        final Ns3Config.Entry e = opt(key);
-        if (given != null) {
-            if (!Files.exists(given)) {
-                throw new ScenarioException(given + ": no such file (" + option + ")");
-            }
-            return given;
-        }
-        if (e == null) {
-            throw new ScenarioException(config.file() + ": no " + key + " key; give " + option + " FILE");
-        }
-        final Path dir = config.file().toAbsolutePath().getParent();
-        for (final Path p : new Path[] {dir.resolve(e.value()), Path.of(e.value()), dir.resolve(Path.of(e.value()).getFileName())}) {
-            if (Files.exists(p)) {
-                return p;
-            }
-        }
-        throw bad(e, "no such file '" + e.value() + "' (looked next to the configuration and in the current directory);"
-            + " give " + option + " FILE");
-    }
-
-    private void ignore(final String key, final String reason) {
-        final Ns3Config.Entry e = opt(key);
-        if (e != null) {
-            ignored.add(e.text() + " (line " + e.line() + "): " + reason);
-        }
-    }
-
-    private void requireValue(final String key, final String value, final String why) {
-        final Ns3Config.Entry e = opt(key);
-        if (e != null && Double.parseDouble(checkNumber(e)) != Double.parseDouble(value)) {
-            throw bad(e, why + "; expected " + value + ", got " + e.value());
-        }
-    }
-
-    private String checkNumber(final Ns3Config.Entry e) {
-        number(e, 0, -1e18, 1e18);
-        return e.value();
-    }
-
     /** A comment at the end of a field's line naming the ns-3 entries it comes from (null entries skipped). */
     private void from(final String field, final Ns3Config.Entry... entries) {
         for (final Ns3Config.Entry e : entries) {
@@ -226,7 +130,7 @@ public final class Ns3Import {
         } catch (final IllegalArgumentException ex) {
             for (final Ns3Config.Entry e : entries) {
                 if (e != null) {
-                    throw bad(e, ex.getMessage());
+                    throw keys.bad(e, ex.getMessage());
                 }
             }
             throw ex; // a constant of this importer out of the algorithm's range: a bug here, not bad input
@@ -234,19 +138,31 @@ public final class Ns3Import {
         from("algorithm.params." + name, entries);
     }
 
+    /** Sets an algorithm parameter to a key third.cc needs, a rate in whole Mb/s. */
+    private void rateParam(final String name, final String key) {
+        final Ns3Config.Entry e = keys.need(key);
+        param(name, keys.rateMbps(e), e);
+    }
+
+    /** Sets an algorithm parameter to a flag key third.cc needs: 1 or 0. */
+    private void flagParam(final String name, final String key) {
+        final Ns3Config.Entry e = keys.need(key);
+        param(name, keys.flag(e) ? 1 : 0, e);
+    }
+
     private Result run(final Path topologyGiven, final Path flowsGiven, final Path scenarioFile) {
-        final Ns3Config.Entry ccMode = need("CC_MODE");
-        final int cc = (int) integer(ccMode, 0, 0, 100);
+        final Ns3Config.Entry ccMode = keys.need("CC_MODE");
+        final int cc = (int) keys.integer(ccMode, 0, 0, 100);
         final String algorithm = switch (cc) {
             case 1 -> "dcqcn";
             case 3 -> "hpcc";
             case 7 -> "timely";
             case 8 -> "dctcp-rate";
-            case 10 -> throw bad(ccMode, "10 (HPCC-PINT) is not modelled");
-            default -> throw bad(ccMode, "expected 1 (DCQCN), 3 (HPCC), 7 (TIMELY) or 8 (DCTCP), got " + cc);
+            case 10 -> throw keys.bad(ccMode, "10 (HPCC-PINT) is not modelled");
+            default -> throw keys.bad(ccMode, "expected 1 (DCQCN), 3 (HPCC), 7 (TIMELY) or 8 (DCTCP), got " + cc);
         };
-        final Path topoPath = file("TOPOLOGY_FILE", topologyGiven, "--topology");
-        final Path flowPath = file("FLOW_FILE", flowsGiven, "--flows");
+        final Path topoPath = keys.file("TOPOLOGY_FILE", topologyGiven, "--topology");
+        final Path flowPath = keys.file("FLOW_FILE", flowsGiven, "--flows");
         final Ns3Topology topo = Ns3Topology.read(topoPath);
         // as the scenario loader will: never write a scenario that cannot run
         final Scenario.Topology topology = ScenarioLoader.fileTopology(topo);
@@ -258,41 +174,41 @@ public final class Ns3Import {
                     + " data priority; line " + flows.flows().get(0).line() + " has " + pg + ", this one " + f.priorityGroup());
             }
         }
-        final Ns3Config.Entry payload = need("PACKET_PAYLOAD_SIZE");
-        final int mtu = (int) integer(payload, 0, 256, 9000);
+        final Ns3Config.Entry payload = keys.need("PACKET_PAYLOAD_SIZE");
+        final int mtu = (int) keys.integer(payload, 0, 256, 9000);
 
         // rejected values: things nicsim does not model
-        requireValue("ERROR_RATE_PER_LINK", "0", "nicsim models no link errors");
-        final Ns3Config.Entry linkDown = opt("LINK_DOWN");
-        if (linkDown != null && integer(linkDown, 0, 0, Long.MAX_VALUE) != 0) {
-            throw bad(linkDown, "link failures are not modelled; expected 'LINK_DOWN 0 0 0', got '" + linkDown.text() + "'");
+        keys.requireValue("ERROR_RATE_PER_LINK", "0", "nicsim models no link errors");
+        final Ns3Config.Entry linkDown = keys.opt("LINK_DOWN");
+        if (linkDown != null && keys.integer(linkDown, 0, 0, Long.MAX_VALUE) != 0) {
+            throw keys.bad(linkDown, "link failures are not modelled; expected 'LINK_DOWN 0 0 0', got '" + linkDown.text() + "'");
         }
-        requireValue("L2_BACK_TO_ZERO", "0", "nicsim retransmits go-back-N from the first unacknowledged packet");
-        requireValue("RATE_BOUND", "1", "nicsim always paces at the algorithm's rate");
-        final Ns3Config.Entry ackInterval = need("L2_ACK_INTERVAL");
-        final long ackBytes = integer(ackInterval, 0, 0, Integer.MAX_VALUE);
+        keys.requireValue("L2_BACK_TO_ZERO", "0", "nicsim retransmits go-back-N from the first unacknowledged packet");
+        keys.requireValue("RATE_BOUND", "1", "nicsim always paces at the algorithm's rate");
+        final Ns3Config.Entry ackInterval = keys.need("L2_ACK_INTERVAL");
+        final long ackBytes = keys.integer(ackInterval, 0, 0, Integer.MAX_VALUE);
         if (ackBytes == 0 || ackBytes > mtu) {
-            throw bad(ackInterval, "nicsim ACKs every packet or delays ACKs with DCTCP's state machine; only an interval of"
+            throw keys.bad(ackInterval, "nicsim ACKs every packet or delays ACKs with DCTCP's state machine; only an interval of"
                 + " 1.." + mtu + " bytes (an ACK per packet) maps exactly, got " + ackBytes);
         }
 
         final String fileName = scenarioFile.getFileName().toString().replaceFirst("\\.ya?ml$", "");
         final String name = fileName.matches("[A-Za-z0-9._-]+") ? fileName : "ns3-import";
-        comments.header("Imported by `nicsim ns3 import` from " + config.file() + " (HPCC ns-3 simulator configuration).");
+        comments.header("Imported by `nicsim ns3 import` from " + keys.file() + " (HPCC ns-3 simulator configuration).");
         comments.header("Each mapped field names the ns-3 key it comes from; every other field is nicsim's default, written out;");
         comments.header("keys that do not change results are listed at the end.");
-        final Ns3Config.Entry stop = opt("SIMULATOR_STOP_TIME");
-        final long stopPs = stop != null ? Math.round(number(stop, 0, 1e-9, 100) * 1e12) : Math.round(ScenarioLoader.DEFAULT_STOP_TIME_US * 1e6);
+        final Ns3Config.Entry stop = keys.opt("SIMULATOR_STOP_TIME");
+        final long stopPs = stop != null ? Math.round(keys.number(stop, 0, 1e-9, 100) * 1e12) : Math.round(ScenarioLoader.DEFAULT_STOP_TIME_US * 1e6);
         from("stop_time_us", stop);
-        from("topology.path", opt("TOPOLOGY_FILE"));
+        from("topology.path", keys.opt("TOPOLOGY_FILE"));
 
         // NIC
         final Scenario.NicSpec nicDefaults = ScenarioLoader.defaultNic();
-        final Ns3Config.Entry qcn = opt("ENABLE_QCN");
-        final boolean ecn = qcn == null || flag(qcn);
+        final Ns3Config.Entry qcn = keys.opt("ENABLE_QCN");
+        final boolean ecn = qcn == null || keys.flag(qcn);
         from("nic.mtu_bytes", payload);
         from("nic.ack_every_packets", ackInterval);
-        ignore("L2_CHUNK_SIZE", "with an ACK per packet (L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE) chunk boundaries add no ACKs");
+        keys.ignore("L2_CHUNK_SIZE", "with an ACK per packet (L2_ACK_INTERVAL <= PACKET_PAYLOAD_SIZE) chunk boundaries add no ACKs");
         comments.inline("nic.data_priority", "priority_group of every flow in " + flowPath.getFileName());
         final boolean npEnabled;
         final long cnpIntervalNs;
@@ -315,8 +231,8 @@ public final class Ns3Import {
             comments.above("nic.cnp_interval_us", "ns-3 sets the CNP flag on the ACK of every CE-marked packet; nicsim sends a"
                 + " CNP per CE-marked packet");
         }
-        final Ns3Config.Entry ackPrio = opt("ACK_HIGH_PRIO");
-        final boolean highAcks = ackPrio != null && flag(ackPrio);
+        final Ns3Config.Entry ackPrio = keys.opt("ACK_HIGH_PRIO");
+        final boolean highAcks = ackPrio != null && keys.flag(ackPrio);
         if (highAcks) {
             from("nic.ack_priority", ackPrio);
         } else {
@@ -334,30 +250,30 @@ public final class Ns3Import {
 
         // switch
         final Scenario.SwitchSpec sd = ScenarioLoader.defaultSwitch(nic, topology);
-        final Ns3Config.Entry buffer = need("BUFFER_SIZE");
-        final long bufferBytes = integer(buffer, 0, 1, 16384) * 1024 * 1024;
+        final Ns3Config.Entry buffer = keys.need("BUFFER_SIZE");
+        final long bufferBytes = keys.integer(buffer, 0, 1, 16384) * 1024 * 1024;
         from("switch.buffer_bytes", buffer);
-        final Ns3Config.Entry dynPfc = opt("USE_DYNAMIC_PFC_THRESHOLD");
-        if (dynPfc != null && !flag(dynPfc)) {
-            throw bad(dynPfc, "the reference's static PFC threshold is not modelled; expected 1 (dynamic)");
+        final Ns3Config.Entry dynPfc = keys.opt("USE_DYNAMIC_PFC_THRESHOLD");
+        if (dynPfc != null && !keys.flag(dynPfc)) {
+            throw keys.bad(dynPfc, "the reference's static PFC threshold is not modelled; expected 1 (dynamic)");
         }
         from("switch.pfc.enabled", dynPfc);
         comments.inline("switch.pfc.alpha", "ns-3 pfc_a_shift 3 (xoff = free buffer / 8); ns-3 lowers the shift by one per"
             + " doubling of the port rate over the NIC rate, nicsim uses one alpha on every port");
         from("switch.wred.priorities", qcn);
-        final Ns3Config.Entry kmin = need("KMIN_MAP");
-        final Ns3Config.Entry kmax = need("KMAX_MAP");
-        final Ns3Config.Entry pmax = need("PMAX_MAP");
+        final Ns3Config.Entry kmin = keys.need("KMIN_MAP");
+        final Ns3Config.Entry kmax = keys.need("KMAX_MAP");
+        final Ns3Config.Entry pmax = keys.need("PMAX_MAP");
         final List<Scenario.RateWred> byRate = new ArrayList<>();
         for (final long r : topo.linkRates()) {
             final double kminKb = mapValue(kmin, r, topo);
             final double kmaxKb = mapValue(kmax, r, topo);
             final double p = mapValue(pmax, r, topo);
             if (kmaxKb < kminKb) {
-                throw bad(kmax, "Kmax " + fmt(kmaxKb) + " KB is below Kmin " + fmt(kminKb) + " KB at " + r + " bit/s");
+                throw keys.bad(kmax, "Kmax " + Ns3Keys.fmt(kmaxKb) + " KB is below Kmin " + Ns3Keys.fmt(kminKb) + " KB at " + r + " bit/s");
             }
             if (p < 0 || p > 1) {
-                throw bad(pmax, "expected Pmax in [0, 1], got " + fmt(p) + " at " + r + " bit/s");
+                throw keys.bad(pmax, "expected Pmax in [0, 1], got " + Ns3Keys.fmt(p) + " at " + r + " bit/s");
             }
             byRate.add(new Scenario.RateWred(r, Math.round(kminKb * 1000), Math.round(kmaxKb * 1000), p));
         }
@@ -382,65 +298,61 @@ public final class Ns3Import {
         }
         if (cc != 3) {
             for (final String k : new String[] {"HAS_WIN", "VAR_WIN"}) {
-                final Ns3Config.Entry e = opt(k);
-                if (e != null && flag(e)) {
-                    throw bad(e, "a window with " + algorithm + " is not modelled (nicsim's " + algorithm + " is rate-only);"
+                final Ns3Config.Entry e = keys.opt(k);
+                if (e != null && keys.flag(e)) {
+                    throw keys.bad(e, "a window with " + algorithm + " is not modelled (nicsim's " + algorithm + " is rate-only);"
                         + " expected 0");
                 }
                 if (e != null) {
-                    ignored.add(e.text() + " (line " + e.line() + "): 0: no window, as nicsim's " + algorithm);
+                    keys.ignore(k, "0: no window, as nicsim's " + algorithm);
                 }
             }
         }
 
         // workload and sampling
         final Scenario.Workload workload = ScenarioLoader.fileWorkload(flows, topology, nic, 0);
-        from("workload.path", opt("FLOW_FILE"));
+        from("workload.path", keys.opt("FLOW_FILE"));
         comments.above("sampling.queue_interval_us", "the reference writes no time series; coarse samples keep the run fast");
         final Scenario.Sampling sampling = new Scenario.Sampling(SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, false, false);
 
         final String outputs = "an output file of the reference; nicsim writes fct.txt and its own files into the run's directory";
-        ignore("TRACE_FILE", "names the nodes whose packets the reference traces (output only)");
-        ignore("TRACE_OUTPUT_FILE", outputs);
-        ignore("FCT_OUTPUT_FILE", outputs);
-        ignore("PFC_OUTPUT_FILE", outputs);
-        ignore("QLEN_MON_FILE", outputs);
-        ignore("QLEN_MON_START", "queue-length monitor window (output only)");
-        ignore("QLEN_MON_END", "queue-length monitor window (output only)");
-        ignore("ENABLE_TRACE", "packet trace on or off (output only)");
-        ignore("ERROR_RATE_PER_LINK", "0: no link errors, as nicsim");
-        ignore("LINK_DOWN", "0 0 0: no link failure");
-        ignore("L2_BACK_TO_ZERO", "0: go-back-N from the first unacknowledged packet, as nicsim");
-        ignore("RATE_BOUND", "1: sending paced at the rate, as nicsim");
-        ignore("PINT_LOG_BASE", "read only by CC_MODE 10 (HPCC-PINT)");
-        ignore("PINT_PROB", "read only by CC_MODE 10 (HPCC-PINT)");
+        keys.ignore("TRACE_FILE", "names the nodes whose packets the reference traces (output only)");
+        keys.ignore("TRACE_OUTPUT_FILE", outputs);
+        keys.ignore("FCT_OUTPUT_FILE", outputs);
+        keys.ignore("PFC_OUTPUT_FILE", outputs);
+        keys.ignore("QLEN_MON_FILE", outputs);
+        keys.ignore("QLEN_MON_START", "queue-length monitor window (output only)");
+        keys.ignore("QLEN_MON_END", "queue-length monitor window (output only)");
+        keys.ignore("ENABLE_TRACE", "packet trace on or off (output only)");
+        keys.ignore("ERROR_RATE_PER_LINK", "0: no link errors, as nicsim");
+        keys.ignore("LINK_DOWN", "0 0 0: no link failure");
+        keys.ignore("L2_BACK_TO_ZERO", "0: go-back-N from the first unacknowledged packet, as nicsim");
+        keys.ignore("RATE_BOUND", "1: sending paced at the rate, as nicsim");
+        keys.ignore("PINT_LOG_BASE", "read only by CC_MODE 10 (HPCC-PINT)");
+        keys.ignore("PINT_PROB", "read only by CC_MODE 10 (HPCC-PINT)");
         if (cc != 8) {
-            ignore("DCTCP_RATE_AI", "read only by CC_MODE 8 (rate-based DCTCP)");
+            keys.ignore("DCTCP_RATE_AI", "read only by CC_MODE 8 (rate-based DCTCP)");
         }
         for (final String k : new String[] {"ALPHA_RESUME_INTERVAL", "RATE_DECREASE_INTERVAL", "CLAMP_TARGET_RATE", "RP_TIMER",
             "EWMA_GAIN", "FAST_RECOVERY_TIMES", "RATE_AI", "RATE_HAI", "MIN_RATE", "U_TARGET", "MI_THRESH", "INT_MULTI",
             "MULTI_RATE", "SAMPLE_FEEDBACK", "FAST_REACT", "HAS_WIN", "GLOBAL_T", "VAR_WIN"}) {
-            if (!used.contains(k)) {
-                ignore(k, "not read by CC_MODE " + cc + " (" + algorithm + ")");
+            if (!keys.isRead(k)) {
+                keys.ignore(k, "not read by CC_MODE " + cc + " (" + algorithm + ")");
             }
         }
-        for (final Ns3Config.Entry e : config.entries()) {
-            if (!used.contains(e.key())) {
-                throw bad(e, "not mapped by this importer");
-            }
-        }
-        if (!ignored.isEmpty()) {
+        keys.requireAllRead();
+        if (!keys.ignored().isEmpty()) {
             comments.footer("Ignored ns-3 keys (they do not change results):");
-            for (final String s : ignored) {
+            for (final String s : keys.ignored()) {
                 comments.footer("  " + s);
             }
         }
         final Scenario scenario = new Scenario(name, scenarioFile, 1, stopPs, topology, sw, nic,
             new Scenario.Algorithm(provider, params, null), workload, sampling);
-        requireHeadroom(scenario, topo, need("BUFFER_SIZE"));
+        requireHeadroom(scenario, topo, keys.need("BUFFER_SIZE"));
         requireBuilds(scenario);
-        return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(ignored),
-            List.of(config.file(), topoPath, flowPath));
+        return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(keys.ignored()),
+            List.of(keys.file(), topoPath, flowPath));
     }
 
     /**
@@ -480,7 +392,7 @@ public final class Ns3Import {
                         + l.delayPs() / 1000 + " ns at " + l.rateBitsPerSec() / 1e9 + " Gb/s) needs " + perPort
                         + " bytes of PFC headroom on switch node " + node + " (2 x delay x rate plus the frames in flight, per"
                         + " lossless priority), which with the links before it there reaches its " + c.bufferBytes + "-byte buffer"
-                        + " (BUFFER_SIZE, " + config.file() + ":" + buffer.line() + "), so nicsim run could not build the"
+                        + " (BUFFER_SIZE, " + keys.file() + ":" + buffer.line() + "), so nicsim run could not build the"
                         + " switch; shorten the delay or raise BUFFER_SIZE");
                 }
             }
@@ -503,39 +415,36 @@ public final class Ns3Import {
 
     /** The value of a {@code *_MAP} entry for one link rate; every rate of the topology must be listed. */
     private double mapValue(final Ns3Config.Entry e, final long rate, final Ns3Topology topo) {
-        final int n = (int) integer(e, 0, 1, 64);
+        final int n = (int) keys.integer(e, 0, 1, 64);
         for (int i = 0; i < n; i++) {
-            final long r = integer(e, 1 + 2 * i, 1, Long.MAX_VALUE);
+            final long r = keys.integer(e, 1 + 2 * i, 1, Long.MAX_VALUE);
             if (r == rate) {
-                return number(e, 2 + 2 * i, 0, 1e9);
+                return keys.number(e, 2 + 2 * i, 0, 1e9);
             }
         }
-        throw bad(e, "no entry for " + rate + " bit/s, a link rate of " + topo.file() + " (ns-3 asserts every rate is set)");
+        throw keys.bad(e, "no entry for " + rate + " bit/s, a link rate of " + topo.file() + " (ns-3 asserts every rate is set)");
     }
 
     private void dcqcn() {
-        final Ns3Config.Entry g = need("EWMA_GAIN");
-        param("g", number(g, 0, 1.0 / 65536, 1), g);
+        final Ns3Config.Entry g = keys.need("EWMA_GAIN");
+        param("g", keys.number(g, 0, 1.0 / 65536, 1), g);
         param("initial_alpha", 1);
         comments.above("algorithm.params.initial_alpha", "cnp_received_mlx sets alpha = 1 on the first CNP");
-        final Ns3Config.Entry alphaUs = need("ALPHA_RESUME_INTERVAL");
-        param("alpha_update_period_ns", Math.round(number(alphaUs, 0, 0.001, 1e6) * 1000), alphaUs);
-        final Ns3Config.Entry decUs = need("RATE_DECREASE_INTERVAL");
-        param("rate_reduce_monitor_period_ns", Math.round(number(decUs, 0, 0.001, 1e6) * 1000), decUs);
-        final Ns3Config.Entry timer = need("RP_TIMER");
-        param("rpg_time_reset_ns", Math.round(number(timer, 0, 0.001, 1e6) * 1000), timer);
+        final Ns3Config.Entry alphaUs = keys.need("ALPHA_RESUME_INTERVAL");
+        param("alpha_update_period_ns", Math.round(keys.number(alphaUs, 0, 0.001, 1e6) * 1000), alphaUs);
+        final Ns3Config.Entry decUs = keys.need("RATE_DECREASE_INTERVAL");
+        param("rate_reduce_monitor_period_ns", Math.round(keys.number(decUs, 0, 0.001, 1e6) * 1000), decUs);
+        final Ns3Config.Entry timer = keys.need("RP_TIMER");
+        param("rpg_time_reset_ns", Math.round(keys.number(timer, 0, 0.001, 1e6) * 1000), timer);
         param("rpg_byte_reset_bytes", 0);
         comments.inline("algorithm.params.rpg_byte_reset_bytes", "the reference has no byte counter");
-        final Ns3Config.Entry fr = need("FAST_RECOVERY_TIMES");
-        param("rpg_threshold", integer(fr, 0, 0, 1024), fr);
-        final Ns3Config.Entry ai = need("RATE_AI");
-        param("rpg_ai_rate_mbps", rateMbps(ai), ai);
-        final Ns3Config.Entry hai = need("RATE_HAI");
-        param("rpg_hai_rate_mbps", rateMbps(hai), hai);
-        final Ns3Config.Entry min = need("MIN_RATE");
-        param("rpg_min_rate_mbps", rateMbps(min), min);
-        final Ns3Config.Entry clamp = opt("CLAMP_TARGET_RATE");
-        param("clamp_tgt_rate", clamp != null && flag(clamp) ? 1 : 0, clamp);
+        final Ns3Config.Entry fr = keys.need("FAST_RECOVERY_TIMES");
+        param("rpg_threshold", keys.integer(fr, 0, 0, 1024), fr);
+        rateParam("rpg_ai_rate_mbps", "RATE_AI");
+        rateParam("rpg_hai_rate_mbps", "RATE_HAI");
+        rateParam("rpg_min_rate_mbps", "MIN_RATE");
+        final Ns3Config.Entry clamp = keys.opt("CLAMP_TARGET_RATE");
+        param("clamp_tgt_rate", clamp != null && keys.flag(clamp) ? 1 : 0, clamp);
         param("clamp_tgt_rate_after_time_inc", 1);
         comments.inline("algorithm.params.clamp_tgt_rate_after_time_inc",
             "without CLAMP_TARGET_RATE ns-3 clamps Rt when its timer stage is non-zero");
@@ -545,72 +454,55 @@ public final class Ns3Import {
     }
 
     private void timely() {
-        final Ns3Config.Entry ai = need("RATE_AI");
-        param("rate_ai_mbps", rateMbps(ai), ai);
-        final Ns3Config.Entry hai = need("RATE_HAI");
-        param("rate_hai_mbps", rateMbps(hai), hai);
-        final Ns3Config.Entry min = need("MIN_RATE");
-        param("min_rate_mbps", rateMbps(min), min);
+        rateParam("rate_ai_mbps", "RATE_AI");
+        rateParam("rate_hai_mbps", "RATE_HAI");
+        rateParam("min_rate_mbps", "MIN_RATE");
         comments.above("algorithm.params", "alpha, beta, t_low_ns, t_high_ns, min_rtt_ns: rdma-hw.cc defaults (third.cc sets none)");
     }
 
     private void dctcpRate() {
-        final Ns3Config.Entry g = need("EWMA_GAIN");
-        param("g", number(g, 0, 0, 1), g);
-        final Ns3Config.Entry ai = opt("DCTCP_RATE_AI");
+        final Ns3Config.Entry g = keys.need("EWMA_GAIN");
+        param("g", keys.number(g, 0, 0, 1), g);
+        final Ns3Config.Entry ai = keys.opt("DCTCP_RATE_AI");
         if (ai != null) {
-            param("rate_ai_mbps", rateMbps(ai), ai);
+            param("rate_ai_mbps", keys.rateMbps(ai), ai);
         } else {
             param("rate_ai_mbps", DEFAULT_DCTCP_RATE_AI_MBPS);
             comments.inline("algorithm.params.rate_ai_mbps", "no DCTCP_RATE_AI: third.cc's default 1000Mb/s");
         }
-        final Ns3Config.Entry min = need("MIN_RATE");
-        param("min_rate_mbps", rateMbps(min), min);
+        rateParam("min_rate_mbps", "MIN_RATE");
         param("initial_alpha", 1);
         comments.inline("algorithm.params.initial_alpha", "rdma-queue-pair.cc starts dctcp.m_alpha at 1");
     }
 
     private void hpcc(final Ns3Paths paths) {
-        final Ns3Config.Entry eta = need("U_TARGET");
-        param("eta", number(eta, 0, 0.01, 1), eta);
-        final Ns3Config.Entry mi = need("MI_THRESH");
-        param("max_stage", integer(mi, 0, 0, 1000), mi);
-        final Ns3Config.Entry ai = need("RATE_AI");
-        param("rate_ai_mbps", rateMbps(ai), ai);
-        final Ns3Config.Entry min = need("MIN_RATE");
-        param("min_rate_mbps", rateMbps(min), min);
-        ignore("RATE_HAI", "HPCC has no hyper increase (rdma-hw.cc reads m_rhai only for DCQCN and TIMELY)");
-        final Ns3Config.Entry hasWin = need("HAS_WIN");
-        final Ns3Config.Entry globalT = need("GLOBAL_T");
-        final boolean global = flag(globalT);
-        param("has_win", flag(hasWin) ? 1 : 0, hasWin);
+        final Ns3Config.Entry eta = keys.need("U_TARGET");
+        param("eta", keys.number(eta, 0, 0.01, 1), eta);
+        final Ns3Config.Entry mi = keys.need("MI_THRESH");
+        param("max_stage", keys.integer(mi, 0, 0, 1000), mi);
+        rateParam("rate_ai_mbps", "RATE_AI");
+        rateParam("min_rate_mbps", "MIN_RATE");
+        keys.ignore("RATE_HAI", "HPCC has no hyper increase (rdma-hw.cc reads m_rhai only for DCQCN and TIMELY)");
+        final Ns3Config.Entry hasWin = keys.need("HAS_WIN");
+        final Ns3Config.Entry globalT = keys.need("GLOBAL_T");
+        final boolean global = keys.flag(globalT);
+        param("has_win", keys.flag(hasWin) ? 1 : 0, hasWin);
         if (global) {
             param("base_rtt_ns", paths.maxRttNs(), globalT);
             comments.above("algorithm.params.base_rtt_ns", "the largest RTT over all host pairs, 2 x delay + payload transmission"
                 + " per hop (third.cc CalculateRtt)");
-            if (flag(hasWin)) {
+            if (keys.flag(hasWin)) {
                 param("window_bytes", paths.maxBdpBytes(), globalT);
             }
         } else {
             param("base_rtt_ns", 0, globalT);
             comments.above("algorithm.params.base_rtt_ns", "0: each flow's own path RTT and BDP");
         }
-        final Ns3Config.Entry varWin = need("VAR_WIN");
-        param("var_win", flag(varWin) ? 1 : 0, varWin);
-        final Ns3Config.Entry fast = need("FAST_REACT");
-        param("fast_react", flag(fast) ? 1 : 0, fast);
-        final Ns3Config.Entry multi = need("MULTI_RATE");
-        param("multi_rate", flag(multi) ? 1 : 0, multi);
-        final Ns3Config.Entry sample = need("SAMPLE_FEEDBACK");
-        param("sample_feedback", flag(sample) ? 1 : 0, sample);
-        final Ns3Config.Entry intMulti = need("INT_MULTI");
-        param("int_multi", integer(intMulti, 0, 1, 1024), intMulti);
-    }
-
-    private static String fmt(final double v) {
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            return Long.toString((long) v);
-        }
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString();
+        flagParam("var_win", "VAR_WIN");
+        flagParam("fast_react", "FAST_REACT");
+        flagParam("multi_rate", "MULTI_RATE");
+        flagParam("sample_feedback", "SAMPLE_FEEDBACK");
+        final Ns3Config.Entry intMulti = keys.need("INT_MULTI");
+        param("int_multi", keys.integer(intMulti, 0, 1, 1024), intMulti);
     }
 }

@@ -37,7 +37,6 @@ class Ns3ReadersTest {
         assertEquals(2, t.hostOf(4));
         assertEquals(-1, t.hostOf(3));
         assertEquals(4, t.hostNode(2));
-        assertEquals(3, t.switchNode(1));
         assertEquals(100_000_000_000L, t.links().get(1).rateBitsPerSec());
         assertEquals(1_000_000L, t.links().get(1).delayPs());
         assertEquals(1_000_000L, t.links().get(2).delayPs());

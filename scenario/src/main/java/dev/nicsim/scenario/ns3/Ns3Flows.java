@@ -2,10 +2,13 @@ package dev.nicsim.scenario.ns3;
 
 import dev.nicsim.scenario.ScenarioException;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An HPCC ns-3 flow file ({@code simulation/mix/flow.txt} format, read by {@code third.cc}):
@@ -90,7 +93,7 @@ public final class Ns3Flows {
             throw in.error(at, "expected " + count + " flow lines 'src dst priority_group dst_port size_bytes start_time_s'"
                 + " (line 1), found " + (lines.size() - 1));
         }
-        final java.util.Map<Long, Integer> ports = new java.util.HashMap<>();
+        final Map<Long, Integer> ports = new HashMap<>();
         final List<Flow> out = new ArrayList<>((int) count);
         for (int i = 1; i < lines.size(); i++) {
             final Ns3Lines.Line l = lines.get(i);
@@ -104,7 +107,7 @@ public final class Ns3Flows {
             final int dport = (int) in.integer(l, 3, "dst_port", 0, 65535);
             final long size = in.integer(l, 4, "size_bytes", 1, maxBytes);
             final double startS = in.number(l, 5, "start_time_s", 0, 1e6);
-            final long startNs = new java.math.BigDecimal(startS).movePointRight(9).longValue();
+            final long startNs = new BigDecimal(startS).movePointRight(9).longValue();
             final long pair = ((long) src << 32) | dst;
             final int sport = ports.merge(pair, 1, Integer::sum) - 1 + FIRST_SOURCE_PORT;
             if (sport > 65535) {

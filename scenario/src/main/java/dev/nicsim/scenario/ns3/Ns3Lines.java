@@ -1,6 +1,7 @@
 package dev.nicsim.scenario.ns3;
 
 import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.riscv.IoReasons;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +59,7 @@ public final class Ns3Lines {
         } catch (final NoSuchFileException e) {
             throw new ScenarioException(file + ": no such " + what);
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read " + what + ": " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new ScenarioException(file + ": cannot read " + what + ": " + IoReasons.why(e));
         }
         return parse(file.toString(), text);
     }

@@ -3,10 +3,12 @@ package dev.nicsim.scenario.ns3;
 import dev.nicsim.scenario.ScenarioException;
 
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * An HPCC ns-3 topology file ({@code simulation/mix/topology.txt} format, read by {@code third.cc}):
@@ -44,7 +46,7 @@ public final class Ns3Topology {
     private final boolean[] isSwitch;
     private final int[] hostIndex;   // ns-3 node id -> nicsim host, -1 for a switch
     private final int[] hostNode;    // nicsim host -> ns-3 node id
-    private final int[] switchNode;  // nicsim switch index -> ns-3 node id, ascending
+    private final int switches;
     private final List<Link> links;
 
     private Ns3Topology(final Path file, final int nodes, final boolean[] isSwitch, final List<Link> links) {
@@ -54,22 +56,17 @@ public final class Ns3Topology {
         this.links = Collections.unmodifiableList(links);
         this.hostIndex = new int[nodes];
         int hosts = 0;
-        int switches = 0;
         for (int n = 0; n < nodes; n++) {
-            if (isSwitch[n]) {
-                switches++;
-            } else {
+            if (!isSwitch[n]) {
                 hosts++;
             }
         }
         hostNode = new int[hosts];
-        switchNode = new int[switches];
+        this.switches = nodes - hosts;
         int h = 0;
-        int s = 0;
         for (int n = 0; n < nodes; n++) {
             if (isSwitch[n]) {
                 hostIndex[n] = -1;
-                switchNode[s++] = n;
             } else {
                 hostIndex[n] = h;
                 hostNode[h++] = n;
@@ -135,7 +132,7 @@ public final class Ns3Topology {
                 + (lines.size() - next));
         }
         final int[] degree = new int[nodes];
-        final java.util.Set<Long> pairs = new java.util.HashSet<>();
+        final Set<Long> pairs = new HashSet<>();
         final List<Link> links = new ArrayList<>((int) linkCount);
         for (int i = next; i < lines.size(); i++) {
             final Ns3Lines.Line l = lines.get(i);
@@ -217,7 +214,7 @@ public final class Ns3Topology {
         }
         final boolean[] seen = new boolean[nodes];
         final int start = links.get(0).a();
-        final java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+        final ArrayDeque<Integer> queue = new ArrayDeque<>(List.of(start));
         seen[start] = true;
         while (!queue.isEmpty()) {
             for (final int next : adjacent.get(queue.poll())) {
@@ -253,7 +250,7 @@ public final class Ns3Topology {
 
     /** @return number of switches */
     public int switches() {
-        return switchNode.length;
+        return switches;
     }
 
     /**
@@ -279,22 +276,6 @@ public final class Ns3Topology {
      */
     public int hostNode(final int host) {
         return hostNode[host];
-    }
-
-    /**
-     * @param sw nicsim switch index, 0-based (switches in ascending ns-3 node id)
-     * @return its ns-3 node id
-     */
-    public int switchNode(final int sw) {
-        return switchNode[sw];
-    }
-
-    /**
-     * @param node ns-3 node id of a switch
-     * @return its nicsim switch index
-     */
-    public int switchIndexOf(final int node) {
-        return Arrays.binarySearch(switchNode, node);
     }
 
     /** @return the links in file order */

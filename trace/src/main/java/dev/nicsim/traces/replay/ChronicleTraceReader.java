@@ -75,18 +75,12 @@ public final class ChronicleTraceReader implements AutoCloseable {
         return header;
     }
 
-    /** Mailbox-message and port-state records, counted when the trace was checked whole (version 4 on). */
+    /** Mailbox-message records, counted when the trace was checked whole (version 4 on). */
     private long mailboxMessages;
-    private long portStateChanges;
 
     /** @return the mailbox messages the trace records ({@link TraceHostCall#KIND_MAILBOX}), 0 before version 4 */
     public long mailboxMessages() {
         return mailboxMessages;
-    }
-
-    /** @return the port-state changes the trace records ({@link TraceHostCall#KIND_PORT_STATE}), 0 before version 4 */
-    public long portStateChanges() {
-        return portStateChanges;
     }
 
     /** @return the trace directory */
@@ -199,8 +193,6 @@ public final class ChronicleTraceReader implements AutoCloseable {
                 }
                 if (call.kind == TraceHostCall.KIND_MAILBOX) {
                     mailboxMessages++;
-                } else {
-                    portStateChanges++;
                 }
             }
 
@@ -337,12 +329,11 @@ public final class ChronicleTraceReader implements AutoCloseable {
 
     /**
      * A method reader that decodes each record from a bounded on-heap copy instead of the mapped
-     * queue file (issue 23, a Chronicle Jazzer finding that killed the JVM): a record may hold nested
-     * lengths (a marshallable argument's 8/16/32-bit length) that Chronicle trusts; on the mapped file,
-     * whose capacity is Chronicle's virtual maximum, a length of e.g. 0xFFF60045 made it read zeros
-     * past the file's end and the JVM died of the fault. On a copy whose capacity is the record's own
-     * length, the same length is refused by Chronicle's limit check, as an exception the callers turn
-     * into one line. The document headers themselves were checked before the queue was opened
+     * queue file: a record may hold nested lengths (a marshallable argument's 8/16/32-bit length) that
+     * Chronicle trusts, and on the mapped file, whose capacity is Chronicle's virtual maximum, a
+     * corrupt length such as 0xFFF60045 reads past the file's end into unmapped memory, a fault that
+     * kills the JVM. On a copy whose capacity is the record's own length, Chronicle's limit check
+     * refuses such a length with an exception the callers turn into one line. The document headers themselves were checked before the queue was opened
      * ({@link TraceQueues#checkRecordLengths}), so copying a record reads only bytes of the file.
      *
      * <p>Allocation: the copy buffer grows to the longest record once; steady state allocates nothing.

@@ -7,7 +7,10 @@ import dev.nicsim.microcode.emulator.EmulatorConfig;
 
 import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.CcResultSink;
+import dev.nicsim.microcode.firmware.FirmwareAlgorithm;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
@@ -16,17 +19,17 @@ import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.traces.PccEventSink;
 import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * Runs a stream of PCC events through CC processors ({@code nicsim replay}): one processor per
@@ -39,7 +42,7 @@ import java.util.Locale;
  * A trace through {@link TraceMessages} ({@link ChronicleTraceReader#read}), or events derived from
  * a capture through {@link PccEventSink} (source = the event's port, the requester address index).
  * Times must not decrease; a call earlier than the previous one is run at the previous time
- * (counted, {@link #timeRegressions()}).
+ * (counted, and the count printed by {@link #printSummary}).
  *
  * <h2>Output</h2>
  * <ul>
@@ -139,23 +142,12 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         }
     }
 
-    private static final String[] FIELDS = {"time_ns", "rate", "window_bytes", "rtt_probe", "timer_ns",
-        "fast_start_packets", "cycles"};
-
     private final Settings settings;
-    private final AsciiFileWriter eventsCsv;
-    private final AsciiFileWriter resultsCsv;
-    private final StringBuilder row = new StringBuilder(96);
+    private final ReplayOutput output;
     private final Int2ObjectHashMap<Source> sourceById = new Int2ObjectHashMap<>();
     private final List<Source> sources = new ArrayList<>();
-    private final Long2ObjectHashMap<Qp> qps = new Long2ObjectHashMap<>();
-    private final long[] eventsByType = new long[PccEventType.COUNT + 1];
-    private long events;
-    private long results;
-    private long recordedResults;
     private long nowPs;
     private long timeRegressions;
-    private IOException writeError;
     private boolean finished;
     private final Path outDir;
     private List<Scenario.MailboxMessage> mailbox = List.of();
@@ -174,30 +166,15 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      *                 are replaced
      * @throws IOException if a file cannot be created
      */
-    /** @return the algorithm the events run through */
-    public dev.nicsim.pcc.PccAlgorithmProvider provider() {
-        return settings.provider();
-    }
-
     public ReplayEngine(final Settings settings, final Path outDir) throws IOException {
         this.settings = settings;
         this.outDir = outDir;
-        Files.createDirectories(outDir);
-        final AsciiFileWriter ev = new AsciiFileWriter(outDir.resolve("events.csv"));
-        AsciiFileWriter rs = null;
-        try {
-            ev.append("time_ns,qpn,type,subtype,sn,num_coalesced\n");
-            rs = new AsciiFileWriter(outDir.resolve("results.csv"));
-            rs.append("time_ns,qpn,rate_bits_per_sec,window_bytes,cycles\n");
-        } catch (final IOException e) {
-            ev.close();
-            if (rs != null) {
-                rs.close();
-            }
-            throw e;
-        }
-        this.eventsCsv = ev;
-        this.resultsCsv = rs;
+        this.output = new ReplayOutput(outDir, settings.verify());
+    }
+
+    /** @return the algorithm the events run through */
+    public PccAlgorithmProvider provider() {
+        return settings.provider();
     }
 
     /**
@@ -211,7 +188,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
      * @throws IllegalStateException when the algorithm is not firmware with a mailbox callback
      */
     public void mailbox(final List<Scenario.MailboxMessage> messages) {
-        if (!messages.isEmpty() && !(settings.provider() instanceof dev.nicsim.microcode.firmware.FirmwareProvider fp
+        if (!messages.isEmpty() && !(settings.provider() instanceof FirmwareProvider fp
             && fp.image().hasMailboxHandler())) {
             throw new IllegalStateException("mailbox messages need firmware with doca_pcc_dev_user_mailbox_handle");
         }
@@ -231,7 +208,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
                 mailboxLog.notDelivered(at, -1, i, m);
             } else {
                 final Source[] byId = sources.toArray(new Source[0]);
-                Arrays.sort(byId, java.util.Comparator.comparingInt(s -> s.id));
+                Arrays.sort(byId, Comparator.comparingInt(s -> s.id));
                 for (final Source s : byId) {
                     deliver(s, i, m, at);
                 }
@@ -329,11 +306,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     /** Keeps a recorded result for {@link #firstDifference()} (only with verify). */
     @Override
     public void result(final TraceResult r) {
-        recordedResults++;
-        if (settings.verify()) {
-            qp(r.source, r.qpn).recorded.add(r.effectivePs, r.rate, r.windowBytes, r.rttProbe, r.timerNs,
-                r.fastStartPackets, r.cycles);
-        }
+        output.recorded(r);
     }
 
     // ------------------------------------------------------------------ input: derived events
@@ -360,7 +333,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         final long t = clock(timePs);
         final Source s = source(sourceId);
         final int qpn = e.flowId();
-        final Qp q = qp(sourceId, qpn);
+        final ReplayOutput.Qp q = output.qp(sourceId, qpn);
         if (!q.started) {
             startFlow(s, qpn, t, settings.lineRateBitsPerSec(), settings.mtuBytes(), settings.baseRttNs(),
                 firstPsnCovered(e));
@@ -371,18 +344,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         if (type >= PccEventType.COUNT) {
             throw new TraceException("event of unknown type " + type + " at time_ns=" + TraceText.ns(t) + " for qpn " + qpn);
         }
-        events++;
-        eventsByType[type]++;
-        q.events++;
-        if (q.firstEventPs < 0) {
-            q.firstEventPs = t;
-        }
-        q.lastEventPs = t;
-        row.setLength(0);
-        TraceText.appendNs(row, t);
-        row.append(',').append(qpn).append(',').append(PccEventType.name(type)).append(',').append(e.subtype())
-            .append(',').append(e.sn()).append(',').append(e.numCoalesced()).append('\n');
-        writeRow(eventsCsv);
+        output.offered(q, e, t);
         s.processor.offer(e, t);
         s.nextPs = s.processor.advance(t);
     }
@@ -401,12 +363,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     private void startFlow(final Source s, final int qpn, final long t, final long lineRateBitsPerSec,
                            final int mtuBytes, final int baseRttNs, final int initialPsn) {
         advanceDue(t);
-        final Qp q = qp(s.id, qpn);
-        q.started = true;
-        q.lineRateBitsPerSec = lineRateBitsPerSec;
-        q.rateBitsPerSec = lineRateBitsPerSec;
-        q.minRateBitsPerSec = lineRateBitsPerSec;
-        q.windowBytes = PccResult.WINDOW_UNLIMITED;
+        output.qp(s.id, qpn).start(lineRateBitsPerSec);
         try {
             s.processor.startFlow(qpn, t, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn);
         } catch (final IllegalStateException e) {
@@ -439,51 +396,6 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         return s;
     }
 
-    private Qp qp(final int sourceId, final int qpn) {
-        final long key = ((long) sourceId << 32) | (qpn & 0xFFFF_FFFFL);
-        Qp q = qps.get(key);
-        if (q == null) {
-            q = new Qp(sourceId, qpn, settings.verify());
-            qps.put(key, q);
-        }
-        return q;
-    }
-
-    private void writeRow(final AsciiFileWriter w) {
-        try {
-            w.append(row);
-        } catch (final IOException e) {
-            if (writeError == null) {
-                writeError = e;
-            }
-        }
-    }
-
-    private void onReplayed(final int sourceId, final int qpn, final PccResult r, final long effectivePs,
-                            final long cycles) {
-        final Qp q = qp(sourceId, qpn);
-        results++;
-        q.results++;
-        q.cycles += cycles;
-        q.maxCycles = Math.max(q.maxCycles, cycles);
-        if (r.rate() != PccResult.RATE_UNCHANGED) {
-            q.rateBitsPerSec = FixedPoint.rateToBitsPerSec(r.rate(), q.lineRateBitsPerSec);
-            q.minRateBitsPerSec = Math.min(q.minRateBitsPerSec, q.rateBitsPerSec);
-        }
-        if (r.windowBytes() != PccResult.WINDOW_UNCHANGED) {
-            q.windowBytes = r.windowBytes();
-        }
-        if (q.replayed != null) {
-            q.replayed.add(effectivePs, r.rate(), r.windowBytes(), r.rttProbeRequest(), r.timerNs(),
-                r.fastStartPackets(), cycles);
-        }
-        row.setLength(0);
-        TraceText.appendNs(row, effectivePs);
-        row.append(',').append(qpn).append(',').append(q.rateBitsPerSec).append(',').append(q.windowBytes)
-            .append(',').append(cycles).append('\n');
-        writeRow(resultsCsv);
-    }
-
     /**
      * Runs every processor until idle and flushes the output files. Call once after the last input.
      *
@@ -513,11 +425,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
                 }
             }
         }
-        eventsCsv.flush();
-        resultsCsv.flush();
-        if (writeError != null) {
-            throw writeError;
-        }
+        output.flush();
     }
 
     // ------------------------------------------------------------------ verify
@@ -533,48 +441,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         if (!settings.verify()) {
             throw new IllegalStateException("verify was not enabled");
         }
-        Difference first = null;
-        for (final long key : sortedKeys()) {
-            final Difference d = compare(qps.get(key));
-            if (d != null && (first == null || d.timePs() < first.timePs())) {
-                first = d;
-            }
-        }
-        return first;
-    }
-
-    private static Difference compare(final Qp q) {
-        final ResultLog a = q.recorded;
-        final ResultLog b = q.replayed;
-        final int n = Math.min(a.size, b.size);
-        for (int i = 0; i < n; i++) {
-            for (int f = 0; f < FIELDS.length; f++) {
-                final long x = a.field(f, i);
-                final long y = b.field(f, i);
-                if (x != y) {
-                    return new Difference(a.effectivePs[i], q.source, q.qpn, i, FIELDS[f], a.text(f, i, q.lineRateBitsPerSec),
-                        b.text(f, i, q.lineRateBitsPerSec));
-                }
-            }
-        }
-        if (a.size != b.size) {
-            final long t = a.size > n ? a.effectivePs[n] : b.effectivePs[n];
-            return new Difference(t, q.source, q.qpn, n, "results", a.size + " results", b.size + " results");
-        }
-        return null;
-    }
-
-    // ------------------------------------------------------------------ summary
-
-    private long[] sortedKeys() {
-        final long[] keys = new long[qps.size()];
-        int i = 0;
-        final Long2ObjectHashMap<Qp>.KeyIterator it = qps.keySet().iterator();
-        while (it.hasNext()) {
-            keys[i++] = it.nextLong();
-        }
-        Arrays.sort(keys);
-        return keys;
+        return output.firstDifference();
     }
 
     /** @return the mailbox messages' replies so far ({@code mailbox.csv}) */
@@ -582,51 +449,23 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         return mailboxLog;
     }
 
-    /** @return events offered */
-    public long events() {
-        return events;
-    }
-
-    /**
-     * @param type a {@link PccEventType} code
-     * @return events of that type offered
-     */
-    public long events(final int type) {
-        return eventsByType[type];
-    }
-
     /** @return results the processors delivered */
     public long results() {
-        return results;
+        return output.results();
     }
 
     /** @return results recorded in the trace */
     public long recordedResults() {
-        return recordedResults;
+        return output.recordedResults();
     }
 
     /** @return QPs seen (started or with events) */
     public int qpCount() {
-        return qps.size();
+        return output.qpCount();
     }
 
-    /** @return sources (NICs) seen */
-    public int sourceCount() {
-        return sources.size();
-    }
-
-    /** @return calls whose time was earlier than the previous call's (run at the previous time) */
-    public long timeRegressions() {
-        return timeRegressions;
-    }
-
-    /**
-     * Sums a processor counter over every source (e.g. {@code cnp_events_dropped}).
-     *
-     * @param name counter name as the processor's {@code forEachCounter} gives it
-     * @return the sum, 0 if no processor has it
-     */
-    public long processorCounter(final String name) {
+    /** Sums a processor counter (as its {@code forEachCounter} names it) over every source; 0 if none has it. */
+    private long processorCounter(final String name) {
         final long[] sum = {0};
         for (final Source s : sources) {
             s.processor.forEachCounter((n, v) -> {
@@ -651,10 +490,11 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             if (types.length() > 0) {
                 types.append(", ");
             }
-            types.append(PccEventType.name(t)).append(' ').append(eventsByType[t]);
+            types.append(PccEventType.name(t)).append(' ').append(output.events(t));
         }
         out.printf(Locale.ROOT, "replayed %d events (%s) of %d QPs on %d sources through %s on the %s processor: %d results%n",
-            events, types, qps.size(), sources.size(), settings.provider().name(), settings.processor().cliName(), results);
+            output.events(), types, output.qpCount(), sources.size(), settings.provider().name(), settings.processor().cliName(),
+            output.results());
         long coalesced = 0;
         long dropped = 0;
         for (int t = 0; t < PccEventType.COUNT; t++) {
@@ -663,15 +503,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         }
         out.printf(Locale.ROOT, "processor: %d events coalesced, %d dropped, %d for unknown flows%n", coalesced, dropped,
             processorCounter("events_for_unknown_flow"));
-        out.printf(Locale.ROOT, "%4s %9s %8s %8s %14s %14s %10s %10s %12s %10s %10s%n", "src", "qpn", "events", "results",
-            "first_ns", "last_ns", "rate_gbps", "min_gbps", "window_bytes", "mean_cyc", "max_cyc");
-        for (final long key : sortedKeys()) {
-            final Qp q = qps.get(key);
-            out.printf(Locale.ROOT, "%4d %9d %8d %8d %14s %14s %10.3f %10.3f %12d %10.1f %10d%n", q.source, q.qpn, q.events,
-                q.results, q.firstEventPs < 0 ? "-" : TraceText.ns(q.firstEventPs),
-                q.lastEventPs < 0 ? "-" : TraceText.ns(q.lastEventPs), q.rateBitsPerSec / 1e9, q.minRateBitsPerSec / 1e9,
-                q.windowBytes, q.results == 0 ? 0.0 : q.cycles / (double) q.results, q.maxCycles);
-        }
+        output.printQpTable(out);
         if (timeRegressions > 0) {
             out.printf(Locale.ROOT, "%d calls went back in time and ran at the previous call's time%n", timeRegressions);
         }
@@ -681,8 +513,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     @Override
     public void close() {
         try {
-            eventsCsv.close();
-            resultsCsv.close();
+            output.close();
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot close the replay output: " + e.getMessage(), e);
         } finally {
@@ -706,15 +537,14 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
         final CcProcessor processor;
         long nextPs = Long.MAX_VALUE;
         /** Firmware only: the instance of core 0, which takes mailbox messages. */
-        dev.nicsim.microcode.firmware.FirmwareAlgorithm firmware;
+        FirmwareAlgorithm firmware;
 
         Source(final int id) {
             this.id = id;
-            final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
-                settings.provider().processorInstances(settings.values());
+            final Supplier<PccAlgorithm> instances = settings.provider().processorInstances(settings.values());
             this.processor = settings.processor().create(() -> {
-                final dev.nicsim.pcc.PccAlgorithm a = instances.get();
-                if (firmware == null && a instanceof dev.nicsim.microcode.firmware.FirmwareAlgorithm f) {
+                final PccAlgorithm a = instances.get();
+                if (firmware == null && a instanceof FirmwareAlgorithm f) {
                     firmware = f;
                 }
                 return a;
@@ -723,90 +553,7 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
 
         @Override
         public void onResult(final int qpn, final PccResult result, final long effectivePs, final long cycles) {
-            onReplayed(id, qpn, result, effectivePs, cycles);
-        }
-    }
-
-    /** One QP of one source. */
-    private static final class Qp {
-        final int source;
-        final int qpn;
-        final ResultLog recorded;
-        final ResultLog replayed;
-        boolean started;
-        long lineRateBitsPerSec;
-        long rateBitsPerSec;
-        long minRateBitsPerSec;
-        long windowBytes;
-        long events;
-        long results;
-        long cycles;
-        long maxCycles;
-        long firstEventPs = -1;
-        long lastEventPs = -1;
-
-        Qp(final int source, final int qpn, final boolean verify) {
-            this.source = source;
-            this.qpn = qpn;
-            this.recorded = verify ? new ResultLog() : null;
-            this.replayed = verify ? new ResultLog() : null;
-        }
-    }
-
-    /** A QP's results, field by field in growable primitive arrays. */
-    private static final class ResultLog {
-        int size;
-        long[] effectivePs = new long[16];
-        int[] rate = new int[16];
-        long[] windowBytes = new long[16];
-        boolean[] rttProbe = new boolean[16];
-        int[] timerNs = new int[16];
-        int[] fastStart = new int[16];
-        long[] cycles = new long[16];
-
-        void add(final long eff, final int r, final long w, final boolean probe, final int timer, final int fs,
-                 final long cyc) {
-            if (size == effectivePs.length) {
-                final int n = size * 2;
-                effectivePs = Arrays.copyOf(effectivePs, n);
-                rate = Arrays.copyOf(rate, n);
-                windowBytes = Arrays.copyOf(windowBytes, n);
-                rttProbe = Arrays.copyOf(rttProbe, n);
-                timerNs = Arrays.copyOf(timerNs, n);
-                fastStart = Arrays.copyOf(fastStart, n);
-                cycles = Arrays.copyOf(cycles, n);
-            }
-            effectivePs[size] = eff;
-            rate[size] = r;
-            windowBytes[size] = w;
-            rttProbe[size] = probe;
-            timerNs[size] = timer;
-            fastStart[size] = fs;
-            cycles[size] = cyc;
-            size++;
-        }
-
-        long field(final int f, final int i) {
-            return switch (f) {
-                case 0 -> effectivePs[i];
-                case 1 -> rate[i];
-                case 2 -> windowBytes[i];
-                case 3 -> rttProbe[i] ? 1 : 0;
-                case 4 -> timerNs[i];
-                case 5 -> fastStart[i];
-                default -> cycles[i];
-            };
-        }
-
-        String text(final int f, final int i, final long lineRateBitsPerSec) {
-            if (f == 0) {
-                return TraceText.ns(effectivePs[i]);
-            }
-            if (f == 1 && rate[i] != PccResult.RATE_UNCHANGED && lineRateBitsPerSec > 0) {
-                return rate[i] + String.format(Locale.ROOT, " (%.3f Gb/s)",
-                    FixedPoint.rateToBitsPerSec(rate[i], lineRateBitsPerSec) / 1e9);
-            }
-            return Long.toString(field(f, i));
+            output.replayed(id, qpn, result, effectivePs, cycles);
         }
     }
 }

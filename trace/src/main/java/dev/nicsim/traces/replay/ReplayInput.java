@@ -1,5 +1,7 @@
 package dev.nicsim.traces.replay;
 
+import dev.nicsim.riscv.IoReasons;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -37,7 +39,7 @@ public enum ReplayInput {
         try (InputStream in = Files.newInputStream(path)) {
             n = in.readNBytes(magic, 0, 4);
         } catch (final IOException e) {
-            throw new TraceException(path + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new TraceException(path + ": cannot read: " + IoReasons.why(e));
         }
         if (n == 4 && isCaptureMagic(magic)) {
             return CAPTURE;

@@ -5,10 +5,13 @@ import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * The CC processor a replay runs its events through ({@code nicsim replay --processor}); the one
@@ -84,7 +87,7 @@ public enum ReplayProcessor {
      * @param config    emulator configuration, or null for the default
      * @return a new processor in stepped mode
      */
-    public CcProcessor create(final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances,
+    public CcProcessor create(final Supplier<PccAlgorithm> instances,
                               final CcResultSink sink, final EmulatorConfig config) {
         return switch (this) {
             case EMULATOR -> new UnicEmulator(config != null ? config : new EmulatorConfig(), instances, 0, sink);
@@ -147,8 +150,8 @@ public enum ReplayProcessor {
             .append(",context_miss_cycles=").append(c.contextMissCycles()).append(",write_back_cycles=")
             .append(c.writeBackCycles()).append(",coalescing=").append(c.coalescing()).append(",high_water_mark=")
             .append(c.overloadHighWaterMark());
-        for (int t = 0; t < dev.nicsim.pcc.PccEventType.COUNT; t++) {
-            b.append(",handler_").append(dev.nicsim.pcc.PccEventType.shortName(t)).append('=')
+        for (int t = 0; t < PccEventType.COUNT; t++) {
+            b.append(",handler_").append(PccEventType.shortName(t)).append('=')
                 .append(c.handlerCyclesOverride(t));
         }
         return b.toString();
@@ -189,8 +192,8 @@ public enum ReplayProcessor {
                         }
                         final int cycles = Integer.parseInt(v);
                         if (cycles >= 0) {
-                            for (int t = 0; t < dev.nicsim.pcc.PccEventType.COUNT; t++) {
-                                if (("handler_" + dev.nicsim.pcc.PccEventType.shortName(t)).equals(k)) {
+                            for (int t = 0; t < PccEventType.COUNT; t++) {
+                                if (("handler_" + PccEventType.shortName(t)).equals(k)) {
                                     c.handlerCycles(t, cycles);
                                 }
                             }

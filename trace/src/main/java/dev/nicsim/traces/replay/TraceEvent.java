@@ -9,6 +9,8 @@ import net.openhft.chronicle.bytes.BytesOut;
 import net.openhft.chronicle.wire.BytesInBinaryMarshallable;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
+
 /**
  * A PCC event offered to a source's CC processor ({@link TraceMessages#event}): the arrival time
  * in simulated picoseconds and the 64-byte event record exactly as the processor got it
@@ -88,7 +90,7 @@ public final class TraceEvent extends BytesInBinaryMarshallable {
     public void reset() {
         source = 0;
         timePs = 0;
-        java.util.Arrays.fill(record, (byte) 0);
+        Arrays.fill(record, (byte) 0);
     }
 
     /**
@@ -133,11 +135,11 @@ public final class TraceEvent extends BytesInBinaryMarshallable {
     @Override
     public boolean equals(final Object o) {
         return o instanceof TraceEvent t && t.source == source && t.timePs == timePs
-            && java.util.Arrays.equals(t.record, record);
+            && Arrays.equals(t.record, record);
     }
 
     @Override
     public int hashCode() {
-        return Long.hashCode(timePs) * 31 + java.util.Arrays.hashCode(record);
+        return Long.hashCode(timePs) * 31 + Arrays.hashCode(record);
     }
 }

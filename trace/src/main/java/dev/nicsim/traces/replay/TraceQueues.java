@@ -8,8 +8,10 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.stream.Stream;
 
 /**
@@ -145,10 +147,10 @@ public final class TraceQueues {
                     + "); last good record: none can be read");
             }
             final byte[] start = new byte[4 + header.length];
-            try (java.io.InputStream in = Files.newInputStream(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
                 in.readNBytes(start, 0, start.length);
             }
-            if (!java.util.Arrays.equals(start, 4, start.length, header, 0, header.length)) {
+            if (!Arrays.equals(start, 4, start.length, header, 0, header.length)) {
                 throw new TraceException(dir + ": the trace is corrupt: " + file.getFileName() + " does not start with"
                     + " Chronicle Queue's header (overwritten or not a queue file)");
             }
@@ -232,7 +234,7 @@ public final class TraceQueues {
                 if (n == 0) {
                     break; // the file shrank while being read: Chronicle's own open reports it
                 }
-                final int m = java.util.Arrays.mismatch(buf.array(), 0, n, ZEROS, 0, n);
+                final int m = Arrays.mismatch(buf.array(), 0, n, ZEROS, 0, n);
                 if (m >= 0) {
                     throw new TraceException(dir + ": the trace is corrupt: " + file.getFileName() + " at byte offset "
                         + dataEnd + ": the written data ends there (a zero length or end marker), but byte "
@@ -333,10 +335,10 @@ public final class TraceQueues {
     static final long MIN_TRACE_BYTES = BLOCK_BYTES + (BLOCK_BYTES >> 1) + (64 << 10);
 
     /**
-     * Refuses to start a trace on a file system without room for it (issue 23 defect 9, found in
-     * the recheck: on a full disk Chronicle's first write through the mapping of {@code metadata.cq4t}
-     * faulted and the JVM printed an {@code InternalError} stack trace, exit 1). A trace that fills the
-     * disk later is reported by {@code NicsimCommand} (the same fault, as one line).
+     * Refuses to start a trace on a file system without room for it: on a full disk Chronicle's first
+     * write through the mapping of {@code metadata.cq4t} faults, and the JVM reports an
+     * {@code InternalError} with a stack trace. A trace that fills the disk later is reported by
+     * {@code NicsimCommand} (the same fault, as one line).
      *
      * @param dir         the trace directory (named in the message)
      * @param usableBytes bytes free for this process on its file system

@@ -20,7 +20,7 @@ import org.objectweb.asm.MethodVisitor;
  * illegal word, a fetch fault), at the end of the page, before the page's last slot (an instruction
  * there may straddle into the next page), or at {@link #MAX_INSTRUCTIONS}. Where a block enters
  * another L1I line (models with a cache hierarchy), its code takes the interpreter's fetch-window
- * step there ({@link Hart#enterLine}: the line pair's inline hit, or the L1I look-up and its miss
+ * step there ({@link FetchUnit#enterLine}: the line pair's inline hit, or the L1I look-up and its miss
  * cycles); for a thread that yields on stalls the block ends there instead.
  * Translated: LUI, AUIPC, JAL, JALR, the branches, the loads and stores, the integer ALU ops
  * (with the W forms), the M extension, and Zbb/Zbs when the model has them.
@@ -29,7 +29,7 @@ import org.objectweb.asm.MethodVisitor;
  * written back at its exit. Each instruction's issue cycle is computed as the interpreter's: the
  * later of the cycle and its operands' ready tags, the stall charged to the producer's class;
  * its result's ready tag, its issue occupancy and its class's issue count are constants of the
- * block. Branch prediction ({@link Hart#branch}, {@link Hart#jump}), the data region's cache
+ * block. Branch prediction ({@link BranchPredictor#branch}, {@link BranchPredictor#jump}), the data region's cache
  * look-ups and divide latency stay dynamic. A load or store the interpreter's fast path would not
  * serve (another region, a region with latency, misaligned under a model that checks), and an
  * operand stall of a thread that yields its slot on stalls, end the block before that instruction
@@ -51,6 +51,9 @@ final class BlockTranslator {
     private static final String HART = "dev/nicsim/riscv/Hart";
     private static final String REGION = "dev/nicsim/riscv/MemoryRegion";
     private static final String OPS = "dev/nicsim/riscv/BlockOps";
+    private static final String ALU = "dev/nicsim/riscv/Alu";
+    private static final String PREDICTOR = "dev/nicsim/riscv/BranchPredictor";
+    private static final String FETCH = "dev/nicsim/riscv/FetchUnit";
     private static final String BASE = "dev/nicsim/riscv/TranslatedBlock";
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
     /**
@@ -451,7 +454,7 @@ final class BlockTranslator {
             final int size = store ? 1 << (op - SB) : 0;
             // 0. entering another L1I line: the interpreter's fetch-window step (a thread that yields
             // on stalls leaves it to the interpreter, which may give its slot away on a miss)
-            if (i > 0 && h.fetchLineShift < 12 && pc >>> h.fetchLineShift != insts.get(i - 1)[0] >>> h.fetchLineShift) {
+            if (i > 0 && h.fetch.lineShift < 12 && pc >>> h.fetch.lineShift != insts.get(i - 1)[0] >>> h.fetch.lineShift) {
                 enterLine(pc, exitBefore(i));
             }
             // 1. the fast-path test of a load or store: anything else goes back to the interpreter
@@ -592,14 +595,14 @@ final class BlockTranslator {
                 iconst(op);
                 mv.visitVarInsn(LLOAD, VA);
                 mv.visitVarInsn(LLOAD, VB);
-                mv.visitMethodInsn(INVOKESTATIC, HART, "divide", "(IJJ)J", false);
+                mv.visitMethodInsn(INVOKESTATIC, ALU, "divide", "(IJJ)J", false);
                 storeVal(rd);
                 if (h.divDataDependent && rd != SINK) {
                     mv.visitVarInsn(LLOAD, T);
                     iconst(op);
                     mv.visitVarInsn(LLOAD, VA);
                     mv.visitVarInsn(LLOAD, VB);
-                    mv.visitMethodInsn(INVOKESTATIC, HART, "divCycles", "(IJJ)I", false);
+                    mv.visitMethodInsn(INVOKESTATIC, ALU, "divCycles", "(IJJ)I", false);
                     mv.visitInsn(I2L);
                     mv.visitInsn(LADD);
                     iconst(4);
@@ -609,12 +612,12 @@ final class BlockTranslator {
                     mv.visitVarInsn(LSTORE, rdy(rd));
                 }
             } else if (op >= ANDN && op <= BSETI) {
-                mv.visitVarInsn(ALOAD, H);
                 iconst(op);
                 pushVal(rs1);
                 pushVal(rs2);
                 iconst((int) imm);
-                mv.visitMethodInsn(INVOKEVIRTUAL, HART, "bitManipulation", "(IJJI)J", false);
+                iconst(h.xlen);
+                mv.visitMethodInsn(INVOKESTATIC, ALU, "bitManipulation", "(IJJII)J", false);
                 storeVal(rd);
             } else if (op >= BEQ && op <= BGEU) {
                 final int k = op - BEQ;
@@ -644,11 +647,11 @@ final class BlockTranslator {
                 mv.visitInsn(ICONST_1);
                 mv.visitVarInsn(ISTORE, FLAG);
                 mv.visitLabel(join);
-                mv.visitVarInsn(ALOAD, H);
+                field(H, "predictor", "L" + PREDICTOR + ";");
                 mv.visitLdcInsn(pc);
                 mv.visitVarInsn(ILOAD, FLAG);
                 mv.visitVarInsn(LLOAD, EXIT_PC);
-                mv.visitMethodInsn(INVOKEVIRTUAL, HART, "branch", "(JZJ)I", false);
+                mv.visitMethodInsn(INVOKEVIRTUAL, PREDICTOR, "branch", "(JZJ)I", false);
                 return endWithPenalty(i, occ);
             } else if (op == JAL || op == JALR) {
                 if (op == JAL) {
@@ -663,13 +666,13 @@ final class BlockTranslator {
                 mv.visitVarInsn(LSTORE, EXIT_PC);
                 mv.visitLdcInsn(link);
                 storeVal(rd);
-                mv.visitVarInsn(ALOAD, H);
+                field(H, "predictor", "L" + PREDICTOR + ";");
                 mv.visitLdcInsn(pc);
                 mv.visitVarInsn(LLOAD, EXIT_PC);
                 iconst(rd == 1 || rd == 5 ? 1 : 0);
                 iconst(op == JALR && rd == SINK && (rs1 == 1 || rs1 == 5) ? 1 : 0);
                 mv.visitLdcInsn(pc + len);
-                mv.visitMethodInsn(INVOKEVIRTUAL, HART, "jump", "(JJZZJ)I", false);
+                mv.visitMethodInsn(INVOKEVIRTUAL, PREDICTOR, "jump", "(JJZZJ)I", false);
                 return endWithPenalty(i, occ);
             } else {
                 throw new IllegalStateException("block translator: op " + op + " not translatable");
@@ -732,7 +735,7 @@ final class BlockTranslator {
             mv.visitVarInsn(LLOAD, ROOM);
             mv.visitInsn(LCMP);
             mv.visitJumpInsn(IFGT, exit);
-            if (h.fetchLineShift < 12 && insts.get(0)[0] >>> h.fetchLineShift != insts.get(i)[0] >>> h.fetchLineShift) {
+            if (h.fetch.lineShift < 12 && insts.get(0)[0] >>> h.fetch.lineShift != insts.get(i)[0] >>> h.fetch.lineShift) {
                 enterLine(insts.get(0)[0], exit);
             }
             mv.visitVarInsn(LLOAD, ITER);
@@ -743,13 +746,13 @@ final class BlockTranslator {
             return true;
         }
 
-        /** now += the fetch-window step at pc ({@link Hart#enterLine}); a yielding thread goes to {@code out} first. */
+        /** now += the fetch-window step at pc ({@link FetchUnit#enterLine}); a yielding thread goes to {@code out} first. */
         private void enterLine(final long pc, final Label out) {
             mv.visitVarInsn(ILOAD, YIELD);
             mv.visitJumpInsn(IFNE, out);
-            mv.visitVarInsn(ALOAD, H);
+            field(H, "fetch", "L" + FETCH + ";");
             mv.visitLdcInsn(pc);
-            mv.visitMethodInsn(INVOKEVIRTUAL, HART, "enterLine", "(J)I", false);
+            mv.visitMethodInsn(INVOKEVIRTUAL, FETCH, "enterLine", "(J)I", false);
             mv.visitInsn(I2L);
             mv.visitVarInsn(LLOAD, NOW);
             mv.visitInsn(LADD);

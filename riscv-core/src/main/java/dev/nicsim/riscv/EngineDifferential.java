@@ -59,9 +59,9 @@ final class EngineDifferential {
         tr.setEngine(Hart.Engine.TRANSLATE);
         ref.setStopAfterTrap(true);
         tr.setStopAfterTrap(true);
-        tr.stepBlocks = true;
-        tr.chainInSteps = chained;
-        tr.translateAfter = 1; // translate at the first entry: the most code compared
+        tr.dispatch.stepBlocks = true;
+        tr.dispatch.chainInSteps = chained;
+        tr.dispatch.translateAfter = 1; // translate at the first entry: the most code compared
         long steps = 0;
         String mismatch = compare(ref, tr, true);
         try {
@@ -82,8 +82,8 @@ final class EngineDifferential {
                 mismatch = compare(ref, tr, true);
             }
         } finally {
-            tr.stepBlocks = false;
-            tr.chainInSteps = false;
+            tr.dispatch.stepBlocks = false;
+            tr.dispatch.chainInSteps = false;
             ref.setStopAfterTrap(false);
             tr.setStopAfterTrap(false);
         }

@@ -34,7 +34,7 @@ import org.objectweb.asm.MethodVisitor;
  * serve (another region, a region with latency, misaligned under a model that checks), and an
  * operand stall of a thread that yields its slot on stalls, end the block before that instruction
  * with no state touched for it. A store to a page with decoded code or the tohost watch runs the
- * interpreter's store hook ({@link Hart#storeFromBlock}); the block ends after it when the hook
+ * interpreter's store hook ({@link LoadStoreUnit#storeFromBlock}); the block ends after it when the hook
  * asked to halt or dropped translated code (the block's own, maybe).
  *
  * <p>Classes are hidden classes in this package (unloaded with their last block); a block is
@@ -54,6 +54,7 @@ final class BlockTranslator {
     private static final String ALU = "dev/nicsim/riscv/Alu";
     private static final String PREDICTOR = "dev/nicsim/riscv/BranchPredictor";
     private static final String FETCH = "dev/nicsim/riscv/FetchUnit";
+    private static final String LSU = "dev/nicsim/riscv/LoadStoreUnit";
     private static final String BASE = "dev/nicsim/riscv/TranslatedBlock";
     private static final MethodHandles.Lookup LOOKUP = MethodHandles.lookup();
     /**
@@ -694,12 +695,12 @@ final class BlockTranslator {
                 mv.visitInsn(L2I);
                 mv.visitInsn(AALOAD);
                 mv.visitJumpInsn(IFNULL, plain);
-                mv.visitVarInsn(ALOAD, H);
+                field(H, "lsu", "L" + LSU + ";");
                 mv.visitVarInsn(ALOAD, DREG);
                 mv.visitVarInsn(LLOAD, O);
                 iconst(size);
                 mv.visitVarInsn(LLOAD, A);
-                mv.visitMethodInsn(INVOKEVIRTUAL, HART, "storeFromBlock", "(L" + REGION + ";JIJ)Z", false);
+                mv.visitMethodInsn(INVOKEVIRTUAL, LSU, "storeFromBlock", "(L" + REGION + ";JIJ)Z", false);
                 mv.visitJumpInsn(IFEQ, plain);
                 iconst(i + 1);
                 mv.visitVarInsn(ISTORE, EXIT_IDX);

@@ -21,7 +21,7 @@ final class CsrFile {
     private static final long MSTATUS_MPP = 3L << 11;
     private static final long MIP_MASK = 0x888;
 
-    private final int hartId;
+    final int hartId;
     private final boolean rv32;
     private final int sextShift;
     private final long addrMask;
@@ -38,6 +38,11 @@ final class CsrFile {
     private long cycleOffset;
     /** minstret minus the hart's retired-instruction count. */
     private long instretOffset;
+    /** The last trap's pc, cause and mtval, and the instret at which it was taken (-1: none since reset or resume). */
+    private long trapPc;
+    private int trapCause;
+    private long trapTval;
+    private long lastTrapInstret = -1;
     /** The old value the last successful {@link #access} read (for rd). */
     long readValue;
 
@@ -141,14 +146,35 @@ final class CsrFile {
      * @param pc    the trapping instruction's address
      * @param cause the exception cause
      * @param tval  the mtval value
+     * @param n     instructions retired before it
      * @return the handler's address, {@code mtvec.BASE}
      */
-    long trap(final long pc, final int cause, final long tval) {
+    long trap(final long pc, final int cause, final long tval, final long n) {
+        trapPc = pc;
+        trapCause = cause;
+        trapTval = tval;
+        lastTrapInstret = n;
         mepc = pc;
         mcause = cause;
         mtval = sext(tval);
         mstatus = (mstatus & MSTATUS_MIE) != 0 ? (mstatus & ~MSTATUS_MIE) | MSTATUS_MPIE : mstatus & ~MSTATUS_MPIE;
         return mtvec & ~3L & addrMask;
+    }
+
+    /**
+     * A second exception before any instruction retired after a trap: the handler itself faults
+     * (or there is none), which the hart treats as fatal.
+     *
+     * @param n instructions retired before the new exception
+     * @return the first trap as the fault to report, or {@code null} when an instruction retired since
+     */
+    Hart.Fault repeatedTrap(final long n) {
+        return lastTrapInstret == n ? new Hart.Fault(trapPc, trapCause, trapTval) : null;
+    }
+
+    /** Forgets the last trap (the hart resumes after a halt). */
+    void forgetTrap() {
+        lastTrapInstret = -1;
     }
 
     /**

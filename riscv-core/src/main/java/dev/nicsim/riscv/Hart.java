@@ -16,42 +16,34 @@ import java.util.Objects;
  * model says, Zbb and Zbs) in machine mode, executing pre-decoded instructions and timing them with a {@link CycleModel}.
  *
  * <p><b>Architecture</b> ("The RISC-V Instruction Set Manual" Volume I 20191213 and Volume II
- * 20211203): registers hold XLEN-bit values sign-extended to 64 bits; machine-mode CSRs
- * {@code mstatus} (MIE, MPIE; MPP reads as M), {@code misa} (read-only: MXL, A, C, I, M),
- * {@code mie}/{@code mip} (storage only, no interrupts are raised), {@code mtvec}, {@code mepc},
- * {@code mcause}, {@code mtval}, {@code mscratch}, {@code mhartid}, {@code mvendorid},
- * {@code marchid}, {@code mimpid} (0), {@code mcycle}/{@code minstret} (and their RV32
- * {@code h} halves) and the read-only aliases {@code cycle}, {@code time} (one tick per cycle),
- * {@code instret}, and the debug trigger CSRs {@code tselect}/{@code tdata1-3} of a hart with no
- * triggers (RISC-V Debug Specification 1.0 §5.7: tselect reads 0, tdata1 reads type 0). Any other CSR, a write to a read-only CSR, and S/U-mode features raise an
- * illegal-instruction exception. Exceptions (Volume II §3.1.15-3.1.17, §3.3.1): instruction
+ * 20211203): registers hold XLEN-bit values sign-extended to 64 bits; the machine-mode CSRs are
+ * those of {@link CsrFile}; any other CSR, a write to a read-only CSR, and S/U-mode features raise
+ * an illegal-instruction exception. Exceptions (Volume II §3.1.15-3.1.17, §3.3.1): instruction
  * access fault (1), illegal instruction (2, mtval = the instruction bits), breakpoint (3, mtval
  * = pc), load/store-AMO address misaligned for LR/SC/AMOs (4/6, mtval = address), load and
- * store/AMO access faults (5/7, mtval = address), ecall from M (11); on a trap {@code mepc},
- * {@code mcause}, {@code mtval} are written, MPIE takes MIE, MIE is cleared, and the hart jumps
- * to {@code mtvec.BASE}; {@code mret} restores them. A misaligned load or store (inside one
- * region) does what the model says ({@link CycleModel#misaligned()}): it is performed, performed
- * with extra cycles, or raises address-misaligned (4/6, mtval = address). The Zbb and Zbs
- * instructions execute when the model enables them ({@link CycleModel#extensions()}) and raise
- * illegal-instruction otherwise. An exception that the program cannot handle is fatal (the
- * hart halts with a {@link Fault}): in system-call mode every exception but ecall; otherwise a
- * second exception before any instruction retires after the first (e.g. no handler at mtvec).
+ * store/AMO access faults (5/7, mtval = address), ecall from M (11); a trap enters the handler at
+ * {@code mtvec.BASE} and {@code mret} returns ({@link CsrFile#trap}, {@link CsrFile#mret}). A
+ * misaligned load or store (inside one region) does what the model says
+ * ({@link CycleModel#misaligned()}, {@link LoadStoreUnit}). The Zbb and Zbs instructions execute
+ * when the model enables them ({@link CycleModel#extensions()}) and raise illegal-instruction
+ * otherwise. An exception that the program cannot handle is fatal (the hart halts with a
+ * {@link Fault}): in system-call mode every exception but ecall; otherwise a second exception
+ * before any instruction retires after the first (e.g. no handler at mtvec).
  *
  * <p><b>Speed</b>: each instruction is decoded once into a {@code long} in the
  * {@link DecodedPage} of its 4 KiB page (per-page arrays, rvemu/rv8 style) and re-decoded only
- * after a store to its bytes or {@code fence.i}. The interpreter loop keeps pc, cycle and
- * instruction counters in locals and allocates nothing. What the JIT (C2) needs to keep it fast:
- * few arrays and settings live across the loop (register values and ready tags share one array,
- * the per-op timing and load/store bits one {@code long} each, the branch predictor one array), and
- * work that only some instructions need stays in one {@code case} (jumps and branches share one),
- * since C2 places an expression that several cases share above the switch, where every
- * instruction pays for it (docs/performance.md, "RISC-V core", 2026-11-27). The per-instruction
- * array accesses (register values and ready tags, the op's timing word, the decode slot, the
- * stall counters, the branch predictor) skip the bounds check ({@code sun.misc.Unsafe}, see
- * {@link #at}): C2 cannot drop those checks itself, since it does not know a field array's length,
- * and each one cost a reload of the spilled length, a compare and a branch; every such index is
- * masked below its array's length (fourth session, 2026-11-27: 1.11x on bf3-dpa's compute loop,
- * mean of six alternated JMH runs).
+ * after a store to its bytes or {@code fence.i}. The interpreter loop ({@link #interpret}) keeps
+ * pc, cycle and instruction counters in locals and allocates nothing. What the JIT (C2) needs to
+ * keep it fast: few arrays and settings live across the loop (register values and ready tags share
+ * one array, the per-op timing and load/store bits one {@code long} each), work that only some
+ * instructions need stays in one {@code case} (jumps and branches share one), since C2 places an
+ * expression that several cases share above the switch, where every instruction pays for it, and
+ * the per-instruction array accesses skip the bounds check ({@link Unchecked}), every such index
+ * being masked below its array's length. The branch predictor, the fetch unit, the CSR file, the
+ * load/store slow paths and the ALU helpers are small final classes ({@link BranchPredictor},
+ * {@link FetchUnit}, {@link CsrFile}, {@link LoadStoreUnit}, {@link Alu}) held in final fields, so
+ * C2 inlines their methods into the loop. docs/performance.md gives the measured speed and how it
+ * is measured.
  *
  * <p><b>Timing</b>: see {@link CycleModel}; stall cycles are charged to the {@link TimingClass}
  * of the instruction that caused them (a load's consumer waiting: LOAD; a multi-cycle divide:
@@ -95,21 +87,14 @@ public final class Hart {
      * @param tval  mtval value (address or instruction bits)
      */
     public record Fault(long pc, int cause, long tval) {
-        /** @return the cause's name as the privileged spec writes it */
+        /** Names by cause number, as Volume II Table 3.6 writes them (null: not raised by this hart). */
+        private static final String[] NAMES = {"instruction address misaligned", "instruction access fault",
+            "illegal instruction", "breakpoint", "load address misaligned", "load access fault", "store/AMO address misaligned",
+            "store/AMO access fault", "environment call from U-mode", null, null, "environment call from M-mode"};
+
+        /** @return the cause's name as the privileged spec writes it, or "exception N" for another cause */
         public String causeName() {
-            switch (cause) {
-                case 0: return "instruction address misaligned";
-                case CAUSE_FETCH_ACCESS: return "instruction access fault";
-                case CAUSE_ILLEGAL: return "illegal instruction";
-                case CAUSE_BREAKPOINT: return "breakpoint";
-                case CAUSE_LOAD_MISALIGNED: return "load address misaligned";
-                case CAUSE_LOAD_ACCESS: return "load access fault";
-                case CAUSE_STORE_MISALIGNED: return "store/AMO address misaligned";
-                case CAUSE_STORE_ACCESS: return "store/AMO access fault";
-                case 8: return "environment call from U-mode";
-                case CAUSE_ECALL_M: return "environment call from M-mode";
-                default: return "exception " + cause;
-            }
+            return cause >= 0 && cause < NAMES.length && NAMES[cause] != null ? NAMES[cause] : "exception " + cause;
         }
     }
 
@@ -122,35 +107,31 @@ public final class Hart {
     /**
      * Index of register 0's ready tag in {@link #x}: the register values are {@code x[0..32]}
      * (32 is the write sink of x0) and their ready tags {@code x[READY..READY + 32]}, one array so
-     * the interpreter loop keeps one array (and one length) in registers instead of two.
+     * the interpreter loop keeps one array (and one length) in registers instead of two. A ready
+     * tag is (cycle its value is ready) << 4 | timing class of its producer; the tags order like
+     * the cycles, so one max finds the later operand and its cause.
      */
     static final int READY = 33;
     /**
      * Register values, then their ready tags (see {@link #READY}). Sized for any 6-bit rd field
-     * ({@code READY + 64} longs, though decode writes rd 0..32 only), so {@link #run}'s unchecked
-     * accesses ({@link #at}, {@link #set}) with indexes masked to 5 or 6 bits stay inside it.
+     * ({@code READY + 64} longs, though decode writes rd 0..32 only), so the interpreter's unchecked
+     * accesses ({@link Unchecked}) with indexes masked to 5 or 6 bits stay inside it.
      */
     final long[] x = new long[READY + 64];
     long pc;
     final int xlen;
     final int sextShift;
     final long addrMask;
-    private final int hartId;
     /** The machine-mode CSRs, trap entry and mret. */
     private final CsrFile csrs;
     /** The LR reservation's address, or -1 for none ({@link Memory#breakReservations} ends it). */
     long reservation = -1;
 
     // ---- timing ----
-    /*
-     * Ready tags (in x from READY on), per register: (cycle its value is ready) << 4 | timing
-     * class of its producer; the tags order like the cycles, so one max finds the later operand
-     * and its cause.
-     */
     /**
      * Per op: {@code (latency << 4 | class) + (occupancy << 32) + (access << 48)}: the low word added
      * to {@code issue << 4} is the result's ready tag, bits 32-47 are the issue occupancy (latency
-     * and occupancy at most 10000), bits 48-63 are the load or store op's {@link #access} bits (so
+     * and occupancy at most 10000), bits 48-63 are the load or store op's access bits (so
      * the interpreter loop needs no second per-op table).
      */
     final long[] timing = new long[256]; // any 8-bit op field: run() reads it unchecked
@@ -202,8 +183,11 @@ public final class Hart {
     boolean trapped;
     /** Set by the interpreter when it gave its slot away on a stall or an L1I miss (yieldOnStall). */
     boolean yielded;
-    /** The engine {@link #run} uses. */
-    private Engine engine = Engine.fromProperty();
+    /**
+     * The engine {@link #run} uses: new harts take the system property {@code nicsim.riscv.engine}
+     * ({@code interp} or {@code translate}), else {@link Engine#INTERP}.
+     */
+    private Engine engine = Engine.parse(System.getProperty("nicsim.riscv.engine", "interp"));
     /** The translator engine's dispatch loop and settings. */
     final BlockDispatch dispatch = new BlockDispatch(this);
     /**
@@ -223,18 +207,6 @@ public final class Hart {
         TRANSLATE;
 
         /**
-         * The default engine of new harts: the system property {@code nicsim.riscv.engine}
-         * ({@code interp} or {@code translate}), else {@link #INTERP}.
-         *
-         * @return the engine
-         * @throws IllegalArgumentException when the property names no engine
-         */
-        static Engine fromProperty() {
-            final String v = System.getProperty("nicsim.riscv.engine", "interp");
-            return parse(v);
-        }
-
-        /**
          * Parses an engine's name.
          *
          * @param name {@code interp} or {@code translate}
@@ -252,17 +224,13 @@ public final class Hart {
 
     // ---- environment ----
     private final Memory memory;
-    private Environment environment;
+    Environment environment;
     private boolean systemCalls;
     /** Loads, stores and AMOs off the fast path. */
-    private final LoadStoreUnit lsu;
+    final LoadStoreUnit lsu;
     /** The fetch window and the L1I line pair. */
     final FetchUnit fetch;
     MemoryRegion dataRegion = NO_REGION;
-    private long lastTrapInstret = -1;
-    private long trapPc;
-    private int trapCause;
-    private long trapTval;
     HaltReason haltReason = HaltReason.NONE;
     private int exitCode;
     private Fault fault;
@@ -284,7 +252,6 @@ public final class Hart {
         this.xlen = xlen;
         this.sextShift = 64 - xlen;
         this.addrMask = xlen == 32 ? 0xffffffffL : -1L;
-        this.hartId = hartId;
         for (int op = 0; op < OP_COUNT; op++) {
             final TimingClass c = Isa.timingOf(op);
             timing[op] = (model.latencyCycles(c) << 4 | c.ordinal()) + ((long) model.occupancyCycles(c) << 32);
@@ -319,7 +286,7 @@ public final class Hart {
 
     /** @return mhartid */
     public int hartId() {
-        return hartId;
+        return csrs.hartId;
     }
 
     /** @return the pc (zero-extended) */
@@ -502,7 +469,7 @@ public final class Hart {
         haltReason = HaltReason.NONE;
         fault = null;
         exitCode = 0;
-        lastTrapInstret = -1;
+        csrs.forgetTrap();
         reservation = -1;
         lsu.pendingCause = -1;
         trapped = false;
@@ -557,10 +524,10 @@ public final class Hart {
      */
     public void run(final long maxInstret) {
         if (engine == Engine.TRANSLATE && (maxInstret - instret > 1 || dispatch.stepBlocks)) {
-            // one instruction (a core interleaving threads, a profile or trace single-stepping): the
-            // interpreter, without the dispatch loop's look-ups
             dispatch.run(maxInstret);
         } else {
+            // the interpreter engine, or one instruction (a core interleaving threads, a profile or
+            // trace single-stepping): the interpreter, without the dispatch loop's look-ups
             interpret(maxInstret, false);
         }
     }
@@ -618,7 +585,7 @@ public final class Hart {
                     f.hits++;
                 } else {
                     if (((pc - pageBase) >>> 12) != 0) {
-                        page = pageFor(pc);
+                        page = memory.decodedPage(pc);
                         if (page == null) {
                             pc = exception(pc, CAUSE_FETCH_ACCESS, pc, n);
                             now += redirectPenalty + 1;
@@ -780,7 +747,7 @@ public final class Hart {
                     final long o = a - dreg.base;
                     if (o >= 0 && o <= dreg.storeLast1 + 1 - size && (a & acc >>> ACCESS_ALIGN_SHIFT) == 0) { // o + size could overflow
                         dreg.put((int) o, size, at(x, rs2));
-                        if (dreg.pages[(int) (o >>> 12)] != null && storeHook(dreg, o, size, a)) {
+                        if (dreg.pages[(int) (o >>> 12)] != null && lsu.storeHook(dreg, o, size, a)) {
                             exc = STOP;
                         }
                     } else {
@@ -1019,7 +986,7 @@ public final class Hart {
                     }
                     if (!csr(op, (int) imm, rd, rs1, t, n)) {
                         exc = CAUSE_ILLEGAL;
-                        tval = wordAt(pc) & 0xffffffffL;
+                        tval = memory.instructionBits(pc) & 0xffffffffL;
                     }
                     break;
                 case ANDN: case ORN: case XNOR: case CLZ: case CLZW: case CTZ: case CTZW: case CPOP: case CPOPW: case MAX:
@@ -1030,7 +997,7 @@ public final class Hart {
                         set(x, rd, Alu.bitManipulation(op, at(x, rs1), at(x, rs2), (int) imm, xlen));
                     } else {
                         exc = CAUSE_ILLEGAL; // the model does not have Zbb / Zbs
-                        tval = wordAt(pc) & 0xffffffffL;
+                        tval = memory.instructionBits(pc) & 0xffffffffL;
                     }
                     break;
                 default: // ILLEGAL
@@ -1073,8 +1040,6 @@ public final class Hart {
         this.dataRegion = dreg;
     }
 
-    // ---------------------------------------------------------------- the block translator
-
     /**
      * Chooses the execution engine ({@link Engine}); both give the same state, cycles and counters
      * after every instruction, and may be switched between {@link #run} calls.
@@ -1100,86 +1065,16 @@ public final class Hart {
         return dispatch.translatedInstret;
     }
 
-    // ---- helpers of the interpreter (kept small so the JIT inlines the hot ones) ----
-
-    /**
-     * A translated block's store to a page with decoded code or the tohost watch: the
-     * interpreter's store hook.
-     *
-     * @return whether the block must end after the store: a halt was requested, or the store
-     *         dropped translated blocks (the block itself may be one)
-     */
-    boolean storeFromBlock(final MemoryRegion r, final long o, final int size, final long a) {
-        r.droppedBlocks = false;
-        final boolean halt = storeHook(r, o, size, a);
-        return halt || r.droppedBlocks;
-    }
-
-    /**
-     * After a store to a page with decoded code or the tohost watch: drops the decoded
-     * instructions it overwrote, breaks other harts' reservations on its bytes, and passes a store
-     * to the tohost word to the environment.
-     *
-     * @return whether the environment asked the hart to halt
-     */
-    boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
-        r.invalidate(o, size);
-        memory.breakReservations(a, size);
-        final long w = memory.watchAddress();
-        if (a < w + 8 && w < a + size && environment != null) {
-            final MemoryRegion wr = memory.find(w, 8);
-            fetch.leavePair();
-            if (wr != null && environment.toHost(this, wr.get((int) (w - wr.base), 8))) {
-                if (haltReason == HaltReason.NONE) {
-                    haltReason = HaltReason.EXIT;
-                }
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private DecodedPage pageFor(final long pc) {
-        final MemoryRegion r = memory.find(pc, 2);
-        if (r == null) {
-            return null;
-        }
-        final long off = pc - r.base;
-        final DecodedPage p = r.page(off);
-        // a page shorter than 4 KiB at the region's end faults in decode()
-        return p;
-    }
-
-    private int wordAt(final long pc) {
-        final MemoryRegion r = memory.find(pc, 4);
-        if (r != null) {
-            return (int) r.get((int) (pc - r.base), 4);
-        }
-        final MemoryRegion r2 = memory.find(pc, 2);
-        return r2 == null ? 0 : (int) r2.get((int) (pc - r2.base), 2) & 0xffff;
-    }
-
     private long exception(final long pc, final int cause, final long tval, final long n) {
         fetch.leavePair();
-        if (systemCalls) {
-            fault = new Fault(pc, cause, tval);
+        final Fault f = systemCalls ? new Fault(pc, cause, tval) : csrs.repeatedTrap(n);
+        if (f != null) {
+            fault = f;
             haltReason = HaltReason.FAULT;
             return pc;
         }
-        if (lastTrapInstret == n) {
-            // a second exception before any instruction retired: the handler itself faults (or there is none)
-            fault = new Fault(trapPc, trapCause, trapTval);
-            haltReason = HaltReason.FAULT;
-            return pc;
-        }
-        trapPc = pc;
-        trapCause = cause;
-        trapTval = tval;
-        lastTrapInstret = n;
-        return csrs.trap(pc, cause, tval);
+        return csrs.trap(pc, cause, tval, n);
     }
-
-    // ---- CSRs ----
 
     private boolean csr(final int op, final int csrImm, final int rd, final int rs1, final long t, final long n) {
         if (!csrs.access(op, csrImm, rs1, x[rs1], t, n)) {
@@ -1188,8 +1083,6 @@ public final class Hart {
         x[rd] = csrs.readValue;
         return true;
     }
-
-    // ---- CSR views for tests and the command ----
 
     /** @return mcause */
     public long mcause() {

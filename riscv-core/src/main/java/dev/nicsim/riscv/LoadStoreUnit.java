@@ -119,7 +119,7 @@ final class LoadStoreUnit {
         }
         final long o = a - r.base;
         r.put((int) o, size, v);
-        return hart.storeHook(r, o, size, a) ? Hart.STOP : -1;
+        return storeHook(r, o, size, a) ? Hart.STOP : -1;
     }
 
     /**
@@ -201,7 +201,44 @@ final class LoadStoreUnit {
 
     private void storeHookAfterAmo(final MemoryRegion r, final int o, final int size, final long a) {
         if (r.pages[o >>> 12] != null) {
-            hart.storeHook(r, o, size, a); // a halt request leaves the hart's halt reason set; its loop stops after retiring
+            storeHook(r, o, size, a); // a halt request leaves the hart's halt reason set; its loop stops after retiring
         }
+    }
+
+    /**
+     * A translated block's store to a page with decoded code or the tohost watch: the
+     * interpreter's store hook.
+     *
+     * @return whether the block must end after the store: a halt was requested, or the store
+     *         dropped translated blocks (the block itself may be one)
+     */
+    boolean storeFromBlock(final MemoryRegion r, final long o, final int size, final long a) {
+        r.droppedBlocks = false;
+        final boolean halt = storeHook(r, o, size, a);
+        return halt || r.droppedBlocks;
+    }
+
+    /**
+     * After a store to a page with decoded code or the tohost watch: drops the decoded
+     * instructions it overwrote, breaks other harts' reservations on its bytes, and passes a store
+     * to the tohost word to the environment.
+     *
+     * @return whether the environment asked the hart to halt
+     */
+    boolean storeHook(final MemoryRegion r, final long o, final int size, final long a) {
+        r.invalidate(o, size);
+        memory.breakReservations(a, size);
+        final long w = memory.watchAddress();
+        if (a < w + 8 && w < a + size && hart.environment != null) {
+            final MemoryRegion wr = memory.find(w, 8);
+            hart.fetch.leavePair();
+            if (wr != null && hart.environment.toHost(hart, wr.get((int) (w - wr.base), 8))) {
+                if (hart.haltReason == Hart.HaltReason.NONE) {
+                    hart.haltReason = Hart.HaltReason.EXIT;
+                }
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -100,6 +100,34 @@ public final class Memory {
     }
 
     /**
+     * The decoded page holding an instruction fetch (a page shorter than 4 KiB at its region's end
+     * faults in {@link DecodedPage#decode} past the region).
+     *
+     * @param pc zero-extended address
+     * @return the page, or {@code null} when no region holds the 2 bytes at pc
+     */
+    DecodedPage decodedPage(final long pc) {
+        final MemoryRegion r = find(pc, 2);
+        return r == null ? null : r.page(pc - r.base);
+    }
+
+    /**
+     * The instruction bits an illegal-instruction exception reports in mtval: the 4 bytes at pc,
+     * else the 2 bytes there when only they are mapped, else 0.
+     *
+     * @param pc zero-extended address
+     * @return the bits, zero-extended to 32
+     */
+    int instructionBits(final long pc) {
+        final MemoryRegion r = find(pc, 4);
+        if (r != null) {
+            return (int) r.get((int) (pc - r.base), 4);
+        }
+        final MemoryRegion r2 = find(pc, 2);
+        return r2 == null ? 0 : (int) r2.get((int) (pc - r2.base), 2) & 0xffff;
+    }
+
+    /**
      * Sets the one watched 8-byte location (the riscv-tests {@code tohost}): stores to it reach
      * {@link Hart}'s store hook.
      *

@@ -21,12 +21,12 @@ final class CsrFile {
     private static final long MSTATUS_MPP = 3L << 11;
     private static final long MIP_MASK = 0x888;
 
-    final int hartId;
+    private final int hartId;
     private final boolean rv32;
     private final int sextShift;
     private final long addrMask;
     private long mstatus;
-    long mtvec;
+    private long mtvec;
     long mepc;
     long mcause;
     long mtval;

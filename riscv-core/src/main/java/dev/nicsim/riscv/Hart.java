@@ -284,11 +284,6 @@ public final class Hart {
         return xlen;
     }
 
-    /** @return mhartid */
-    public int hartId() {
-        return csrs.hartId;
-    }
-
     /** @return the pc (zero-extended) */
     public long pc() {
         return pc;
@@ -1097,10 +1092,5 @@ public final class Hart {
     /** @return mtval */
     public long mtval() {
         return csrs.mtval;
-    }
-
-    /** @return mtvec */
-    public long mtvec() {
-        return csrs.mtvec;
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The physical memory a core sees: non-overlapping {@link MemoryRegion}s (the ELF's loaded
@@ -51,7 +52,7 @@ public final class Memory {
      * @throws IllegalArgumentException when the size is out of range or it overlaps a region
      */
     public MemoryRegion addRegion(final String name, final long base, final long sizeBytes, final RegionLatency latency) {
-        return add(new MemoryRegionArgs(name, base, sizeBytes), 0, java.util.Objects.requireNonNull(latency));
+        return add(new MemoryRegionArgs(name, base, sizeBytes), 0, Objects.requireNonNull(latency));
     }
 
     private record MemoryRegionArgs(String name, long base, long sizeBytes) {
@@ -247,7 +248,7 @@ public final class Memory {
             }
         }
         if (reserverCount == reservers.length) {
-            reservers = java.util.Arrays.copyOf(reservers, 2 * reserverCount);
+            reservers = Arrays.copyOf(reservers, 2 * reserverCount);
         }
         reservers[reserverCount++] = h;
     }

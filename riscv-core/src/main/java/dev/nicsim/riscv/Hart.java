@@ -143,8 +143,8 @@ public final class Hart {
     private final int[] occupancyStallCycles = new int[CLASS_COUNT];
     /*
      * Issues per timing class, counted in each op's own case of the interpreter's switch (plain
-     * fields: an array element store per instruction there may alias the register file and costs
-     * a third of ibex's speed); ALU issues are derived in issues(). Occupancy stalls of a class are
+     * fields: an array element store per instruction there may alias the register file, which
+     * keeps C2 from holding register values across it); ALU issues are derived in issues(). Occupancy stalls of a class are
      * its issues times (occupancy - 1). Counted only when countIssues.
      */
     long issuedBranch;
@@ -166,8 +166,8 @@ public final class Hart {
     private long controlStallCycles;
     /**
      * Whether some class occupies the pipeline more than one cycle; when none does (e31) every
-     * occupancy stall is 0 and the interpreter counts no issues (the counting alone costs the
-     * e31 about 15 % on a branchy loop).
+     * occupancy stall is 0 and the interpreter counts no issues (nothing would read the counts,
+     * and the counter updates would cost every branch, load and store).
      */
     final boolean countIssues;
     final boolean divDataDependent;

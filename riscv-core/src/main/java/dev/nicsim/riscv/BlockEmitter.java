@@ -54,10 +54,9 @@ final class BlockEmitter extends BlockCodeWriter {
 
     void emit() {
         for (final long[] in : insts) {
-            final int ctl = (int) in[1];
-            final int rd = (ctl >>> 8) & 63;
-            final int rs1 = (ctl >>> 14) & 31;
-            final int rs2 = (ctl >>> 19) & 31;
+            final int rd = rdOf(in[1]);
+            final int rs1 = rs1Of(in[1]);
+            final int rs2 = rs2Of(in[1]);
             used[rs1] = true;
             used[rs2] = true;
             if (rd != SINK) {
@@ -160,11 +159,11 @@ final class BlockEmitter extends BlockCodeWriter {
     private boolean instruction(final int i, final long pc, final long d) {
         final int ctl = (int) d;
         final int op = ctl & 0xff;
-        final int rd = (ctl >>> 8) & 63;
-        final int rs1 = (ctl >>> 14) & 31;
-        final int rs2 = (ctl >>> 19) & 31;
+        final int rd = rdOf(d);
+        final int rs1 = rs1Of(d);
+        final int rs2 = rs2Of(d);
         final long imm = d >> 32;
-        final int len = (ctl >>> 24) & 7;
+        final int len = lengthOf(d);
         final long tm = h.timing[op];
         final long occ = ((tm >>> 32) & 0xffff) + (aluName(op) != null && op < MUL ? BlockTranslator.sabotageAluOccupancyCycles : 0);
         final int acc = (int) (tm >>> 48);

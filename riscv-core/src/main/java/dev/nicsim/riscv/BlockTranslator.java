@@ -91,7 +91,7 @@ final class BlockTranslator {
             if (op == JAL || op == JALR || (op >= BEQ && op <= BGEU)) {
                 break;
             }
-            final int len = ((int) d >>> 24) & 7;
+            final int len = lengthOf(d);
             pc += len;
             s += len / 2;
         }
@@ -99,7 +99,7 @@ final class BlockTranslator {
             return new TranslatedBlock.Empty(h.translationKey);
         }
         final long[] last = insts.get(insts.size() - 1);
-        final long end = last[0] + (((int) last[1] >>> 24) & 7); // the byte after the last instruction
+        final long end = last[0] + lengthOf(last[1]); // the byte after the last instruction
         final long[] code = new long[2 * insts.size() + 1];
         for (int k = 0; k < insts.size(); k++) {
             code[2 * k] = insts.get(k)[0];

@@ -493,8 +493,7 @@ public final class Hart {
      * @return issue cycle
      */
     long issueCycle(final long decoded) {
-        final int ctl = (int) decoded;
-        return Math.max(cycles, Math.max(x[READY + ((ctl >>> 14) & 31)], x[READY + ((ctl >>> 19) & 31)]) >> 4);
+        return Math.max(cycles, Math.max(x[READY + rs1Of(decoded)], x[READY + rs2Of(decoded)]) >> 4);
     }
 
     void setYieldOnStall(final boolean on) {
@@ -630,6 +629,7 @@ public final class Hart {
                     page.region.page(page.regionOffset + 4096L); // straddler: stores to the next page must reach the hook
                 }
             }
+            // the fields of Isa's packed decode (Isa.rdOf etc.), unpacked inline
             final int ctl = (int) d;
             final int op = ctl & 0xff;
             final int rd = (ctl >>> 8) & 63;

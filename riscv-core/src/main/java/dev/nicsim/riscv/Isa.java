@@ -305,6 +305,26 @@ public final class Isa {
         return (op | rd << 8 | rs1 << 14 | rs2 << 19 | length << 24) & 0xffffffffL | (long) imm << 32;
     }
 
+    /** @return the destination register of a packed decode ({@link #decode}), 0 to {@link #SINK} */
+    static int rdOf(final long d) {
+        return ((int) d >>> 8) & 63;
+    }
+
+    /** @return rs1 of a packed decode, 0 to 31 */
+    static int rs1Of(final long d) {
+        return ((int) d >>> 14) & 31;
+    }
+
+    /** @return rs2 of a packed decode, 0 to 31 */
+    static int rs2Of(final long d) {
+        return ((int) d >>> 19) & 31;
+    }
+
+    /** @return the instruction length in bytes of a packed decode, 2 or 4 */
+    static int lengthOf(final long d) {
+        return ((int) d >>> 24) & 7;
+    }
+
     private static Insn find(final int w, final int xlen) {
         for (final Insn i : TABLE) {
             if ((w & i.mask()) == i.match()) {

@@ -1,5 +1,8 @@
 package dev.nicsim.riscv;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * A core with one or more hardware threads sharing one issue slot: at most one instruction
  * issues per core per cycle. The {@link IssuePolicy} chooses whose:
@@ -74,10 +77,10 @@ public final class Core {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("threads must be 1 to 64: " + threads);
         }
-        this.policy = java.util.Objects.requireNonNull(policy);
+        this.policy = Objects.requireNonNull(policy);
         this.threads = new Hart[threads];
         this.instructionLimit = new long[threads];
-        java.util.Arrays.fill(instructionLimit, Long.MAX_VALUE);
+        Arrays.fill(instructionLimit, Long.MAX_VALUE);
         for (int i = 0; i < threads; i++) {
             this.threads[i] = new Hart(memory, xlen, model, i);
             this.threads[i].setYieldOnStall(threads > 1);
@@ -96,11 +99,6 @@ public final class Core {
         this.coreIndex = coreIndex;
     }
 
-    /** @return the issue policy */
-    public IssuePolicy policy() {
-        return policy;
-    }
-
     /**
      * A hardware thread (to set its pc, registers and environment before running).
      *
@@ -109,11 +107,6 @@ public final class Core {
      */
     public Hart thread(final int i) {
         return threads[i];
-    }
-
-    /** @return number of hardware threads */
-    public int threadCount() {
-        return threads.length;
     }
 
     /** @return cycles elapsed on the core: the cycle of the next issue slot */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -363,7 +364,7 @@ public final class CycleModel {
         m.cores = cores;
         m.threadsPerCore = threadsPerCore;
         m.clockHz = clockHz;
-        m.issuePolicy = java.util.Objects.requireNonNull(policy);
+        m.issuePolicy = Objects.requireNonNull(policy);
         m.memory = memoryConfig;
         return m;
     }

@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -151,10 +153,10 @@ final class CycleModelYaml {
      * extra_cycles and only then; default perform).
      */
     private static CycleModel isaOptions(final Map<?, ?> m, final CycleModel timing) {
-        final java.util.EnumSet<Isa.Extension> ext = java.util.EnumSet.noneOf(Isa.Extension.class);
+        final EnumSet<Isa.Extension> ext = EnumSet.noneOf(Isa.Extension.class);
         final Object e = m.get("extensions");
         if (e != null) {
-            if (!(e instanceof java.util.List<?> list)) {
+            if (!(e instanceof List<?> list)) {
                 throw new IllegalArgumentException("extensions = '" + e + "' is not a list (expected e.g. [zbb, zbs])");
             }
             for (final Object x : list) {

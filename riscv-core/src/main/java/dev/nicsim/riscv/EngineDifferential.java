@@ -3,6 +3,7 @@ package dev.nicsim.riscv;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The translator's differential harness: two harts that start in the same state, one on the
@@ -29,10 +30,6 @@ final class EngineDifferential {
      * @param mismatch     the first difference (where and what), or null when none
      */
     record Result(long steps, long instructions, long translated, String mismatch) {
-        /** @return the share of instructions that ran translated, 0 to 1 */
-        double translatedShare() {
-            return instructions == 0 ? 0 : (double) translated / instructions;
-        }
     }
 
     /**
@@ -59,9 +56,9 @@ final class EngineDifferential {
         tr.setEngine(Hart.Engine.TRANSLATE);
         ref.setStopAfterTrap(true);
         tr.setStopAfterTrap(true);
-        tr.stepBlocks = true;
-        tr.chainInSteps = chained;
-        tr.translateAfter = 1; // translate at the first entry: the most code compared
+        tr.dispatch.stepBlocks = true;
+        tr.dispatch.chainInSteps = chained;
+        tr.dispatch.translateAfter = 1; // translate at the first entry: the most code compared
         long steps = 0;
         String mismatch = compare(ref, tr, true);
         try {
@@ -82,8 +79,8 @@ final class EngineDifferential {
                 mismatch = compare(ref, tr, true);
             }
         } finally {
-            tr.stepBlocks = false;
-            tr.chainInSteps = false;
+            tr.dispatch.stepBlocks = false;
+            tr.dispatch.chainInSteps = false;
             ref.setStopAfterTrap(false);
             tr.setStopAfterTrap(false);
         }
@@ -120,7 +117,7 @@ final class EngineDifferential {
         if (a.fetchStallCycles() != b.fetchStallCycles()) {
             return diff("L1I-miss cycles", a.fetchStallCycles(), b.fetchStallCycles());
         }
-        if (a.haltReason() != b.haltReason() || a.exitCode() != b.exitCode() || !java.util.Objects.equals(a.fault(), b.fault())) {
+        if (a.haltReason() != b.haltReason() || a.exitCode() != b.exitCode() || !Objects.equals(a.fault(), b.fault())) {
             return "halt: interp " + a.haltReason() + "/" + a.exitCode() + "/" + a.fault() + ", translate " + b.haltReason()
                 + "/" + b.exitCode() + "/" + b.fault();
         }

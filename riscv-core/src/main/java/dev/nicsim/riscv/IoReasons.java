@@ -11,7 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /**
- * Why an I/O operation failed, in words (issue 23 defect 9): the JDK's file-system exceptions carry
+ * Why an I/O operation failed, in words: the JDK's file-system exceptions carry
  * only the path as their message ({@code AccessDeniedException: /x/a.elf}), and a decoding error says
  * {@code Input length = 1}, which hides whether a file was missing, forbidden, in the way, not text,
  * or the disk full. Used by every reader and writer whose one-line errors name a file (the file is

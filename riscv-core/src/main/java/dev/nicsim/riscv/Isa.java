@@ -1,6 +1,8 @@
 package dev.nicsim.riscv;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -85,11 +87,10 @@ public final class Isa {
 
     private static final Insn[] TABLE;
     private static final TimingClass[] OP_TIMING = new TimingClass[OP_COUNT];
-    private static final String[] OP_NAME = new String[OP_COUNT];
     private static final Extension[] OP_EXTENSION = new Extension[OP_COUNT];
 
     static {
-        final java.util.List<Insn> t = new java.util.ArrayList<>();
+        final List<Insn> t = new ArrayList<>();
         final TimingClass alu = TimingClass.ALU;
         t.add(new Insn("lui", 0x7f, 0x37, Fmt.U, LUI, LUI, alu, true));
         t.add(new Insn("auipc", 0x7f, 0x17, Fmt.U, AUIPC, AUIPC, alu, true));
@@ -183,23 +184,13 @@ public final class Isa {
         TABLE = t.toArray(new Insn[0]);
         OP_TIMING[UNDECODED] = TimingClass.SYSTEM;
         OP_TIMING[ILLEGAL] = TimingClass.SYSTEM;
-        OP_NAME[UNDECODED] = "undecoded";
-        OP_NAME[ILLEGAL] = "illegal";
         for (final Insn i : TABLE) {
             for (final int op : new int[] {i.op64(), i.op32()}) {
-                if (op > 0) {
-                    if (OP_TIMING[op] == null) {
-                        OP_TIMING[op] = i.timing();
-                    }
-                    if (OP_NAME[op] == null && op == i.op64()) {
-                        OP_NAME[op] = i.name();
-                    }
+                if (op > 0 && OP_TIMING[op] == null) {
+                    OP_TIMING[op] = i.timing();
                 }
             }
         }
-        OP_NAME[MULH32] = "mulh";
-        OP_NAME[MULHSU32] = "mulhsu";
-        OP_NAME[MULHU32] = "mulhu";
         for (int i = 0; i < OP_COUNT; i++) {
             if (OP_TIMING[i] == null) {
                 throw new IllegalStateException("op " + i + " has no table row");
@@ -213,7 +204,7 @@ public final class Isa {
      * core has no Zbb of its own). Where RV32 and RV64 encode an instruction differently (zext.h,
      * rev8) there is one row for each, present in one XLEN only.
      */
-    private static void addBitManipulation(final java.util.List<Insn> t) {
+    private static void addBitManipulation(final List<Insn> t) {
         final TimingClass alu = TimingClass.ALU;
         final Object[][] zbb = {
             {"andn", 0xfe00707f, 0x40007033, Fmt.R, ANDN, ANDN}, {"orn", 0xfe00707f, 0x40006033, Fmt.R, ORN, ORN},
@@ -275,16 +266,6 @@ public final class Isa {
     }
 
     /**
-     * Name of an execution op (the RV64 mnemonic; RV32 ops print their RV32 mnemonic).
-     *
-     * @param op execution op
-     * @return mnemonic
-     */
-    static String opName(final int op) {
-        return OP_NAME[op];
-    }
-
-    /**
      * Whether a 16-bit parcel starts a 16-bit (compressed) instruction.
      *
      * @param lowHalf the instruction's first 16 bits
@@ -303,7 +284,7 @@ public final class Isa {
      */
     public static long decode(final int word, final int xlen) {
         if (isCompressed(word)) {
-            final int w = expand(word & 0xffff, xlen);
+            final int w = Rvc.expand(word & 0xffff, xlen);
             if (w == 0) {
                 return illegal(word & 0xffff, 2);
             }
@@ -322,6 +303,26 @@ public final class Isa {
 
     private static long pack(final int op, final int rd, final int rs1, final int rs2, final int length, final int imm) {
         return (op | rd << 8 | rs1 << 14 | rs2 << 19 | length << 24) & 0xffffffffL | (long) imm << 32;
+    }
+
+    /** @return the destination register of a packed decode ({@link #decode}), 0 to {@link #SINK} */
+    static int rdOf(final long d) {
+        return ((int) d >>> 8) & 63;
+    }
+
+    /** @return rs1 of a packed decode, 0 to 31 */
+    static int rs1Of(final long d) {
+        return ((int) d >>> 14) & 31;
+    }
+
+    /** @return rs2 of a packed decode, 0 to 31 */
+    static int rs2Of(final long d) {
+        return ((int) d >>> 19) & 31;
+    }
+
+    /** @return the instruction length in bytes of a packed decode, 2 or 4 */
+    static int lengthOf(final long d) {
+        return ((int) d >>> 24) & 7;
     }
 
     private static Insn find(final int w, final int xlen) {
@@ -414,143 +415,6 @@ public final class Isa {
             | ((imm >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
     }
 
-    private static int bit(final int c, final int b) {
-        return (c >>> b) & 1;
-    }
-
-    private static int bits(final int c, final int hi, final int lo) {
-        return (c >>> lo) & ((1 << (hi - lo + 1)) - 1);
-    }
-
-    private static int sext(final int v, final int width) {
-        return v << (32 - width) >> (32 - width);
-    }
-
-    /**
-     * Expands a 16-bit instruction into its 32-bit equivalent (Volume I §16.8, RVC opcode map).
-     *
-     * @param c    the 16-bit parcel
-     * @param xlen 32 or 64 (selects c.jal/c.addiw, c.flw/c.ld, ...)
-     * @return the 32-bit instruction, or 0 when the parcel is reserved, illegal or a
-     *     floating-point instruction (F/D are not implemented)
-     */
-    static int expand(final int c, final int xlen) {
-        final int q = c & 3;
-        final int f3 = bits(c, 15, 13);
-        final int rdp = bits(c, 4, 2) + 8;
-        final int rs1p = bits(c, 9, 7) + 8;
-        final int rd = bits(c, 11, 7);
-        final int rs2 = bits(c, 6, 2);
-        final boolean rv64 = xlen == 64;
-        if (q == 0) {
-            switch (f3) {
-                case 0: {
-                    final int imm = bits(c, 12, 11) << 4 | bits(c, 10, 7) << 6 | bit(c, 6) << 2 | bit(c, 5) << 3;
-                    return imm == 0 ? 0 : encI(0x13, 0, rdp, 2, imm);
-                }
-                case 2:
-                    return encI(0x03, 2, rdp, rs1p, bits(c, 12, 10) << 3 | bit(c, 6) << 2 | bit(c, 5) << 6);
-                case 3:
-                    return rv64 ? encI(0x03, 3, rdp, rs1p, bits(c, 12, 10) << 3 | bits(c, 6, 5) << 6) : 0;
-                case 6:
-                    return encS(0x23, 2, rs1p, rdp, bits(c, 12, 10) << 3 | bit(c, 6) << 2 | bit(c, 5) << 6);
-                case 7:
-                    return rv64 ? encS(0x23, 3, rs1p, rdp, bits(c, 12, 10) << 3 | bits(c, 6, 5) << 6) : 0;
-                default:
-                    return 0;
-            }
-        }
-        if (q == 1) {
-            final int imm6 = sext(bit(c, 12) << 5 | rs2, 6);
-            switch (f3) {
-                case 0:
-                    return encI(0x13, 0, rd, rd, imm6);
-                case 1:
-                    if (rv64) {
-                        return rd == 0 ? 0 : encI(0x1b, 0, rd, rd, imm6);
-                    }
-                    return encJ(1, cjImm(c));
-                case 2:
-                    return encI(0x13, 0, rd, 0, imm6);
-                case 3:
-                    if (rd == 2) {
-                        final int imm = sext(bit(c, 12) << 9 | bit(c, 6) << 4 | bit(c, 5) << 6 | bits(c, 4, 3) << 7 | bit(c, 2) << 5, 10);
-                        return imm == 0 ? 0 : encI(0x13, 0, 2, 2, imm);
-                    }
-                    return imm6 == 0 ? 0 : (imm6 << 12) | rd << 7 | 0x37;
-                case 4: {
-                    final int f2 = bits(c, 11, 10);
-                    final int shamt = bit(c, 12) << 5 | rs2;
-                    if (f2 == 0 || f2 == 1) {
-                        if (!rv64 && shamt >= 32) {
-                            return 0;
-                        }
-                        return encI(0x13, 5, rs1p, rs1p, shamt | (f2 == 1 ? 0x400 : 0));
-                    }
-                    if (f2 == 2) {
-                        return encI(0x13, 7, rs1p, rs1p, imm6);
-                    }
-                    final int f = bits(c, 6, 5);
-                    if (bit(c, 12) == 0) {
-                        final int[] f3s = {0, 4, 6, 7};
-                        return encR(0x33, f3s[f], f == 0 ? 0x20 : 0, rs1p, rs1p, rdp);
-                    }
-                    if (!rv64 || f >= 2) {
-                        return 0;
-                    }
-                    return encR(0x3b, 0, f == 0 ? 0x20 : 0, rs1p, rs1p, rdp);
-                }
-                case 5:
-                    return encJ(0, cjImm(c));
-                case 6:
-                case 7: {
-                    final int off = sext(bit(c, 12) << 8 | bits(c, 11, 10) << 3 | bits(c, 6, 5) << 6 | bits(c, 4, 3) << 1 | bit(c, 2) << 5, 9);
-                    return encB(f3 == 6 ? 0 : 1, rs1p, 0, off);
-                }
-                default:
-                    return 0;
-            }
-        }
-        if (q == 2) {
-            switch (f3) {
-                case 0: {
-                    final int shamt = bit(c, 12) << 5 | rs2;
-                    if (!rv64 && shamt >= 32) {
-                        return 0;
-                    }
-                    return encI(0x13, 1, rd, rd, shamt);
-                }
-                case 2:
-                    return rd == 0 ? 0 : encI(0x03, 2, rd, 2, bit(c, 12) << 5 | bits(c, 6, 4) << 2 | bits(c, 3, 2) << 6);
-                case 3:
-                    return !rv64 || rd == 0 ? 0 : encI(0x03, 3, rd, 2, bit(c, 12) << 5 | bits(c, 6, 5) << 3 | bits(c, 4, 2) << 6);
-                case 4:
-                    if (bit(c, 12) == 0) {
-                        if (rs2 == 0) {
-                            return rd == 0 ? 0 : encI(0x67, 0, 0, rd, 0);
-                        }
-                        return encR(0x33, 0, 0, rd, 0, rs2);
-                    }
-                    if (rs2 == 0) {
-                        return rd == 0 ? 0x00100073 : encI(0x67, 0, 1, rd, 0);
-                    }
-                    return encR(0x33, 0, 0, rd, rd, rs2);
-                case 6:
-                    return encS(0x23, 2, 2, rs2, bits(c, 12, 9) << 2 | bits(c, 8, 7) << 6);
-                case 7:
-                    return rv64 ? encS(0x23, 3, 2, rs2, bits(c, 12, 10) << 3 | bits(c, 9, 7) << 6) : 0;
-                default:
-                    return 0;
-            }
-        }
-        return 0;
-    }
-
-    private static int cjImm(final int c) {
-        return sext(bit(c, 12) << 11 | bit(c, 11) << 4 | bits(c, 10, 9) << 8 | bit(c, 8) << 10 | bit(c, 7) << 6
-            | bit(c, 6) << 7 | bits(c, 5, 3) << 1 | bit(c, 2) << 5, 12);
-    }
-
     // ---- disassembly ----
 
     private static final String[] ABI = {"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2",
@@ -568,16 +432,6 @@ public final class Isa {
         for (int i = 0; i < n.length; i += 2) {
             CSR_NAMES.put((Integer) n[i], (String) n[i + 1]);
         }
-    }
-
-    /**
-     * ABI name of an integer register.
-     *
-     * @param r 0 to 31
-     * @return name ({@code zero}, {@code ra}, ..., {@code t6})
-     */
-    public static String regName(final int r) {
-        return ABI[r];
     }
 
     /**
@@ -602,7 +456,7 @@ public final class Isa {
      */
     public static String disassemble(final int word, final int xlen, final long pc) {
         final boolean c = isCompressed(word);
-        final int w = c ? expand(word & 0xffff, xlen) : word;
+        final int w = c ? Rvc.expand(word & 0xffff, xlen) : word;
         final Insn i = w == 0 ? null : find(w, xlen);
         if (i == null || (i.fmt() == Fmt.SHIFT && xlen == 32 && ((w >>> 25) & 1) != 0)) {
             return "unknown";
@@ -644,8 +498,5 @@ public final class Isa {
         }
     }
 
-    /** @return number of rows in the decoder table (for tests) */
-    static int tableSize() {
-        return TABLE.length;
-    }
+
 }

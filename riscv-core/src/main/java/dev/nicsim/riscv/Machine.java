@@ -161,11 +161,6 @@ public final class Machine implements Environment {
         return image;
     }
 
-    /** @return whether the program uses the tohost convention (else Linux-style system calls) */
-    public boolean usesToHost() {
-        return tohost != Long.MIN_VALUE;
-    }
-
     /** @return an environment error that stopped the run (unsupported HTIF request), or {@code null} */
     public String environmentError() {
         return error;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The physical memory a core sees: non-overlapping {@link MemoryRegion}s (the ELF's loaded
@@ -51,7 +52,7 @@ public final class Memory {
      * @throws IllegalArgumentException when the size is out of range or it overlaps a region
      */
     public MemoryRegion addRegion(final String name, final long base, final long sizeBytes, final RegionLatency latency) {
-        return add(new MemoryRegionArgs(name, base, sizeBytes), 0, java.util.Objects.requireNonNull(latency));
+        return add(new MemoryRegionArgs(name, base, sizeBytes), 0, Objects.requireNonNull(latency));
     }
 
     private record MemoryRegionArgs(String name, long base, long sizeBytes) {
@@ -97,6 +98,34 @@ public final class Memory {
             }
         }
         return null;
+    }
+
+    /**
+     * The decoded page holding an instruction fetch (a page shorter than 4 KiB at its region's end
+     * faults in {@link DecodedPage#decode} past the region).
+     *
+     * @param pc zero-extended address
+     * @return the page, or {@code null} when no region holds the 2 bytes at pc
+     */
+    DecodedPage decodedPage(final long pc) {
+        final MemoryRegion r = find(pc, 2);
+        return r == null ? null : r.page(pc - r.base);
+    }
+
+    /**
+     * The instruction bits an illegal-instruction exception reports in mtval: the 4 bytes at pc,
+     * else the 2 bytes there when only they are mapped, else 0.
+     *
+     * @param pc zero-extended address
+     * @return the bits, zero-extended to 32
+     */
+    int instructionBits(final long pc) {
+        final MemoryRegion r = find(pc, 4);
+        if (r != null) {
+            return (int) r.get((int) (pc - r.base), 4);
+        }
+        final MemoryRegion r2 = find(pc, 2);
+        return r2 == null ? 0 : (int) r2.get((int) (pc - r2.base), 2) & 0xffff;
     }
 
     /**
@@ -219,7 +248,7 @@ public final class Memory {
             }
         }
         if (reserverCount == reservers.length) {
-            reservers = java.util.Arrays.copyOf(reservers, 2 * reserverCount);
+            reservers = Arrays.copyOf(reservers, 2 * reserverCount);
         }
         reservers[reserverCount++] = h;
     }

@@ -1,5 +1,6 @@
 package dev.nicsim.riscv;
 
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -133,7 +134,7 @@ public final class MemoryHierarchy implements RegionLatency {
             lineShift = Integer.numberOfTrailingZeros(l.lineBytes());
             tag = new long[ways * sets];
             stamp = new long[ways * sets];
-            java.util.Arrays.fill(tag, -1L);
+            Arrays.fill(tag, -1L);
         }
 
         /** @return whether the line was present; it is present (most recently used) afterwards */
@@ -249,10 +250,10 @@ public final class MemoryHierarchy implements RegionLatency {
         servedLoads = new long[l1d.length * LEVELS];
         servedFetches = new long[cores * LEVELS];
         lastL1dLine = new long[l1d.length];
-        java.util.Arrays.fill(lastL1dLine, -1L);
+        Arrays.fill(lastL1dLine, -1L);
         lastL1dWay = new int[l1d.length];
         prevL1dLine = new long[l1d.length];
-        java.util.Arrays.fill(prevL1dLine, -1L);
+        Arrays.fill(prevL1dLine, -1L);
         prevL1dWay = new int[l1d.length];
         l1dLineShift = Integer.numberOfTrailingZeros(config.l1d().lineBytes());
     }
@@ -376,20 +377,6 @@ public final class MemoryHierarchy implements RegionLatency {
         return servedLoads[(core * threadsPerCore + thread) * LEVELS + level] * levelLatency[level];
     }
 
-    /**
-     * Name of a level index.
-     *
-     * @param level 0..3
-     * @return {@code L1}, {@code L2}, {@code LLC} or {@code DRAM}
-     */
-    public static String levelName(final int level) {
-        return switch (level) {
-            case L1 -> "L1";
-            case L2 -> "L2";
-            case LLC -> "LLC";
-            default -> "DRAM";
-        };
-    }
 
     @Override
     public String toString() {

@@ -38,7 +38,7 @@ abstract class TranslatedBlock {
      */
     abstract long run(Hart h, long room);
 
-    /** A block start not yet translated: it counts its entries ({@link Hart}'s translateAfter). */
+    /** A block start not yet translated: it counts its entries ({@link BlockDispatch#translateAfter}). */
     static final class Cold extends TranslatedBlock {
         /** Entries so far. */
         int entries;

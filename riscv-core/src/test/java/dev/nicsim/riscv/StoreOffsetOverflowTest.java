@@ -32,7 +32,7 @@ class StoreOffsetOverflowTest {
         mem.write(CODE, a.assemble());
         final Hart hart = new Hart(mem, 64, CycleModel.E31, 0);
         hart.setEngine(engine);
-        hart.translateAfter = 1;
+        hart.dispatch.translateAfter = 1;
         hart.setPc(CODE);
         hart.setReg(S0, DATA);
         final long far = DATA + Long.MAX_VALUE - 7; // offset 0x7FFF_FFFF_FFFF_FFF8 from DATA

@@ -156,7 +156,7 @@ class TranslatorDifferentialTest {
                 for (int t = 0; t < 4; t++) {
                     final Hart h = cores[e].thread(t);
                     h.setEngine(e == 0 ? Hart.Engine.INTERP : Hart.Engine.TRANSLATE);
-                    h.translateAfter = k % 4 < 2 ? 1 : 32; // translated at once, or after the interpreter's first entries
+                    h.dispatch.translateAfter = k % 4 < 2 ? 1 : 32; // translated at once, or after the interpreter's first entries
                     // every third seed: threads 1-3 start unmapped and halt on a double fault at once, so
                     // thread 0 runs alone (whole blocks) once they are gone
                     h.setPc(k % 3 == 2 && t > 0 ? 0 : RandomWordPrograms.CODE_BASE);

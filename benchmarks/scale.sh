@@ -210,7 +210,8 @@ build() { # build BUILD TREE: package the tree's command-line jar and copy it an
   module="$(launcher_value "$tree" module)"; jar="$(launcher_value "$tree" jar)"
   [ -n "$module" ] && [ -n "$jar" ] || { echo "scale.sh: $tree/nicsim names no jar or module" >&2; exit 1; }
   (cd "$tree" && locked mvn -B -o -q -DskipTests package -pl "$module" -am) > "$tmp/build-$b.log" 2>&1 \
-    || { grep -E '\[ERROR\]' "$tmp/build-$b.log" | head -20 >&2; echo "scale.sh: build of $tree failed" >&2; exit 1; }
+    || { { grep -E '\[ERROR\]' "$tmp/build-$b.log" || tail -5 "$tmp/build-$b.log"; } | head -20 >&2
+         echo "scale.sh: build of $tree failed" >&2; exit 1; }
   mkdir -p "$tmp/$b"
   cp "$tree/$jar" "$tmp/$b/nicsim.jar"
   jvm_flags "$tree" > "$tmp/$b/jvm.flags"

@@ -207,7 +207,8 @@ jvm_flags() { # the launcher's JVM_FLAGS and, where it has them, SIM_FLAGS (the 
 }
 build() { # build BUILD TREE: package the tree's command-line jar and copy it and its flags aside
   local b="$1" tree="$2" module jar
-  module="$(launcher_value "$tree" module)"; jar="$(launcher_value "$tree" jar)"
+  jar="$(launcher_value "$tree" jar)"; module="$(launcher_value "$tree" module)"
+  module="${module:-${jar%%/*}}" # launchers without module= build the module their jar is in
   [ -n "$module" ] && [ -n "$jar" ] || { echo "scale.sh: $tree/nicsim names no jar or module" >&2; exit 1; }
   (cd "$tree" && locked mvn -B -o -q -DskipTests package -pl "$module" -am) > "$tmp/build-$b.log" 2>&1 \
     || { { grep -E '\[ERROR\]' "$tmp/build-$b.log" || tail -5 "$tmp/build-$b.log"; } | head -20 >&2

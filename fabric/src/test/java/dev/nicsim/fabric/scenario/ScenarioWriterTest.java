@@ -212,11 +212,11 @@ public class ScenarioWriterTest {
 
     @Test
     void numbersAreWrittenAsTheShortestDecimalWithoutExponent() {
-        assertEquals("4000000", ScenarioWriter.format(4e6));
-        assertEquals("0.00390625", ScenarioWriter.format(1.0 / 256));
-        assertEquals("0.0000001", ScenarioWriter.format(1e-7));
-        assertEquals("0.1", ScenarioWriter.format(0.1));
-        assertEquals("-1", ScenarioWriter.format(-1));
+        assertEquals("4000000", ScenarioField.format(4e6));
+        assertEquals("0.00390625", ScenarioField.format(1.0 / 256));
+        assertEquals("0.0000001", ScenarioField.format(1e-7));
+        assertEquals("0.1", ScenarioField.format(0.1));
+        assertEquals("-1", ScenarioField.format(-1));
     }
 
     /**

@@ -251,7 +251,7 @@ public record ScenarioField(String path, String type, String unit, String range,
         if (v == Long.MAX_VALUE) {
             return "2^63-1";
         }
-        if (v == Math.rint(v) && v >= 1 << 20) {
+        if (v == Math.rint(v) && v >= 1e6) {
             final long l = (long) v;
             if (Long.bitCount(l) == 1) {
                 return "2^" + Long.numberOfTrailingZeros(l);

@@ -1,14 +1,21 @@
 package dev.nicsim.fabric.scenario;
 
+import dev.nicsim.fabric.ns3.Ns3Flows;
+import dev.nicsim.fabric.ns3.Ns3Topology;
+import dev.nicsim.fabric.workload.FlowSpec;
+import dev.nicsim.microcode.firmware.FirmwareLayout;
+import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccParameterValues;
 
 import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
 
 /**
- * A validated scenario: everything a run needs, in simulator units. Built by
- * {@link ScenarioLoader} from a YAML file; every field and its unit and default is documented in
- * docs/scenarios.md.
+ * A validated scenario: everything a run needs, in simulator units (ps, ns, bits/s, Hz, bytes; each
+ * component names its unit). Built by {@link ScenarioLoader} from a YAML file; every field's key,
+ * file unit, range and default is its {@link ScenarioSchema} row (docs/scenarios.md shows the rows).
  *
  * @param name       scenario name (default: the file name without {@code .yaml})
  * @param file       the file it came from
@@ -29,33 +36,8 @@ import java.nio.file.Path;
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
                        NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling,
-                       java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents,
+                       List<MailboxMessage> mailbox, List<LinkEvent> linkEvents,
                        NpFirmware npFirmware, Probe probe) {
-
-    /**
-     * A scenario with CCMAD probes.
-     *
-     * @param name       scenario name
-     * @param file       the file it came from
-     * @param seed       seed
-     * @param stopTimePs stop time, ps
-     * @param topology   hosts, switches and links
-     * @param switchSpec switch settings
-     * @param nic        NIC settings
-     * @param algorithm  the algorithm
-     * @param workload   the flows
-     * @param sampling   sampling intervals
-     * @param mailbox    host mailbox messages, in time order
-     * @param linkEvents host link state changes, in time order
-     * @param npFirmware the notification-point program, or null
-     */
-    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
-                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
-                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
-                    final java.util.List<LinkEvent> linkEvents, final NpFirmware npFirmware) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            npFirmware, Probe.CCMAD);
-    }
 
     /**
      * The probe format of every reaction point's RTT probes ({@code firmware.probe}; DOCA PCC fact sheet
@@ -70,30 +52,6 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     public record Probe(boolean ifa2, int ifa2Gns, int ifa2HopLimit) {
         /** CCMAD probes (nothing for switches to stamp). */
         public static final Probe CCMAD = new Probe(false, 0xF, 0xFE);
-    }
-
-    /**
-     * A scenario with mailbox messages and link events and without a notification-point program.
-     *
-     * @param name       scenario name
-     * @param file       the file it came from
-     * @param seed       seed
-     * @param stopTimePs stop time, ps
-     * @param topology   hosts, switches and links
-     * @param switchSpec switch settings
-     * @param nic        NIC settings
-     * @param algorithm  the algorithm
-     * @param workload   the flows
-     * @param sampling   sampling intervals
-     * @param mailbox    host mailbox messages, in time order
-     * @param linkEvents host link state changes, in time order
-     */
-    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
-                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
-                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
-                    final java.util.List<LinkEvent> linkEvents) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            null);
     }
 
     /**
@@ -113,8 +71,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
                     final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
                     final Sampling sampling) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, java.util.List.of(),
-            java.util.List.of(), null);
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, List.of(), List.of(),
+            null, Probe.CCMAD);
     }
 
     /** Where a mailbox message goes: {@link MailboxMessage#nic()} of a message to every NIC. */
@@ -126,14 +84,14 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      *
      * @param atPs             delivery time, ps
      * @param requestHex       the request bytes in order as lower-case hex, two digits a byte (empty for none);
-     *                         at most {@link dev.nicsim.microcode.firmware.FirmwareLayout#HOST_MAILBOX_BYTES} bytes
+     *                         at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
      * @param nic              host id of the target NIC, or {@link #ALL_NICS}
      * @param maxResponseBytes the largest reply the host accepts, 0 .. HOST_MAILBOX_BYTES
      */
     public record MailboxMessage(long atPs, String requestHex, int nic, int maxResponseBytes) {
         /** @return the request bytes (a new array) */
         public byte[] request() {
-            return java.util.HexFormat.of().parseHex(requestHex);
+            return HexFormat.of().parseHex(requestHex);
         }
     }
 
@@ -160,14 +118,14 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param mailboxHex the message the NP host sends each NP process at its start ({@code firmware.np_mailbox}), as
      *                   lower-case hex, or null for none
      */
-    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program, String mailboxHex) {
+    public record NpFirmware(Path elf, FirmwareNotificationPoint program, String mailboxHex) {
         /**
          * A program without an NP host mailbox message.
          *
          * @param elf     the ELF, resolved
          * @param program the loaded program
          */
-        public NpFirmware(final Path elf, final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
+        public NpFirmware(final Path elf, final FirmwareNotificationPoint program) {
             this(elf, program, null);
         }
     }
@@ -196,7 +154,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param file         file: the HPCC ns-3 topology file read ({@code topology.path}); null for the shapes
      */
     public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
-                           Link hostLink, Link fabricLink, dev.nicsim.fabric.ns3.Ns3Topology file) {
+                           Link hostLink, Link fabricLink, Ns3Topology file) {
         /**
          * A generated shape (no topology file).
          *
@@ -257,7 +215,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                              long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
                              int[] strictPriorities, int camDepth, int camSamplePackets, boolean inputOutputQueued,
                              long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm,
-                             java.util.List<RateWred> wredByRate) {
+                             List<RateWred> wredByRate) {
     }
 
     /**
@@ -368,7 +326,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param values   its validated parameter values
      * @param firmware the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
      */
-    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values, java.nio.file.Path firmware) {
+    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values, Path firmware) {
     }
 
     /**
@@ -393,8 +351,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      */
     public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
                            double load, FlowSizeCdf cdf, int flows, double hotFraction, double hotHostsFraction,
-                           java.util.List<dev.nicsim.fabric.workload.FlowSpec> flowList,
-                           dev.nicsim.fabric.ns3.Ns3Flows file) {
+                           List<FlowSpec> flowList,
+                           Ns3Flows file) {
     }
 
     /**

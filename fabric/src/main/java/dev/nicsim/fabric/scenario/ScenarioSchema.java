@@ -211,10 +211,10 @@ public final class ScenarioSchema {
             integer("switch.rcm.notification_priority", "priority", 0, 7, RCM.notificationPriority,
                 "priority congestion notifications travel on; made strict in the scheduler whenever RCM is on, whatever"
                     + " `strict_priorities` says").feeds(RcmConfig.class, "notificationPriority"),
-            scaled("switch.rcm.notification_lifetime_us", "us", US, 0.001, 1e6, RCM.notificationLifetimePs / 1e6,
+            scaled("switch.rcm.notification_lifetime_us", "us", US, 0.001, 1e6, Units.usFromPs(RCM.notificationLifetimePs),
                 "how long a received notification keeps the remote congestion flag, its `F_br` and its flow IDs valid")
                 .feeds(RcmConfig.class, "notificationLifetimePs"),
-            scaled("switch.rcm.window_period_us", "us", US, 0.001, 1e6, RCM.windowPeriodPs / 1e6,
+            scaled("switch.rcm.window_period_us", "us", US, 0.001, 1e6, Units.usFromPs(RCM.windowPeriodPs),
                 "RCC window period `T`; `W` = what the port carries in `T` (25 KB at 100 Gb/s)")
                 .feeds(RcmConfig.class, "windowPeriodPs"),
             bool("switch.rcm.compound_window_decrease", RCM.compoundWindowDecrease,
@@ -232,7 +232,7 @@ public final class ScenarioSchema {
             integer("switch.rcm.detour_table_entries", "flows", 1, 1 << 20, RCM.detourTableEntries,
                 "SAR's direct-mapped table of detoured flows").range("power of two, 1 .. 2^20")
                 .feeds(RcmConfig.class, "detourTableEntries"),
-            scaled("switch.rcm.detour_idle_us", "us", US, 0.001, 1e6, RCM.detourIdlePs / 1e6,
+            scaled("switch.rcm.detour_idle_us", "us", US, 0.001, 1e6, Units.usFromPs(RCM.detourIdlePs),
                 "a detoured flow keeps its new port while its packets arrive closer than this")
                 .feeds(RcmConfig.class, "detourIdlePs"))),
         new Section("nic", "nic", List.of(

@@ -1,7 +1,6 @@
 package dev.nicsim.fabric.scenario;
 
 import dev.nicsim.fabric.ns3.Ns3Flows;
-import dev.nicsim.fabric.ns3.Ns3Topology;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.microcode.firmware.FirmwareLayout;
 import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
@@ -151,10 +150,11 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param k            fat_tree: k (even), k^3/4 hosts
      * @param hostLink     host-to-switch links
      * @param fabricLink   switch-to-switch links
-     * @param file         file: the HPCC ns-3 topology file read ({@code topology.path}); null for the shapes
+     * @param file         file: the topology file's nodes and links ({@code topology.path}, translated by its
+     *                     reader); null for the shapes
      */
     public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
-                           Link hostLink, Link fabricLink, Ns3Topology file) {
+                           Link hostLink, Link fabricLink, Graph file) {
         /**
          * A generated shape (no topology file).
          *
@@ -172,6 +172,71 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                         final int hostsPerLeaf, final int k, final Link hostLink, final Link fabricLink) {
             this(type, hosts, hostsPerSide, leaves, spines, hostsPerLeaf, k, hostLink, fabricLink, null);
         }
+    }
+
+    /**
+     * A topology given node by node ({@code topology.type: file}), in the form a topology file's
+     * reader translates it into: nodes {@code 0 .. nodes()-1}, each a host or a switch (named
+     * {@code sw<node>} in the fabric), and the links in file order, each joining the next free port
+     * of both ends.
+     *
+     * @param file       the file it was read from
+     * @param hostOfNode per node id, its host id (hosts numbered in ascending node id), or -1 for a switch
+     * @param hostNode   per host id, its node id
+     * @param links      the links in file order
+     */
+    public record Graph(Path file, int[] hostOfNode, int[] hostNode, List<GraphLink> links) {
+        /**
+         * Copies the link list.
+         */
+        public Graph {
+            links = List.copyOf(links);
+        }
+
+        /** @return number of nodes (hosts and switches) */
+        public int nodes() {
+            return hostOfNode.length;
+        }
+
+        /** @return number of hosts */
+        public int hosts() {
+            return hostNode.length;
+        }
+
+        /**
+         * @param node node id, {@code 0 .. nodes()-1}
+         * @return whether it is a switch
+         */
+        public boolean isSwitch(final int node) {
+            return hostOfNode[node] < 0;
+        }
+
+        /**
+         * @param node node id
+         * @return its host id, or -1 for a switch or an id outside the topology
+         */
+        public int hostOf(final int node) {
+            return node >= 0 && node < hostOfNode.length ? hostOfNode[node] : -1;
+        }
+
+        /**
+         * @param host host id, {@code 0 .. hosts()-1}
+         * @return its node id
+         */
+        public int hostNode(final int host) {
+            return hostNode[host];
+        }
+    }
+
+    /**
+     * One link of a {@link Graph}.
+     *
+     * @param a              node id of one end
+     * @param b              node id of the other end
+     * @param rateBitsPerSec rate, bits/s
+     * @param delayPs        one-way propagation delay, ps
+     */
+    public record GraphLink(int a, int b, long rateBitsPerSec, long delayPs) {
     }
 
     /**

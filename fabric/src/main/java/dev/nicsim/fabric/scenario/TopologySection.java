@@ -4,6 +4,8 @@ import dev.nicsim.fabric.ns3.Ns3Topology;
 import dev.nicsim.pcc.Units;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads {@code topology} (docs/scenarios.md, "topology"): a generated shape with its host and
@@ -67,7 +69,8 @@ final class TopologySection {
     }
 
     /**
-     * The topology of {@code topology.type: file}.
+     * The topology of {@code topology.type: file}: the ns-3 file translated into the generic node
+     * and link list ({@link Scenario.Graph}).
      *
      * @param file the HPCC ns-3 topology file, read
      * @return the topology; its host link (for workloads that need one rate) is host 0's link
@@ -76,14 +79,25 @@ final class TopologySection {
      */
     static Scenario.Topology fileTopology(final Ns3Topology file) {
         file.requireModelled();
+        final int[] hostOfNode = new int[file.nodes()];
+        for (int n = 0; n < hostOfNode.length; n++) {
+            hostOfNode[n] = file.hostOf(n);
+        }
+        final int[] hostNode = new int[file.hosts()];
+        for (int h = 0; h < hostNode.length; h++) {
+            hostNode[h] = file.hostNode(h);
+        }
+        final List<Scenario.GraphLink> links = new ArrayList<>(file.links().size());
         // the host link of host 0 stands for "the host link" where a workload needs one rate (Poisson load)
         Scenario.Link host = null;
         for (final Ns3Topology.Link l : file.links()) {
+            links.add(new Scenario.GraphLink(l.a(), l.b(), l.rateBitsPerSec(), l.delayPs()));
             if (file.hostOf(l.a()) == 0 || file.hostOf(l.b()) == 0) {
                 host = new Scenario.Link(l.rateBitsPerSec(), l.delayPs());
             }
         }
-        return new Scenario.Topology("file", file.hosts(), 0, 0, 0, 0, 0, host, host, file);
+        return new Scenario.Topology("file", file.hosts(), 0, 0, 0, 0, 0, host, host,
+            new Scenario.Graph(file.file(), hostOfNode, hostNode, links));
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.nicsim.fabric.scenario;
 
 import dev.nicsim.fabric.TestPaths;
 import dev.nicsim.fabric.ns3.Ns3Flows;
-import dev.nicsim.fabric.ns3.Ns3Topology;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -255,8 +254,6 @@ public class ScenarioWriterTest {
             }
         } else if (a instanceof Path x) {
             assertEquals(x.toAbsolutePath().normalize(), ((Path) b).toAbsolutePath().normalize(), where);
-        } else if (a instanceof Ns3Topology x) {
-            same(where + "file.", x.file(), ((Ns3Topology) b).file());
         } else if (a instanceof Ns3Flows x) {
             same(where + "file.", x.file(), ((Ns3Flows) b).file());
         } else if (a instanceof FlowSizeCdf x) {

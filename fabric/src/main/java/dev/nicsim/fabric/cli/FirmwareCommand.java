@@ -4,6 +4,7 @@ import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.fabric.scenario.Scenario;
 import dev.nicsim.fabric.scenario.ScenarioLoader;
+import dev.nicsim.fabric.scenario.ScenarioPrograms;
 import dev.nicsim.fabric.trace.ChronicleTraceReader;
 import dev.nicsim.fabric.trace.ReplayEngine;
 import dev.nicsim.fabric.trace.ReplayInput;
@@ -225,7 +226,8 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
             if (scenario != null) {
                 final Scenario s = ScenarioLoader.load(scenario, List.of("algorithm.firmware=" + elf.toAbsolutePath(),
                     "algorithm.firmware_model=" + modelName, "nic.emulator.max_instructions_per_event=" + budget), null);
-                p = (FirmwareProvider) s.algorithm().provider();
+                final ScenarioPrograms programs = ScenarioPrograms.load(s);
+                p = (FirmwareProvider) programs.provider();
                 p.enableProfile();
                 final EmulatorConfig c = Runner.emulatorConfig(s.nic().emulator());
                 if (c != null) {
@@ -233,7 +235,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                 }
                 final Path tmp = Files.createTempDirectory("nicsim-profile");
                 try (TimeSeriesWriter series = new TimeSeriesWriter(tmp)) {
-                    new Runner(s, series).run(done -> { });
+                    new Runner(s, programs, series).run(done -> { });
                 } finally {
                     deleteTree(tmp);
                 }

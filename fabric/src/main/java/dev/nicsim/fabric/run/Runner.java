@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.fabric.scenario.Scenario;
+import dev.nicsim.fabric.scenario.ScenarioPrograms;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.fabric.trace.ChronicleTraceWriter;
 import dev.nicsim.fabric.workload.FlowSpec;
@@ -65,6 +66,8 @@ public final class Runner implements FlowListener, EventHandler {
     public static final String SAMPLE_IN_PARTITIONS_PROPERTY = "nicsim.partition.sampleInPartitions";
 
     private final Scenario scenario;
+    /** The programs this run executes, loaded from the scenario for this run. */
+    private final ScenarioPrograms programs;
     /** The run's simulator; in a partitioned run, the global events' ({@link #partitions}). */
     private final Simulator sim = new Simulator();
     private final PacketPool pool;
@@ -163,6 +166,23 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public Runner(final Scenario scenario, final TimeSeriesWriter series,
                   final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
+        this(scenario, ScenarioPrograms.load(scenario), series, traceListeners, partitionCount, threads);
+    }
+
+    /**
+     * Builds the sequential fabric running programs loaded by the caller ({@code nicsim firmware
+     * profile} enables the provider's profile first).
+     *
+     * @param scenario the scenario
+     * @param programs its programs, {@link ScenarioPrograms#load}ed for this run
+     * @param series   where queue and rate samples go
+     */
+    public Runner(final Scenario scenario, final ScenarioPrograms programs, final TimeSeriesWriter series) {
+        this(scenario, programs, series, null, 1, 1);
+    }
+
+    private Runner(final Scenario scenario, final ScenarioPrograms programs, final TimeSeriesWriter series,
+                   final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
         if (partitionCount > 1 && traceListeners != null) {
             throw new IllegalArgumentException("recording PCC traces needs --partitions 1");
         }
@@ -170,6 +190,7 @@ public final class Runner implements FlowListener, EventHandler {
             throw new IllegalArgumentException("threads must be in 1.." + partitionCount + ", got " + threads);
         }
         this.scenario = scenario;
+        this.programs = programs;
         this.series = series;
         this.graph = TopologyGraph.build(scenario.topology());
         if (usesInt(scenario)) {
@@ -251,9 +272,9 @@ public final class Runner implements FlowListener, EventHandler {
                 // one supplier per NIC: firmware instances of one NIC share its memory image; the first
                 // (core 0) takes the host side's calls (mailbox messages, port-state changes)
                 final java.util.function.Supplier<dev.nicsim.pcc.PccAlgorithm> instances =
-                    scenario.algorithm().provider() instanceof FirmwareProvider fw
+                    programs.provider() instanceof FirmwareProvider fw
                         ? firstKept(fw.processorInstances(scenario.algorithm().values(), nicPorts(host)), host)
-                        : scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
+                        : programs.provider().processorInstances(scenario.algorithm().values());
                 if (emulatorConfig == null) {
                     return new DirectCcProcessor(instances.get(), 0, sink);
                 }
@@ -264,9 +285,9 @@ public final class Runner implements FlowListener, EventHandler {
                 : new RecordingCcProcessor(traceListeners.apply(h), nics[h], make);
             nics[h].setCcProcessor(processors[h]);
         }
-        if (scenario.npFirmware() != null) {
+        if (programs.np() != null) {
             for (int h = 0; h < hosts; h++) {
-                nics[h].setNpProgram(npProgram(scenario.npFirmware().program().forNic(nicPorts(h))));
+                nics[h].setNpProgram(npProgram(programs.np().forNic(nicPorts(h))));
             }
         }
         flows = WorkloadGenerator.generate(scenario.workload(), hosts, scenario.topology().hostLink().rateBitsPerSec(),
@@ -489,7 +510,7 @@ public final class Runner implements FlowListener, EventHandler {
      * @return true for HPCC
      */
     public static boolean usesInt(final Scenario scenario) {
-        return "hpcc".equals(scenario.algorithm().provider().name());
+        return "hpcc".equals(scenario.algorithm().name());
     }
 
     private NetDevice device(final int node) {
@@ -776,11 +797,11 @@ public final class Runner implements FlowListener, EventHandler {
             }
         }
         final long[] lineRates = rates.stream().mapToLong(Long::longValue).toArray();
-        final String algorithm = scenario.algorithm().provider() instanceof FirmwareProvider fp
-            ? "firmware " + fp.image().path().getFileName() : "algorithm " + scenario.algorithm().provider().name();
+        final String algorithm = programs.provider() instanceof FirmwareProvider fp
+            ? "firmware " + fp.image().path().getFileName() : "algorithm " + programs.provider().name();
         final StallReport.Context c;
-        if (scenario.npFirmware() != null) {
-            final FirmwareNotificationPoint np = scenario.npFirmware().program();
+        if (programs.np() != null) {
+            final FirmwareNotificationPoint np = programs.np();
             c = new StallReport.Context(algorithm, String.valueOf(np.image().path().getFileName()), np.calls(), np.faults(),
                 np.budgetExceeded(), np.failed(), fwFaults(), fwBudget());
         } else {
@@ -792,11 +813,11 @@ public final class Runner implements FlowListener, EventHandler {
     }
 
     private long fwFaults() {
-        return scenario.algorithm().provider() instanceof FirmwareProvider fp ? fp.faults() : 0;
+        return programs.provider() instanceof FirmwareProvider fp ? fp.faults() : 0;
     }
 
     private long fwBudget() {
-        return scenario.algorithm().provider() instanceof FirmwareProvider fp ? fp.budgetExceeded() : 0;
+        return programs.provider() instanceof FirmwareProvider fp ? fp.budgetExceeded() : 0;
     }
 
     /**
@@ -986,6 +1007,11 @@ public final class Runner implements FlowListener, EventHandler {
                 + partitions.plan.partitions() + " partitions)");
         }
         return sim;
+    }
+
+    /** @return the programs this run executes (the algorithm's provider, the notification-point program) */
+    public ScenarioPrograms programs() {
+        return programs;
     }
 
     /** @return number of hosts (NICs), host ids {@code 0 .. hostCount()-1} */

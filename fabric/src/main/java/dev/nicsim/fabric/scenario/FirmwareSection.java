@@ -11,7 +11,6 @@ import dev.nicsim.riscv.CycleModel;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 
@@ -30,24 +29,36 @@ final class FirmwareSection {
     }
 
     /**
-     * Reads {@code algorithm}.
+     * An algorithm as the scenario holds it, with the provider loaded to validate it (and the
+     * firmware's mailbox callback and machine model, which the other sections check against).
+     *
+     * @param algorithm the scenario's data
+     * @param provider  the provider loaded from it
+     */
+    record Validated(Scenario.Algorithm algorithm, PccAlgorithmProvider provider) {
+    }
+
+    /**
+     * Reads {@code algorithm}, loading the firmware ELF or finding the Java algorithm to check it
+     * and its parameters.
      *
      * @param a            the {@code algorithm} mapping
      * @param scenarioFile the scenario file (relative paths start there)
      * @param emulator     the emulator settings (the firmware's instruction budget)
-     * @return the algorithm with its validated parameters
+     * @return the algorithm with its validated parameters, and its provider
      * @throws ScenarioException naming the field of any bad input
      */
-    static Scenario.Algorithm algorithm(final YamlFields a, final Path scenarioFile, final Scenario.Emulator emulator) {
+    static Validated algorithm(final YamlFields a, final Path scenarioFile, final Scenario.Emulator emulator) {
         final PccAlgorithmProvider provider;
         Path firmwarePath = null;
+        CycleModel model = null;
         if (a.has("firmware")) {
             // a firmware image replaces the named Java algorithm; the name, if given, is documentation
             a.string("name", "");
             final Path p = existing(a, "firmware", scenarioFile);
             // the cores' machine model: bf3-dpa (the default), e31, ibex or a YAML file next to the scenario
             final String modelName = a.string("firmware_model", CycleModel.BF3_DPA);
-            final CycleModel model = firmwareModel(a, scenarioFile, modelName);
+            model = firmwareModel(a, scenarioFile, modelName);
             try {
                 provider = FirmwareProvider.load(p, emulator.maxInstructionsPerEvent(), model);
             } catch (final FirmwareException e) {
@@ -78,7 +89,7 @@ final class FirmwareSection {
             }
         }
         a.finish();
-        return new Scenario.Algorithm(provider, values, firmwarePath);
+        return new Validated(new Scenario.Algorithm(provider.name(), values, firmwarePath, model), provider);
     }
 
     /** A path field naming a file that must exist: next to the scenario, then in the current directory. */
@@ -135,13 +146,13 @@ final class FirmwareSection {
      *
      * @param fw           the {@code firmware} mapping
      * @param scenarioFile the scenario file
-     * @param algorithm    the algorithm (its firmware's machine model)
+     * @param provider     the algorithm's provider (its firmware's machine model)
      * @param emulator     the emulator settings (the instruction budget)
      * @param probe        the probe format (the default NP host message with IFA2)
      * @return the program, or null for the NICs' hardware RTT responders
      * @throws ScenarioException naming the field of any bad input
      */
-    static Scenario.NpFirmware npFirmware(final YamlFields fw, final Path scenarioFile, final Scenario.Algorithm algorithm,
+    static Scenario.NpFirmware npFirmware(final YamlFields fw, final Path scenarioFile, final PccAlgorithmProvider provider,
                                           final Scenario.Emulator emulator, final Scenario.Probe probe) {
         if (!fw.has("np")) {
             if (fw.has("np_mailbox")) {
@@ -152,7 +163,7 @@ final class FirmwareSection {
             return null;
         }
         final Path p = existing(fw, "np", scenarioFile);
-        final CycleModel model = algorithm.provider() instanceof FirmwareProvider rp ? rp.model() : CycleModel.bf3Dpa();
+        final CycleModel model = provider instanceof FirmwareProvider rp ? rp.model() : CycleModel.bf3Dpa();
         final FirmwareNotificationPoint program;
         try {
             program = FirmwareNotificationPoint.load(p, emulator.maxInstructionsPerEvent(), model);
@@ -160,11 +171,8 @@ final class FirmwareSection {
             throw fw.fieldError("np", e.getMessage());
         }
         final String mailboxHex = npMailbox(fw, program, probe);
-        if (mailboxHex != null) {
-            program.hostMailbox(HexFormat.of().parseHex(mailboxHex));
-        }
         fw.finish();
-        return new Scenario.NpFirmware(p, program, mailboxHex);
+        return new Scenario.NpFirmware(p, mailboxHex);
     }
 
     /**

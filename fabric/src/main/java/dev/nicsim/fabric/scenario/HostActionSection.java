@@ -2,6 +2,7 @@ package dev.nicsim.fabric.scenario;
 
 import dev.nicsim.microcode.firmware.FirmwareLayout;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.Units;
 
 import java.util.ArrayList;
@@ -103,17 +104,17 @@ final class HostActionSection {
      *
      * @param fw        the {@code firmware} mapping (for the error)
      * @param mailbox   the messages
-     * @param algorithm the algorithm
+     * @param provider  the algorithm's provider
      * @throws ScenarioException naming {@code firmware.mailbox} when nothing would receive the messages
      */
     static void requireMailboxHandler(final YamlFields fw, final List<Scenario.MailboxMessage> mailbox,
-                                      final Scenario.Algorithm algorithm) {
+                                      final PccAlgorithmProvider provider) {
         if (mailbox.isEmpty()) {
             return;
         }
-        if (!(algorithm.provider() instanceof FirmwareProvider fp)) {
+        if (!(provider instanceof FirmwareProvider fp)) {
             throw fw.fieldError("mailbox", "messages go to a DOCA PCC firmware's doca_pcc_dev_user_mailbox_handle, but this"
-                + " scenario runs the Java algorithm '" + algorithm.provider().name() + "'; give algorithm.firmware");
+                + " scenario runs the Java algorithm '" + provider.name() + "'; give algorithm.firmware");
         }
         if (!fp.image().hasMailboxHandler()) {
             throw fw.fieldError("mailbox", fp.image().path() + " defines no doca_pcc_dev_user_mailbox_handle, so nothing would"

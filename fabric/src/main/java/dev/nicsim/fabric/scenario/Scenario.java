@@ -3,9 +3,8 @@ package dev.nicsim.fabric.scenario;
 import dev.nicsim.fabric.ns3.Ns3Flows;
 import dev.nicsim.fabric.workload.FlowSpec;
 import dev.nicsim.microcode.firmware.FirmwareLayout;
-import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
-import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.riscv.CycleModel;
 
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -108,25 +107,16 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
 
     /**
      * The notification-point program every NIC runs for the RTT probes it receives ({@code firmware.np},
-     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md).
+     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md). The program is loaded where the run is
+     * built ({@link ScenarioPrograms#load}): its machine model is {@code algorithm.firmware_model}
+     * when the algorithm is firmware, else {@code bf3-dpa}; its budget
+     * {@code nic.emulator.max_instructions_per_event}.
      *
-     * @param elf     the ELF, resolved
-     * @param program    the loaded program (its machine model: {@code algorithm.firmware_model} when the
-     *                   algorithm is firmware, else {@code bf3-dpa}; its budget:
-     *                   {@code nic.emulator.max_instructions_per_event})
+     * @param elf        the ELF, resolved (checked to load at scenario load)
      * @param mailboxHex the message the NP host sends each NP process at its start ({@code firmware.np_mailbox}), as
      *                   lower-case hex, or null for none
      */
-    public record NpFirmware(Path elf, FirmwareNotificationPoint program, String mailboxHex) {
-        /**
-         * A program without an NP host mailbox message.
-         *
-         * @param elf     the ELF, resolved
-         * @param program the loaded program
-         */
-        public NpFirmware(final Path elf, final FirmwareNotificationPoint program) {
-            this(elf, program, null);
-        }
+    public record NpFirmware(Path elf, String mailboxHex) {
     }
 
     /**
@@ -384,14 +374,16 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     }
 
     /**
-     * The algorithm.
+     * The algorithm: a Java algorithm by name, or a DOCA PCC firmware ELF on a RISC-V machine model.
+     * The provider is loaded where the run is built ({@link ScenarioPrograms#load}); the scenario
+     * loader loads it once to validate the parameters and reports a bad ELF there.
      *
-     * @param provider the algorithm's provider (found by name through ServiceLoader, or the firmware
-     *                 image of {@code algorithm.firmware})
-     * @param values   its validated parameter values
-     * @param firmware the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
+     * @param name          the algorithm's name ({@code PccAlgorithmProvider.name()}; for firmware, the image's)
+     * @param values        its validated parameter values
+     * @param firmware      the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
+     * @param firmwareModel the firmware's machine model ({@code algorithm.firmware_model}), or null for a Java algorithm
      */
-    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values, Path firmware) {
+    public record Algorithm(String name, PccParameterValues values, Path firmware, CycleModel firmwareModel) {
     }
 
     /**

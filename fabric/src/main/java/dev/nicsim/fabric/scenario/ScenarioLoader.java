@@ -156,7 +156,7 @@ public final class ScenarioLoader {
         final boolean firmware = f.has("algorithm") && f.child("algorithm").has("firmware");
         final Scenario.NicSpec nic = NicSection.read(f.childOrEmpty("nic"), firmware);
         final Scenario.SwitchSpec sw = SwitchSection.read(f.childOrEmpty("switch"), nic, topology);
-        final Scenario.Algorithm algorithm = FirmwareSection.algorithm(f.child("algorithm"), file, nic.emulator());
+        final FirmwareSection.Validated algorithm = FirmwareSection.algorithm(f.child("algorithm"), file, nic.emulator());
         final Scenario.Workload workload = WorkloadSection.read(f.child("workload"), file, topology, nic);
         final YamlFields s = f.childOrEmpty("sampling");
         final Scenario.Sampling sampling = new Scenario.Sampling(s.scaled("queue_interval_us"), s.scaled("rate_interval_us"),
@@ -167,14 +167,14 @@ public final class ScenarioLoader {
         final int hosts = hostCount(topology);
         final List<Scenario.MailboxMessage> mailbox = HostActionSection.mailbox(fw.mappingsOrEmpty("mailbox"), hosts - 1,
             stopPs);
-        HostActionSection.requireMailboxHandler(fw, mailbox, algorithm);
+        HostActionSection.requireMailboxHandler(fw, mailbox, algorithm.provider());
         // the notification-point program; reads firmware.np and finishes the firmware block
         final Scenario.Probe probe = FirmwareSection.probe(fw.childOrEmpty("probe"));
-        final Scenario.NpFirmware np = FirmwareSection.npFirmware(fw, file, algorithm, nic.emulator(), probe);
+        final Scenario.NpFirmware np = FirmwareSection.npFirmware(fw, file, algorithm.provider(), nic.emulator(), probe);
         final List<Scenario.LinkEvent> linkEvents = HostActionSection.linkEvents(f.mappingsOrEmpty("link_events"), hosts,
             stopPs);
-        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            np, probe);
+        return new Scenario(name, file, seed, stopPs, topology, sw, nic, algorithm.algorithm(), workload, sampling, mailbox,
+            linkEvents, np, probe);
     }
 
     /**

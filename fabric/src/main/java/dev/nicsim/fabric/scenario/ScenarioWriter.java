@@ -185,11 +185,8 @@ public final class ScenarioWriter {
             final Fields fw = new Fields("firmware");
             if (s.npFirmware() != null) {
                 fw.str("np", relative(s.npFirmware().elf()));
-                if (s.npFirmware().mailboxHex() != null) {
-                    fw.str("np_mailbox", s.npFirmware().mailboxHex());
-                } else if (s.probe().ifa2() && s.npFirmware().program().image().hasMailboxHandler()) {
-                    fw.str("np_mailbox", "none"); // the default there would send FE 00 00 00
-                }
+                // "none" when there is no message: with IFA2 probes the default would send FE 00 00 00
+                fw.str("np_mailbox", s.npFirmware().mailboxHex() != null ? s.npFirmware().mailboxHex() : "none");
             }
             if (s.probe().ifa2()) {
                 final Fields pr = new Fields("firmware.probe");
@@ -382,7 +379,7 @@ public final class ScenarioWriter {
 
     private Fields algorithm(final Scenario.Algorithm a) {
         final Fields f = new Fields("algorithm");
-        f.str("name", a.provider().name());
+        f.str("name", a.name());
         if (a.firmware() != null) {
             f.str("firmware", relative(a.firmware()));
         }

@@ -3,6 +3,7 @@ package dev.nicsim.fabric.scenario;
 import dev.nicsim.fabric.TestPaths;
 import dev.nicsim.fabric.ns3.Ns3Flows;
 import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.riscv.CycleModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,7 +127,7 @@ public class ScenarioWriterTest {
         leaves("", ScenarioLoader.load(minimal, List.of(), null), b);
         assertEquals(a.keySet(), b.keySet());
         final Set<String> shared = Set.of("file", "topology.type", "topology.hosts", "topology.hostsPerSide", "topology.k",
-            "topology.file", "algorithm.provider", "algorithm.firmware", "workload.type", "workload.senders",
+            "topology.file", "algorithm.name", "algorithm.firmware", "algorithm.firmwareModel", "workload.type", "workload.senders",
             "workload.receiver", "workload.cdf", "workload.flowList", "workload.file",
             "mailbox", // messages need firmware: aMailboxSurvivesWriteAndLoad
             "npFirmware"); // an ELF path, as algorithm.firmware: firmware.np is written relative like it (ScenarioWriter)
@@ -259,6 +260,8 @@ public class ScenarioWriterTest {
         } else if (a instanceof FlowSizeCdf x) {
             same(where + "source.", Path.of(x.source()), Path.of(((FlowSizeCdf) b).source()));
             assertEquals(x.meanBytes(), ((FlowSizeCdf) b).meanBytes(), where + "mean");
+        } else if (a instanceof CycleModel x) {
+            assertEquals(x.name(), ((CycleModel) b).name(), where);
         } else if (a instanceof PccAlgorithmProvider x) {
             assertEquals(x.name(), ((PccAlgorithmProvider) b).name(), where);
             assertEquals(x.getClass(), b.getClass(), where);

@@ -28,6 +28,8 @@ import java.util.Arrays;
  * <p>Thread-safety: not thread-safe; configure on one thread before building switches.
  */
 public final class SwitchConfig {
+    /** Default {@link #strictPriorityMask}: priorities 6 (CNPs, mlx5 {@code CNP_802P_PRIO=6}) and 7. */
+    public static final int DEFAULT_STRICT_PRIORITY_MASK = 0xC0;
     /** Default {@link #pfcAlpha}: 1/8 (HPCC ns-3 {@code pfc_a_shift = 3}). */
     public static final double DEFAULT_PFC_ALPHA = 1.0 / 8;
     /** Default {@link #pfcXonOffsetBytes}, bytes. */
@@ -142,7 +144,7 @@ public final class SwitchConfig {
      * before any DWRR queue. Default {@code 0xC0}: priority 6 (CNPs, {@code CNP_802P_PRIO=6}) and 7
      * (network control).
      */
-    public int strictPriorityMask = 0xC0;
+    public int strictPriorityMask = DEFAULT_STRICT_PRIORITY_MASK;
 
     /** DWRR quantum per priority, bytes added per round, {@code > 0}; the weight of a non-strict queue. Default 9216 each. */
     public int[] dwrrQuantumBytes = intFilled(9216);

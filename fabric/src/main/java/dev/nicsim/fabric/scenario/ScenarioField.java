@@ -1,7 +1,9 @@
 package dev.nicsim.fabric.scenario;
 
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * One row of the scenario schema ({@link ScenarioSchema}): a field's dotted path, type, unit,
@@ -132,6 +134,30 @@ public record ScenarioField(String path, String type, String unit, String range,
     static ScenarioField bool(final String path, final boolean def, final String meaning) {
         return new ScenarioField(path, "bool", "", "", Boolean.toString(def), meaning, Double.NaN, Double.NaN,
             def ? 1 : 0, 1, List.of(), "", null);
+    }
+
+    /**
+     * A list of priorities 0..7 whose default is a bit mask (bit i = priority i), as the switch
+     * configuration holds it.
+     *
+     * @param path    dotted path
+     * @param mask    the default priorities as a mask
+     * @param meaning meaning
+     * @return the row
+     */
+    static ScenarioField priorities(final String path, final int mask, final String meaning) {
+        return new ScenarioField(path, "list 0..7", "", "", "`" + Arrays.toString(priorities(mask)) + "`", meaning,
+            Double.NaN, Double.NaN, mask, 1, List.of(), "", null);
+    }
+
+    /**
+     * The priorities of a mask.
+     *
+     * @param mask bit i = priority i, 0..255
+     * @return the priorities in ascending order
+     */
+    static int[] priorities(final int mask) {
+        return IntStream.range(0, 8).filter(p -> (mask >> p & 1) != 0).toArray();
     }
 
     /**

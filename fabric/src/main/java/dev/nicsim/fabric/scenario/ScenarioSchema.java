@@ -105,8 +105,9 @@ public final class ScenarioSchema {
         new Section("switch", "switch", List.of(
             integer("switch.buffer_bytes", "bytes", 10_000, 1L << 34, SwitchConfig.DEFAULT_BUFFER_BYTES,
                 "shared buffer of each switch (headroom is reserved out of it)").feeds(SwitchConfig.class, "bufferBytes"),
-            doc("switch.strict_priorities", "list 0..7", "", "", "`[6, 7]`",
-                "served by strict priority (CNPs go on 6); the rest share by DWRR (9216-byte quanta)"),
+            ScenarioField.priorities("switch.strict_priorities", SwitchConfig.DEFAULT_STRICT_PRIORITY_MASK,
+                "served by strict priority (CNPs go on 6); the rest share by DWRR (9216-byte quanta)")
+                .feeds(SwitchConfig.class, "strictPriorityMask"),
             oneOf("switch.queueing", "output_queued",
                 "shared-buffer output queueing (the MMU below), or input-and-output queueing (the RCM paper §4.1): a VOQ"
                     + " per (input, output, priority), one output queue per (port, priority), the output serving its VOQs"

@@ -63,7 +63,8 @@ final class SwitchSection {
         final long queueLimit = e.integerIn("queue_limit_bytes", 1, buffer);
         final double egressAlpha = e.number("alpha");
         e.finish();
-        final int[] strict = s.intList("strict_priorities", new int[] {6, 7}, 0, 7);
+        final int[] strict = s.intList("strict_priorities",
+            ScenarioField.priorities((int) s.row("strict_priorities").defaultValue()), 0, 7);
         final YamlFields c = s.childOrEmpty("cam");
         final int camDepth = (int) c.integer("depth");
         final int camSample = (int) c.integer("sample_every_packets");

@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -128,7 +130,7 @@ class ScenarioSchemaTest {
 
     @Test
     void everyDefaultComesFromItsRowThroughTheLoaderAndTheWriter(@TempDir final Path dir) throws Exception {
-        final Map<String, Object> written = new java.util.HashMap<>();
+        final Map<String, Object> written = new HashMap<>();
         Scenario s = null;
         for (final String text : new String[] {DEFAULTS, FLOWS}) {
             final Path file = dir.resolve("s.yaml");
@@ -151,6 +153,12 @@ class ScenarioSchemaTest {
             assertNotNull(v, f.path() + " has a default in its row but neither scenario wrote it: " + written.keySet());
             if (choice) {
                 assertEquals(f.defaultChoice(), v, f.path());
+            } else if (v instanceof List<?> list) {
+                int mask = 0;
+                for (final Object p : list) {
+                    mask |= 1 << ((Number) p).intValue();
+                }
+                assertEquals((int) f.defaultValue(), mask, f.path() + ": written " + v);
             } else if (f.type().equals("bool")) {
                 assertEquals(f.defaultValue() != 0, v, f.path());
             } else {
@@ -159,7 +167,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(87, checked, "rows with a default checked");
+        assertEquals(88, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */
@@ -204,14 +212,14 @@ class ScenarioSchemaTest {
                 + v + " is not the row's " + f.defaultText() + " " + f.unit());
             checked++;
         }
-        assertEquals(59, checked, "configuration defaults checked");
+        assertEquals(60, checked, "configuration defaults checked");
     }
 
     @Test
     void theEveryFieldScenarioWritesExactlyTheRowsKeys(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("every-field.yaml");
         Files.writeString(file, ScenarioWriterTest.EVERY_FIELD);
-        final Map<String, Object> written = new java.util.TreeMap<>();
+        final Map<String, Object> written = new TreeMap<>();
         flatten("", new Yaml().load(ScenarioWriter.toYaml(ScenarioLoader.load(file, List.of(), null), file, null)), written);
         final Set<String> rows = new TreeSet<>();
         for (final ScenarioField f : ScenarioSchema.rows()) {

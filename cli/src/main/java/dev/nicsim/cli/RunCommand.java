@@ -290,7 +290,7 @@ final class RunCommand implements Callable<Integer> {
         final TraceHeader h = new TraceHeader();
         h.origin = TraceHeader.ORIGIN_SIMULATION;
         h.input = scenarioFile.toString();
-        h.algorithm = scenario.algorithm().provider().name();
+        h.algorithm = scenario.algorithm().name();
         h.parameters = AlgorithmParameters.format(scenario.algorithm().values());
         final dev.nicsim.microcode.emulator.EmulatorConfig emulator = DeviceConfigs.emulatorConfig(scenario.nic().emulator());
         // replay rebuilds the same processor from this field, so --verify compares like with like

@@ -12,11 +12,40 @@ import dev.nicsim.sim.Packet;
  * <p>Thread-safety: not thread-safe; configure on one thread, then hand to the NIC.
  */
 public final class NicConfig {
+    /** DOCA's initial Hop Limit of IFA2 probes ({@code doca_pcc_rp_set_ifa2_hop_limit} default 0xFE, fact sheet B.1). */
+    public static final int DEFAULT_PROBE_IFA2_HOP_LIMIT = 0xFE;
+    /** Default {@link #mtuBytes}, bytes. */
+    public static final int DEFAULT_MTU_BYTES = 1024;
+    /** Default {@link #ackEveryPackets}: per-packet ACK. */
+    public static final int DEFAULT_ACK_EVERY_PACKETS = 1;
+    /** Default {@link #cnpIntervalNs}, ns (mlx5 {@code min_time_between_cnps}, 4 us). */
+    public static final long DEFAULT_CNP_INTERVAL_NS = 4_000;
+    /** Default {@link #npEnabled}. */
+    public static final boolean DEFAULT_NP_ENABLED = true;
+    /** Default {@link #rtoNs}, ns (1 ms). */
+    public static final long DEFAULT_RTO_NS = 1_000_000;
+    /** Default {@link #txBurstPackets}, packets. */
+    public static final int DEFAULT_TX_BURST_PACKETS = 8;
+    /** Default {@link #dataDscp} (common RoCE DSCP). */
+    public static final int DEFAULT_DATA_DSCP = 26;
+    /** Default {@link #dataPriority}. */
+    public static final int DEFAULT_DATA_PRIORITY = 3;
+    /** Default {@link #ackDscp}: the data DSCP (mlx5 ACKs use the QP's traffic class). */
+    public static final int DEFAULT_ACK_DSCP = DEFAULT_DATA_DSCP;
+    /** Default {@link #ackPriority}: the data priority. */
+    public static final int DEFAULT_ACK_PRIORITY = DEFAULT_DATA_PRIORITY;
+    /** Default {@link #cnpDscp} (mlx5 {@code CNP_DSCP}). */
+    public static final int DEFAULT_CNP_DSCP = 48;
+    /** Default {@link #cnpPriority} (mlx5 {@code CNP_802P_PRIO}). */
+    public static final int DEFAULT_CNP_PRIORITY = 6;
+    /** Default {@link #probeIfa2Gns} (DOCA default 0xF). */
+    public static final int DEFAULT_PROBE_IFA2_GNS = 0xF;
+
     /**
      * RoCE path MTU: payload bytes per full data packet. IBTA path MTUs are 256, 512, 1024, 2048
      * and 4096; any value in {@code 1 .. 9000} is accepted for exploration. Default 1024.
      */
-    public int mtuBytes = 1024;
+    public int mtuBytes = DEFAULT_MTU_BYTES;
 
     /**
      * Responder ACK coalescing, in data packets, {@code >= 1}. 1 (default) = one ACK per data
@@ -26,7 +55,7 @@ public final class NicConfig {
      * once (ECE = the old state) before the state flips. A packet with AckReq set is acknowledged
      * at once.
      */
-    public int ackEveryPackets = 1;
+    public int ackEveryPackets = DEFAULT_ACK_EVERY_PACKETS;
 
     /**
      * Delayed-ACK timeout, ns, {@code >= 0}: with {@link #ackEveryPackets} &gt; 1, in-order packets
@@ -41,39 +70,39 @@ public final class NicConfig {
      * {@code min_time_between_cnps}, default 4 us; the RoCE ECN/DCQCN article §4: one CNP for several CE-marked
      * packets of a QP). 0 = a CNP for every CE-marked packet.
      */
-    public long cnpIntervalNs = 4_000;
+    public long cnpIntervalNs = DEFAULT_CNP_INTERVAL_NS;
 
     /** Whether the notification point sends CNPs for CE-marked packets (the RoCE ECN/DCQCN article §4). Default true. */
-    public boolean npEnabled = true;
+    public boolean npEnabled = DEFAULT_NP_ENABLED;
 
     /**
      * Local ACK timeout (retransmission timeout), ns, {@code > 0}: when no ACK has advanced the
      * oldest unacknowledged PSN for this long, the requester goes back to that PSN (go-back-N,
      * the LDCP draft §3.1) and counts {@code local_ack_timeout_err}. Default 1 ms.
      */
-    public long rtoNs = 1_000_000;
+    public long rtoNs = DEFAULT_RTO_NS;
 
     /**
      * A {@code TX_BURST} PCC event is emitted every this many data packets sent by a requester QP,
      * or when the QP has sent its message's last packet; {@code >= 1}. Default 8.
      */
-    public int txBurstPackets = 8;
+    public int txBurstPackets = DEFAULT_TX_BURST_PACKETS;
 
     /** DSCP of data packets, READ requests and RTT probes, 0..63. Default 26 (common RoCE DSCP). */
-    public int dataDscp = 26;
+    public int dataDscp = DEFAULT_DATA_DSCP;
     /** 802.1p priority (PCP) of data packets, READ requests and RTT probes, 0..7. Default 3. */
-    public int dataPriority = 3;
+    public int dataPriority = DEFAULT_DATA_PRIORITY;
     /**
      * DSCP of ACK/NAK and RTT response frames, 0..63. Default 26: mlx5 sends ACKs in the QP's
      * traffic class, the same as its data.
      */
-    public int ackDscp = 26;
+    public int ackDscp = DEFAULT_ACK_DSCP;
     /** 802.1p priority of ACK/NAK and RTT response frames, 0..7. Default 3, as data. */
-    public int ackPriority = 3;
+    public int ackPriority = DEFAULT_ACK_PRIORITY;
     /** DSCP of CNPs, 0..63. Default 48 (mlx5 {@code CNP_DSCP}). */
-    public int cnpDscp = 48;
+    public int cnpDscp = DEFAULT_CNP_DSCP;
     /** 802.1p priority of CNPs, 0..7. Default 6 (mlx5 {@code CNP_802P_PRIO}). */
-    public int cnpPriority = 6;
+    public int cnpPriority = DEFAULT_CNP_PRIORITY;
 
     /**
      * IP ECN codepoint of data packets and READ requests outside fast start, {@link Packet#ECN_NOT_ECT}
@@ -105,7 +134,7 @@ public final class NicConfig {
      */
     public int probeIfa2HopLimit = -1;
     /** IFA2 probes: the IFA header's GNS, 0..15 ({@code doca_pcc_rp_set_ifa2_gns}, DOCA default 0xF). */
-    public int probeIfa2Gns = 0xF;
+    public int probeIfa2Gns = DEFAULT_PROBE_IFA2_GNS;
 
     /** Creates a configuration holding every default. */
     public NicConfig() {

@@ -1,5 +1,8 @@
 package dev.nicsim.scenario;
 
+import dev.nicsim.nic.RoceNic;
+import dev.nicsim.riscv.IoReasons;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,7 +22,7 @@ import java.util.SplittableRandom;
 public final class FlowSizeCdf {
     private final String source;
     /** Largest flow size a CDF point may hold, bytes (2^31 - 1, as a workload's {@code size_bytes}). */
-    public static final long MAX_FLOW_BYTES = dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES;
+    public static final long MAX_FLOW_BYTES = RoceNic.MAX_MESSAGE_BYTES;
 
     private final double[] sizes;
     private final double[] probs;
@@ -44,7 +47,7 @@ public final class FlowSizeCdf {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (final IOException e) {
-            throw new ScenarioException(file + ": cannot read flow-size CDF: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new ScenarioException(file + ": cannot read flow-size CDF: " + IoReasons.why(e));
         }
         return parse(file.toString(), lines);
     }

@@ -1,14 +1,19 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.scenario.ns3.Ns3Flows;
+import dev.nicsim.scenario.FlowSpec;
+import dev.nicsim.microcode.firmware.FirmwareLayout;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.riscv.CycleModel;
 
 import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
 
 /**
- * A validated scenario: everything a run needs, in simulator units. Built by
- * {@link ScenarioLoader} from a YAML file; every field and its unit and default is documented in
- * docs/scenarios.md.
+ * A validated scenario: everything a run needs, in simulator units (ps, ns, bits/s, Hz, bytes; each
+ * component names its unit). Built by {@link ScenarioLoader} from a YAML file; every field's key,
+ * file unit, range and default is its {@link ScenarioSchema} row (docs/scenarios.md shows the rows).
  *
  * @param name       scenario name (default: the file name without {@code .yaml})
  * @param file       the file it came from
@@ -29,33 +34,8 @@ import java.nio.file.Path;
  */
 public record Scenario(String name, Path file, long seed, long stopTimePs, Topology topology, SwitchSpec switchSpec,
                        NicSpec nic, Algorithm algorithm, Workload workload, Sampling sampling,
-                       java.util.List<MailboxMessage> mailbox, java.util.List<LinkEvent> linkEvents,
+                       List<MailboxMessage> mailbox, List<LinkEvent> linkEvents,
                        NpFirmware npFirmware, Probe probe) {
-
-    /**
-     * A scenario with CCMAD probes.
-     *
-     * @param name       scenario name
-     * @param file       the file it came from
-     * @param seed       seed
-     * @param stopTimePs stop time, ps
-     * @param topology   hosts, switches and links
-     * @param switchSpec switch settings
-     * @param nic        NIC settings
-     * @param algorithm  the algorithm
-     * @param workload   the flows
-     * @param sampling   sampling intervals
-     * @param mailbox    host mailbox messages, in time order
-     * @param linkEvents host link state changes, in time order
-     * @param npFirmware the notification-point program, or null
-     */
-    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
-                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
-                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
-                    final java.util.List<LinkEvent> linkEvents, final NpFirmware npFirmware) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            npFirmware, Probe.CCMAD);
-    }
 
     /**
      * The probe format of every reaction point's RTT probes ({@code firmware.probe}; DOCA PCC fact sheet
@@ -70,30 +50,6 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     public record Probe(boolean ifa2, int ifa2Gns, int ifa2HopLimit) {
         /** CCMAD probes (nothing for switches to stamp). */
         public static final Probe CCMAD = new Probe(false, 0xF, 0xFE);
-    }
-
-    /**
-     * A scenario with mailbox messages and link events and without a notification-point program.
-     *
-     * @param name       scenario name
-     * @param file       the file it came from
-     * @param seed       seed
-     * @param stopTimePs stop time, ps
-     * @param topology   hosts, switches and links
-     * @param switchSpec switch settings
-     * @param nic        NIC settings
-     * @param algorithm  the algorithm
-     * @param workload   the flows
-     * @param sampling   sampling intervals
-     * @param mailbox    host mailbox messages, in time order
-     * @param linkEvents host link state changes, in time order
-     */
-    public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
-                    final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
-                    final Sampling sampling, final java.util.List<MailboxMessage> mailbox,
-                    final java.util.List<LinkEvent> linkEvents) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, mailbox, linkEvents,
-            null);
     }
 
     /**
@@ -113,8 +69,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     public Scenario(final String name, final Path file, final long seed, final long stopTimePs, final Topology topology,
                     final SwitchSpec switchSpec, final NicSpec nic, final Algorithm algorithm, final Workload workload,
                     final Sampling sampling) {
-        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, java.util.List.of(),
-            java.util.List.of(), null);
+        this(name, file, seed, stopTimePs, topology, switchSpec, nic, algorithm, workload, sampling, List.of(), List.of(),
+            null, Probe.CCMAD);
     }
 
     /** Where a mailbox message goes: {@link MailboxMessage#nic()} of a message to every NIC. */
@@ -126,14 +82,14 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      *
      * @param atPs             delivery time, ps
      * @param requestHex       the request bytes in order as lower-case hex, two digits a byte (empty for none);
-     *                         at most {@link dev.nicsim.microcode.firmware.FirmwareLayout#HOST_MAILBOX_BYTES} bytes
+     *                         at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
      * @param nic              host id of the target NIC, or {@link #ALL_NICS}
      * @param maxResponseBytes the largest reply the host accepts, 0 .. HOST_MAILBOX_BYTES
      */
     public record MailboxMessage(long atPs, String requestHex, int nic, int maxResponseBytes) {
         /** @return the request bytes (a new array) */
         public byte[] request() {
-            return java.util.HexFormat.of().parseHex(requestHex);
+            return HexFormat.of().parseHex(requestHex);
         }
     }
 
@@ -151,25 +107,16 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
 
     /**
      * The notification-point program every NIC runs for the RTT probes it receives ({@code firmware.np},
-     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md).
+     * DOCA PCC fact sheet Addendum A.7; docs/doca-pcc.md). The program is loaded where the run is
+     * built ({@link ScenarioPrograms#load}): its machine model is {@code algorithm.firmware_model}
+     * when the algorithm is firmware, else {@code bf3-dpa}; its budget
+     * {@code nic.emulator.max_instructions_per_event}.
      *
-     * @param elf     the ELF, resolved
-     * @param program    the loaded program (its machine model: {@code algorithm.firmware_model} when the
-     *                   algorithm is firmware, else {@code bf3-dpa}; its budget:
-     *                   {@code nic.emulator.max_instructions_per_event})
+     * @param elf        the ELF, resolved (checked to load at scenario load)
      * @param mailboxHex the message the NP host sends each NP process at its start ({@code firmware.np_mailbox}), as
      *                   lower-case hex, or null for none
      */
-    public record NpFirmware(Path elf, dev.nicsim.microcode.firmware.FirmwareNotificationPoint program, String mailboxHex) {
-        /**
-         * A program without an NP host mailbox message.
-         *
-         * @param elf     the ELF, resolved
-         * @param program the loaded program
-         */
-        public NpFirmware(final Path elf, final dev.nicsim.microcode.firmware.FirmwareNotificationPoint program) {
-            this(elf, program, null);
-        }
+    public record NpFirmware(Path elf, String mailboxHex) {
     }
 
     /**
@@ -193,10 +140,11 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param k            fat_tree: k (even), k^3/4 hosts
      * @param hostLink     host-to-switch links
      * @param fabricLink   switch-to-switch links
-     * @param file         file: the HPCC ns-3 topology file read ({@code topology.path}); null for the shapes
+     * @param file         file: the topology file's nodes and links ({@code topology.path}, translated by its
+     *                     reader); null for the shapes
      */
     public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
-                           Link hostLink, Link fabricLink, dev.nicsim.scenario.ns3.Ns3Topology file) {
+                           Link hostLink, Link fabricLink, Graph file) {
         /**
          * A generated shape (no topology file).
          *
@@ -214,6 +162,71 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                         final int hostsPerLeaf, final int k, final Link hostLink, final Link fabricLink) {
             this(type, hosts, hostsPerSide, leaves, spines, hostsPerLeaf, k, hostLink, fabricLink, null);
         }
+    }
+
+    /**
+     * A topology given node by node ({@code topology.type: file}), in the form a topology file's
+     * reader translates it into: nodes {@code 0 .. nodes()-1}, each a host or a switch (named
+     * {@code sw<node>} in the fabric), and the links in file order, each joining the next free port
+     * of both ends.
+     *
+     * @param file       the file it was read from
+     * @param hostOfNode per node id, its host id (hosts numbered in ascending node id), or -1 for a switch
+     * @param hostNode   per host id, its node id
+     * @param links      the links in file order
+     */
+    public record Graph(Path file, int[] hostOfNode, int[] hostNode, List<GraphLink> links) {
+        /**
+         * Copies the link list.
+         */
+        public Graph {
+            links = List.copyOf(links);
+        }
+
+        /** @return number of nodes (hosts and switches) */
+        public int nodes() {
+            return hostOfNode.length;
+        }
+
+        /** @return number of hosts */
+        public int hosts() {
+            return hostNode.length;
+        }
+
+        /**
+         * @param node node id, {@code 0 .. nodes()-1}
+         * @return whether it is a switch
+         */
+        public boolean isSwitch(final int node) {
+            return hostOfNode[node] < 0;
+        }
+
+        /**
+         * @param node node id
+         * @return its host id, or -1 for a switch or an id outside the topology
+         */
+        public int hostOf(final int node) {
+            return node >= 0 && node < hostOfNode.length ? hostOfNode[node] : -1;
+        }
+
+        /**
+         * @param host host id, {@code 0 .. hosts()-1}
+         * @return its node id
+         */
+        public int hostNode(final int host) {
+            return hostNode[host];
+        }
+    }
+
+    /**
+     * One link of a {@link Graph}.
+     *
+     * @param a              node id of one end
+     * @param b              node id of the other end
+     * @param rateBitsPerSec rate, bits/s
+     * @param delayPs        one-way propagation delay, ps
+     */
+    public record GraphLink(int a, int b, long rateBitsPerSec, long delayPs) {
     }
 
     /**
@@ -257,7 +270,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                              long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
                              int[] strictPriorities, int camDepth, int camSamplePackets, boolean inputOutputQueued,
                              long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm,
-                             java.util.List<RateWred> wredByRate) {
+                             List<RateWred> wredByRate) {
     }
 
     /**
@@ -361,14 +374,16 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     }
 
     /**
-     * The algorithm.
+     * The algorithm: a Java algorithm by name, or a DOCA PCC firmware ELF on a RISC-V machine model.
+     * The provider is loaded where the run is built ({@link ScenarioPrograms#load}); the scenario
+     * loader loads it once to validate the parameters and reports a bad ELF there.
      *
-     * @param provider the algorithm's provider (found by name through ServiceLoader, or the firmware
-     *                 image of {@code algorithm.firmware})
-     * @param values   its validated parameter values
-     * @param firmware the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
+     * @param name          the algorithm's name ({@code PccAlgorithmProvider.name()}; for firmware, the image's)
+     * @param values        its validated parameter values
+     * @param firmware      the firmware ELF ({@code algorithm.firmware}, resolved), or null for a Java algorithm
+     * @param firmwareModel the firmware's machine model ({@code algorithm.firmware_model}), or null for a Java algorithm
      */
-    public record Algorithm(PccAlgorithmProvider provider, PccParameterValues values, java.nio.file.Path firmware) {
+    public record Algorithm(String name, PccParameterValues values, Path firmware, CycleModel firmwareModel) {
     }
 
     /**
@@ -393,8 +408,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      */
     public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
                            double load, FlowSizeCdf cdf, int flows, double hotFraction, double hotHostsFraction,
-                           java.util.List<dev.nicsim.scenario.FlowSpec> flowList,
-                           dev.nicsim.scenario.ns3.Ns3Flows file) {
+                           List<FlowSpec> flowList,
+                           Ns3Flows file) {
     }
 
     /**

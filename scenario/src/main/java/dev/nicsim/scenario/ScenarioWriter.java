@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Writes a {@link Scenario} as a scenario file, the inverse of {@link ScenarioLoader}: every field
@@ -41,8 +42,6 @@ import java.util.Set;
  * <p>Thread-safety: stateless; a {@link Comments} is not thread-safe.
  */
 public final class ScenarioWriter {
-    private static final double PS_PER_US = 1e6;
-
     /**
      * Comments to write with the fields, keyed by the field's dotted path ({@code switch.pfc.enabled},
      * {@code algorithm.params.g}, as the loader's messages name fields).
@@ -126,7 +125,7 @@ public final class ScenarioWriter {
         missing.addAll(w.comments.inline.keySet());
         missing.removeAll(w.placed);
         if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("comments for fields that are not written: " + new java.util.TreeSet<>(missing));
+            throw new IllegalArgumentException("comments for fields that are not written: " + new TreeSet<>(missing));
         }
         if (!w.comments.header.isEmpty()) {
             final Node first = root.getValue().get(0).getKeyNode();
@@ -169,16 +168,16 @@ public final class ScenarioWriter {
         final Fields f = new Fields("");
         f.str("name", s.name());
         f.integer("seed", s.seed());
-        f.number("stop_time_us", s.stopTimePs() / PS_PER_US);
+        f.scaled("stop_time_us", s.stopTimePs());
         f.map("topology", topology(s.topology()));
         f.map("switch", switchSpec(s.switchSpec()));
         f.map("nic", nic(s.nic()));
         f.map("algorithm", algorithm(s.algorithm()));
         f.map("workload", workload(s.workload()));
         final Fields smp = new Fields("sampling");
-        smp.number("queue_interval_us", s.sampling().queueIntervalPs() / PS_PER_US);
-        smp.number("rate_interval_us", s.sampling().rateIntervalPs() / PS_PER_US);
-        smp.number("throughput_interval_us", s.sampling().throughputIntervalPs() / PS_PER_US);
+        smp.scaled("queue_interval_us", s.sampling().queueIntervalPs());
+        smp.scaled("rate_interval_us", s.sampling().rateIntervalPs());
+        smp.scaled("throughput_interval_us", s.sampling().throughputIntervalPs());
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
         f.map("sampling", smp);
@@ -186,11 +185,8 @@ public final class ScenarioWriter {
             final Fields fw = new Fields("firmware");
             if (s.npFirmware() != null) {
                 fw.str("np", relative(s.npFirmware().elf()));
-                if (s.npFirmware().mailboxHex() != null) {
-                    fw.str("np_mailbox", s.npFirmware().mailboxHex());
-                } else if (s.probe().ifa2() && s.npFirmware().program().image().hasMailboxHandler()) {
-                    fw.str("np_mailbox", "none"); // the default there would send FE 00 00 00
-                }
+                // "none" when there is no message: with IFA2 probes the default would send FE 00 00 00
+                fw.str("np_mailbox", s.npFirmware().mailboxHex() != null ? s.npFirmware().mailboxHex() : "none");
             }
             if (s.probe().ifa2()) {
                 final Fields pr = new Fields("firmware.probe");
@@ -201,8 +197,8 @@ public final class ScenarioWriter {
             }
             final List<Node> items = new ArrayList<>();
             for (final Scenario.MailboxMessage m : s.mailbox()) {
-                final Fields e = new Fields("firmware.mailbox[]");
-                e.number("at_ns", m.atPs() / 1e3);
+                final Fields e = new Fields("firmware.mailbox[i]");
+                e.scaled("at_ns", m.atPs());
                 e.str("hex", m.requestHex());
                 if (m.nic() == Scenario.ALL_NICS) {
                     e.str("nic", "all");
@@ -220,8 +216,8 @@ public final class ScenarioWriter {
         if (!s.linkEvents().isEmpty()) {
             final List<Node> items = new ArrayList<>();
             for (final Scenario.LinkEvent l : s.linkEvents()) {
-                final Fields e = new Fields("link_events[]");
-                e.number("at_ns", l.atPs() / 1e3);
+                final Fields e = new Fields("link_events[i]");
+                e.scaled("at_ns", l.atPs());
                 e.integer("host", l.host());
                 e.str("state", l.up() ? "up" : "down");
                 items.add(e.flowNode());
@@ -255,8 +251,8 @@ public final class ScenarioWriter {
 
     private Fields link(final String path, final Scenario.Link l) {
         final Fields f = new Fields(path);
-        f.number("rate_gbps", l.rateBitsPerSec() / 1e9);
-        f.number("delay_ns", l.delayPs() / 1e3);
+        f.scaled("rate_gbps", l.rateBitsPerSec());
+        f.scaled("delay_ns", l.delayPs());
         return f;
     }
 
@@ -285,8 +281,8 @@ public final class ScenarioWriter {
         if (!s.wredByRate().isEmpty()) {
             final List<Node> items = new ArrayList<>();
             for (final Scenario.RateWred r : s.wredByRate()) {
-                final Fields e = new Fields("switch.wred.by_rate[]");
-                e.number("rate_gbps", r.rateBitsPerSec() / 1e9);
+                final Fields e = new Fields("switch.wred.by_rate[i]");
+                e.scaled("rate_gbps", r.rateBitsPerSec());
                 e.integer("kmin_bytes", r.kminBytes());
                 e.integer("kmax_bytes", r.kmaxBytes());
                 e.number("pmax", r.pmax());
@@ -327,13 +323,13 @@ public final class ScenarioWriter {
         m.number("g_d", r.gd());
         m.integer("sample_bytes", r.sampleBytes());
         m.integer("notification_priority", r.notificationPriority());
-        m.number("notification_lifetime_us", r.notificationLifetimePs() / PS_PER_US);
-        m.number("window_period_us", r.windowPeriodPs() / PS_PER_US);
+        m.scaled("notification_lifetime_us", r.notificationLifetimePs());
+        m.scaled("window_period_us", r.windowPeriodPs());
         m.bool("compound_window_decrease", r.compoundWindowDecrease());
         m.integer("harmful_min_entries", r.harmfulMinEntries());
         m.bool("latch_harmful_set", r.latchHarmfulSet());
         m.integer("detour_table_entries", r.detourTableEntries());
-        m.number("detour_idle_us", r.detourIdlePs() / PS_PER_US);
+        m.scaled("detour_idle_us", r.detourIdlePs());
         f.map("rcm", m);
         return f;
     }
@@ -342,9 +338,9 @@ public final class ScenarioWriter {
         final Fields f = new Fields("nic");
         f.integer("mtu_bytes", n.mtuBytes());
         f.integer("ack_every_packets", n.ackEveryPackets());
-        f.number("cnp_interval_us", n.cnpIntervalNs() / 1e3);
+        f.scaled("cnp_interval_us", n.cnpIntervalNs());
         f.bool("np_enabled", n.npEnabled());
-        f.number("rto_us", n.rtoNs() / 1e3);
+        f.scaled("rto_us", n.rtoNs());
         f.integer("tx_burst_packets", n.txBurstPackets());
         f.integer("data_priority", n.dataPriority());
         f.integer("data_dscp", n.dataDscp());
@@ -362,7 +358,7 @@ public final class ScenarioWriter {
         m.bool("enabled", e.enabled());
         m.integer("cores", e.cores());
         m.integer("threads_per_core", e.threadsPerCore());
-        m.number("clock_ghz", e.clockHz() / 1e9);
+        m.scaled("clock_ghz", e.clockHz());
         m.integer("max_instructions_per_event", e.maxInstructionsPerEvent());
         m.integer("ring_capacity", e.ringCapacity());
         m.integer("context_cache_entries", e.contextCacheEntries());
@@ -383,7 +379,7 @@ public final class ScenarioWriter {
 
     private Fields algorithm(final Scenario.Algorithm a) {
         final Fields f = new Fields("algorithm");
-        f.str("name", a.provider().name());
+        f.str("name", a.name());
         if (a.firmware() != null) {
             f.str("firmware", relative(a.firmware()));
         }
@@ -399,7 +395,7 @@ public final class ScenarioWriter {
         final Fields f = new Fields("workload");
         f.str("type", w.type());
         f.str("op", w.op());
-        f.number("start_us", w.startPs() / PS_PER_US);
+        f.scaled("start_us", w.startPs());
         switch (w.type()) {
             case "incast" -> {
                 f.integer("senders", w.senders());
@@ -411,10 +407,10 @@ public final class ScenarioWriter {
             case "flows" -> {
                 final List<Node> items = new ArrayList<>();
                 for (final FlowSpec s : w.flowList()) {
-                    final Fields e = new Fields("workload.flows[]");
+                    final Fields e = new Fields("workload.flows[i]");
                     e.integer("src", s.src());
                     e.integer("dst", s.dst());
-                    e.number("start_us", (s.startPs() - w.startPs()) / PS_PER_US);
+                    e.scaled("start_us", s.startPs() - w.startPs());
                     e.integer("size_bytes", s.sizeBytes());
                     if (!FlowSpec.DEFAULT_CLASS.equals(s.flowClass())) {
                         e.str("class", s.flowClass());
@@ -444,20 +440,6 @@ public final class ScenarioWriter {
         return dir.relativize(target.toAbsolutePath().normalize()).toString();
     }
 
-    /**
-     * A number as the file writes it: an integer without a decimal point, otherwise the shortest
-     * decimal that parses back to the same double, never in exponent form.
-     *
-     * @param v a finite value
-     * @return its text
-     */
-    static String format(final double v) {
-        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
-            return Long.toString((long) v);
-        }
-        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
-    }
-
     /** The fields of one mapping, in order, with the comments of their paths attached. */
     private final class Fields {
         private final String path;
@@ -469,6 +451,9 @@ public final class ScenarioWriter {
 
         void put(final String key, final Node value) {
             final String field = path.isEmpty() ? key : path + "." + key;
+            if (!(value instanceof MappingNode) && !path.equals("algorithm.params")) {
+                ScenarioSchema.row(field); // every value written is a schema row
+            }
             final ScalarNode k = scalar(Tag.STR, key);
             final List<String> a = comments.above.get(field);
             if (a != null) {
@@ -493,7 +478,12 @@ public final class ScenarioWriter {
         }
 
         void number(final String key, final double v) {
-            put(key, scalar(v == Math.rint(v) ? Tag.INT : Tag.FLOAT, format(v)));
+            put(key, scalar(v == Math.rint(v) ? Tag.INT : Tag.FLOAT, ScenarioField.format(v)));
+        }
+
+        /** A number held in simulator units, written in the row's file unit ({@code value / row.scale()}). */
+        void scaled(final String key, final long simValue) {
+            number(key, simValue / ScenarioSchema.row(path.isEmpty() ? key : path + "." + key).scale());
         }
 
         void bool(final String key, final boolean v) {

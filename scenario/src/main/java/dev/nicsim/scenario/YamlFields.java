@@ -1,10 +1,13 @@
 package dev.nicsim.scenario;
 
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -103,8 +106,8 @@ public final class YamlFields {
     public YamlFields childOrEmpty(final String key) {
         if (!has(key)) {
             read.add(key);
-            final MappingNode empty = new MappingNode(org.yaml.snakeyaml.nodes.Tag.MAP, true, new ArrayList<>(),
-                node.getStartMark(), node.getEndMark(), org.yaml.snakeyaml.DumperOptions.FlowStyle.BLOCK);
+            final MappingNode empty = new MappingNode(Tag.MAP, true, new ArrayList<>(),
+                node.getStartMark(), node.getEndMark(), DumperOptions.FlowStyle.BLOCK);
             return new YamlFields(file, join(key), empty);
         }
         return child(key);
@@ -392,7 +395,7 @@ public final class YamlFields {
      */
     public int line(final String key) {
         final NodeTuple t = entries.get(key);
-        final org.yaml.snakeyaml.error.Mark mark = (t == null ? node : t.getValueNode()).getStartMark();
+        final Mark mark = (t == null ? node : t.getValueNode()).getStartMark();
         return mark == null ? 1 : mark.getLine() + 1;
     }
 
@@ -423,6 +426,122 @@ public final class YamlFields {
         }
     }
 
+    // --- fields read through their schema row (ScenarioSchema): key, range and default come from the row
+
+    /**
+     * The schema row of a field of this mapping: the path with list indices as {@code [i]}; the
+     * entries of a {@code replay --mailbox} file are the rows of {@code firmware.mailbox}.
+     *
+     * @param key field name
+     * @return the row
+     * @throws IllegalStateException if the schema declares no such field (a loader defect)
+     */
+    public ScenarioField row(final String key) {
+        final String p = join(key).replaceAll("\\[\\d+\\]", "[i]");
+        return ScenarioSchema.row(p.startsWith("mailbox[i].") ? "firmware." + p : p);
+    }
+
+    /**
+     * An integer field: its row's range, and its row's default when absent (required when the row has none).
+     *
+     * @param key field name
+     * @return the value
+     * @throws ScenarioException if missing (and required), not an integer or out of range
+     */
+    public long integer(final String key) {
+        final ScenarioField f = row(key);
+        return integerIn(key, (long) f.min(), (long) f.max());
+    }
+
+    /**
+     * An integer field whose bounds depend on other fields ({@code 0 .. buffer_bytes}): the row's
+     * default when absent (required when the row has none).
+     *
+     * @param key field name
+     * @param min smallest allowed
+     * @param max largest allowed
+     * @return the value
+     * @throws ScenarioException if missing (and required), not an integer or out of range
+     */
+    public long integerIn(final String key, final long min, final long max) {
+        final ScenarioField f = row(key);
+        return f.hasDefault() ? integer(key, (long) f.defaultValue(), min, max) : integer(key, min, max);
+    }
+
+    /**
+     * A number field in the file's unit: the row's range, and its default when absent.
+     *
+     * @param key field name
+     * @return the value
+     * @throws ScenarioException if missing (and required), not a number or out of range
+     */
+    public double number(final String key) {
+        final ScenarioField f = row(key);
+        return f.hasDefault() ? number(key, f.defaultValue(), f.min(), f.max()) : number(key, f.min(), f.max());
+    }
+
+    /**
+     * A number field converted to the scenario's unit, {@code Math.round(value * row.scale())}
+     * ({@code stop_time_us} to ps, {@code rate_gbps} to bits/s, ...).
+     *
+     * @param key field name
+     * @return the value in simulator units
+     * @throws ScenarioException if missing (and required), not a number or out of range
+     */
+    public long scaled(final String key) {
+        return Math.round(number(key) * row(key).scale());
+    }
+
+    /**
+     * As {@link #scaled(String)}, with a default (in the file's unit) that depends on other fields.
+     *
+     * @param key         field name
+     * @param fileDefault default in the file's unit
+     * @return the value in simulator units
+     * @throws ScenarioException if not a number or out of range
+     */
+    public long scaled(final String key, final double fileDefault) {
+        final ScenarioField f = row(key);
+        return Math.round(number(key, fileDefault, f.min(), f.max()) * f.scale());
+    }
+
+    /**
+     * As {@link #scaled(String)}, with an upper bound (in the file's unit) that depends on other fields.
+     *
+     * @param key field name
+     * @param max largest allowed, in the file's unit
+     * @return the value in simulator units
+     * @throws ScenarioException if missing, not a number or out of range
+     */
+    public long scaledUpTo(final String key, final double max) {
+        final ScenarioField f = row(key);
+        return Math.round(number(key, f.min(), max) * f.scale());
+    }
+
+    /**
+     * A bool field, its row's default when absent.
+     *
+     * @param key field name
+     * @return the value
+     * @throws ScenarioException if present and not true/false
+     */
+    public boolean bool(final String key) {
+        return bool(key, row(key).defaultValue() != 0);
+    }
+
+    /**
+     * A {@code one of} field: one of its row's words, its row's default when absent (required when the row has none).
+     *
+     * @param key field name
+     * @return the word
+     * @throws ScenarioException if missing (and required) or not one of the words
+     */
+    public String choice(final String key) {
+        final ScenarioField f = row(key);
+        final String[] words = f.choices().toArray(new String[0]);
+        return f.defaultChoice() == null ? oneOf(key, words) : oneOfOr(key, f.defaultChoice(), words);
+    }
+
     private Node require(final String key) {
         read.add(key);
         final NodeTuple t = entries.get(key);
@@ -449,7 +568,7 @@ public final class YamlFields {
     }
 
     private ScenarioException error(final Node at, final String field, final String message) {
-        final org.yaml.snakeyaml.error.Mark mark = at.getStartMark();
+        final Mark mark = at.getStartMark();
         final String where = mark != null && ScenarioLoader.OVERRIDE_MARK.equals(mark.getName())
             ? "--set " + field : file + ":" + (mark == null ? 1 : mark.getLine() + 1) + ": " + field;
         return new ScenarioException(where + ": " + message);

@@ -107,11 +107,11 @@ public final class PointMetrics {
         m.put("max_queue_bytes", Long.toString(maxQueue));
         m.put("simulated_ns", Long.toString(r.simulatedPs() / 1000));
         m.put("wall_s", wall(wallNanos));
-        final boolean firmware = o.scenario().algorithm().provider() instanceof FirmwareProvider;
+        final boolean firmware = o.runner().programs().provider() instanceof FirmwareProvider;
         final RunResult.EmulatorFigures e = r.emulator();
         m.put("firmware_cycles_p50", firmware && e != null ? Long.toString(e.latencyP50Cycles()) : "");
         m.put("firmware_cycles_p99", firmware && e != null ? Long.toString(e.latencyP99Cycles()) : "");
-        m.put("firmware_faults", o.scenario().algorithm().provider() instanceof FirmwareProvider fp
+        m.put("firmware_faults", o.runner().programs().provider() instanceof FirmwareProvider fp
             ? Long.toString(fp.faults() + fp.budgetExceeded()) : "");
         return m;
     }

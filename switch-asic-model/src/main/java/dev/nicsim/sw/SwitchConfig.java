@@ -28,6 +28,28 @@ import java.util.Arrays;
  * <p>Thread-safety: not thread-safe; configure on one thread before building switches.
  */
 public final class SwitchConfig {
+    /** Default {@link #strictPriorityMask}: priorities 6 (CNPs, mlx5 {@code CNP_802P_PRIO=6}) and 7. */
+    public static final int DEFAULT_STRICT_PRIORITY_MASK = 0xC0;
+    /** Default {@link #pfcAlpha}: 1/8 (HPCC ns-3 {@code pfc_a_shift = 3}). */
+    public static final double DEFAULT_PFC_ALPHA = 1.0 / 8;
+    /** Default {@link #pfcXonOffsetBytes}, bytes. */
+    public static final long DEFAULT_PFC_XON_OFFSET_BYTES = 3 * 1024;
+    /** Default static xoff threshold of every PG ({@link #xoffBytes}), bytes. */
+    public static final long DEFAULT_XOFF_BYTES = 256 * 1024;
+    /** Default static xon threshold of every PG ({@link #xonBytes}), bytes. */
+    public static final long DEFAULT_XON_BYTES = 128 * 1024;
+    /** Default {@link #egressAlpha}. */
+    public static final double DEFAULT_EGRESS_ALPHA = 1.0;
+    /** Default static egress limit of every queue ({@link #queueLimitBytes}), bytes. */
+    public static final long DEFAULT_QUEUE_LIMIT_BYTES = 1024 * 1024;
+    /** Default {@link #camDepth}, entries. */
+    public static final int DEFAULT_CAM_DEPTH = 16;
+    /** Default {@link #camSamplePeriod}, packets. */
+    public static final int DEFAULT_CAM_SAMPLE_PERIOD = 1;
+    /** Default {@link #voqBytes}: 100 KB (the RCM paper §4.1). */
+    public static final long DEFAULT_VOQ_BYTES = 100_000;
+    /** Default {@link #outputQueueBytes}: 100 KB (the RCM paper §4.1). */
+    public static final long DEFAULT_OUTPUT_QUEUE_BYTES = 100_000;
     /** Number of priorities (802.1p) and priority groups. */
     public static final int PRIORITIES = 8;
     /** {@link #headroomBytes} value: compute the headroom per port from its link (see {@link #requiredHeadroomBytes}). */
@@ -77,20 +99,20 @@ public final class SwitchConfig {
      * Dynamic PFC: a PG's shared part may grow to {@code pfcAlpha x (shared pool - shared used)}
      * bytes; xoff when the PG reaches it. {@code > 0}. Default 1/8 (HPCC ns-3 {@code pfc_a_shift = 3}).
      */
-    public double pfcAlpha = 0.125;
+    public double pfcAlpha = DEFAULT_PFC_ALPHA;
 
     /**
      * Dynamic PFC: xon when the PG has no headroom bytes and {@code PG + pfcXonOffsetBytes <= pfcAlpha x
      * free} (or the PG is empty). Input-output queueing: the hysteresis below the VOQ xoff level (see
      * {@link #queueing}). Bytes, {@code >= 0}. Default 3072 (HPCC ns-3 {@code resume_offset}).
      */
-    public long pfcXonOffsetBytes = 3 * 1024;
+    public long pfcXonOffsetBytes = DEFAULT_PFC_XON_OFFSET_BYTES;
 
     /** Static PFC: xoff threshold per PG, bytes, {@code > 0}. Default 256 KiB each. */
-    public long[] xoffBytes = filled(256 * 1024);
+    public long[] xoffBytes = filled(DEFAULT_XOFF_BYTES);
 
     /** Static PFC: xon threshold per PG, bytes, {@code 0 <= xon <= xoff}. Default 128 KiB each. */
-    public long[] xonBytes = filled(128 * 1024);
+    public long[] xonBytes = filled(DEFAULT_XON_BYTES);
 
     /**
      * Headroom per (ingress port, PG) for PFC-enabled PGs, indexed by PG: bytes {@code >= 0}, or
@@ -112,26 +134,26 @@ public final class SwitchConfig {
     public ThresholdMode egressThresholdMode = ThresholdMode.DYNAMIC;
 
     /** Dynamic egress limit: a lossy queue may hold {@code egressAlpha x (shared pool - shared used)} bytes. {@code > 0}. Default 1. */
-    public double egressAlpha = 1.0;
+    public double egressAlpha = DEFAULT_EGRESS_ALPHA;
 
     /** Static egress limit per priority (buf_max of the LDCP draft §2.1), bytes, {@code > 0}. Default 1 MiB each. */
-    public long[] queueLimitBytes = filled(1024 * 1024);
+    public long[] queueLimitBytes = filled(DEFAULT_QUEUE_LIMIT_BYTES);
 
     /**
      * Priorities served by strict priority (bit i = priority i), higher priority number first,
      * before any DWRR queue. Default {@code 0xC0}: priority 6 (CNPs, {@code CNP_802P_PRIO=6}) and 7
      * (network control).
      */
-    public int strictPriorityMask = 0xC0;
+    public int strictPriorityMask = DEFAULT_STRICT_PRIORITY_MASK;
 
     /** DWRR quantum per priority, bytes added per round, {@code > 0}; the weight of a non-strict queue. Default 9216 each. */
     public int[] dwrrQuantumBytes = intFilled(9216);
 
     /** CAM entries per egress queue (the RCM paper §3.3), {@code >= 0}; 0 disables the CAM. Default 16. */
-    public int camDepth = 16;
+    public int camDepth = DEFAULT_CAM_DEPTH;
 
     /** CAM sampling: every Nth packet enqueued while the queue is congested is written, {@code >= 1}. Default 1. */
-    public int camSamplePeriod = 1;
+    public int camSamplePeriod = DEFAULT_CAM_SAMPLE_PERIOD;
 
     /**
      * CAM: a queue is congested when its depth at a packet's arrival is at least this many bytes
@@ -155,10 +177,10 @@ public final class SwitchConfig {
     public Queueing queueing = Queueing.OUTPUT_QUEUED;
 
     /** Input-output queueing: bytes each VOQ holds, {@code >= maxFrameBytes}. Default 100 000 (the RCM paper §4.1, 100 KB). */
-    public long voqBytes = 100_000;
+    public long voqBytes = DEFAULT_VOQ_BYTES;
 
     /** Input-output queueing: bytes each output queue holds, {@code >= maxFrameBytes}. Default 100 000 (the RCM paper §4.1). */
-    public long outputQueueBytes = 100_000;
+    public long outputQueueBytes = DEFAULT_OUTPUT_QUEUE_BYTES;
 
     /** Regional congestion mitigation (the RCM paper §3), all mechanisms off by default. Never null. */
     public RcmConfig rcm = new RcmConfig();

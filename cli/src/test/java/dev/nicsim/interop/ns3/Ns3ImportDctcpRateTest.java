@@ -43,7 +43,7 @@ class Ns3ImportDctcpRateTest {
         assertTrue(o.out().contains("RATE_AI 20Mb/s"), o.out()); // DCQCN's AI: ignored, not read by mode 8
 
         final Scenario s = ScenarioLoader.load(scenario, List.of(), null);
-        assertEquals("dctcp-rate", s.algorithm().provider().name());
+        assertEquals("dctcp-rate", s.algorithm().name());
         assertEquals(0.00390625, s.algorithm().values().value("g")); // EWMA_GAIN
         assertEquals(500, s.algorithm().values().value("rate_ai_mbps")); // DCTCP_RATE_AI 500Mb/s
         assertEquals(1000, s.algorithm().values().value("min_rate_mbps")); // MIN_RATE 1000Mb/s

@@ -117,7 +117,7 @@ public class Ns3ImportTest {
         assertEquals(Ns3Import.HIGH_ACK_PRIORITY, s.nic().ackPriority()); // ACK_HIGH_PRIO 1
         assertEquals(Ns3Import.HIGH_ACK_DSCP, s.nic().ackDscp());
         assertFalse(s.nic().emulator().enabled());
-        assertEquals("dcqcn", s.algorithm().provider().name());
+        assertEquals("dcqcn", s.algorithm().name());
         final PccParameterValues v = s.algorithm().values();
         assertEquals(0.00390625, v.value("g")); // EWMA_GAIN
         assertEquals(1000, v.value("alpha_update_period_ns")); // ALPHA_RESUME_INTERVAL 1 us

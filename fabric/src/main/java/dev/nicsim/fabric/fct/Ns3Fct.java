@@ -54,7 +54,7 @@ public final class Ns3Fct {
      */
     public static List<FctFile.Row> rows(final Scenario scenario, final TopologyGraph graph, final List<FlowRecord> records,
                                          final int[] order) {
-        final Ns3Topology topo = scenario.topology().file();
+        final Scenario.Graph topo = scenario.topology().file();
         final Ns3Flows file = scenario.workload().file();
         final int mtu = scenario.nic().mtuBytes();
         final Ns3Paths paths = new Ns3Paths(graph, mtu);

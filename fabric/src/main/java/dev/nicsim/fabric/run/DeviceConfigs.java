@@ -32,7 +32,7 @@ public final class DeviceConfigs {
      * @return true for HPCC
      */
     public static boolean usesInt(final Scenario scenario) {
-        return "hpcc".equals(scenario.algorithm().provider().name());
+        return "hpcc".equals(scenario.algorithm().name());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.pcc.CcProcessor;
@@ -54,9 +55,12 @@ final class FabricBuilder {
     private RoceNic[] nics;
     private SwitchAsic[] switches;
     private FirmwareAlgorithm[] firmware;
+    private final ScenarioPrograms programs;
 
-    private FabricBuilder(final Scenario scenario, final Simulator sim, final CounterRegistry counters) {
+    private FabricBuilder(final Scenario scenario, final ScenarioPrograms programs, final Simulator sim,
+                          final CounterRegistry counters) {
         this.scenario = scenario;
+        this.programs = programs;
         this.sim = sim;
         this.counters = counters;
     }
@@ -65,6 +69,7 @@ final class FabricBuilder {
      * Builds the fabric of a scenario.
      *
      * @param scenario       the scenario
+     * @param programs       its programs, {@link ScenarioPrograms#load}ed for this run
      * @param sim            the run's simulator (the global events' in a partitioned run)
      * @param counters       where every device registers its counters
      * @param traceListeners the listener of each host's processor, or null to record nothing
@@ -74,9 +79,9 @@ final class FabricBuilder {
      * @throws ScenarioException if a link rate has no HPCC INT code, the switch buffer cannot hold the PFC
      *                           headroom, or the fabric cannot be split into {@code partitionCount} partitions
      */
-    static Fabric build(final Scenario scenario, final Simulator sim, final CounterRegistry counters,
+    static Fabric build(final Scenario scenario, final ScenarioPrograms programs, final Simulator sim, final CounterRegistry counters,
                         final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
-        return new FabricBuilder(scenario, sim, counters).build(traceListeners, partitionCount, threads);
+        return new FabricBuilder(scenario, programs, sim, counters).build(traceListeners, partitionCount, threads);
     }
 
     private Fabric build(final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
@@ -161,9 +166,9 @@ final class FabricBuilder {
                 // one supplier per NIC: firmware instances of one NIC share its memory image; the first
                 // (core 0) takes the host side's calls (mailbox messages, port-state changes)
                 final Supplier<PccAlgorithm> instances =
-                    scenario.algorithm().provider() instanceof FirmwareProvider fw
+                    programs.provider() instanceof FirmwareProvider fw
                         ? firstKept(fw.processorInstances(scenario.algorithm().values(), nicPorts(host)), host)
-                        : scenario.algorithm().provider().processorInstances(scenario.algorithm().values());
+                        : programs.provider().processorInstances(scenario.algorithm().values());
                 if (emulatorConfig == null) {
                     return new DirectCcProcessor(instances.get(), 0, sink);
                 }
@@ -174,9 +179,9 @@ final class FabricBuilder {
                 : new RecordingCcProcessor(traceListeners.apply(h), nics[h], make);
             nics[h].setCcProcessor(processors[h]);
         }
-        if (scenario.npFirmware() != null) {
+        if (programs.np() != null) {
             for (int h = 0; h < hosts; h++) {
-                nics[h].setNpProgram(npProgram(scenario.npFirmware().program().forNic(nicPorts(h))));
+                nics[h].setNpProgram(npProgram(programs.np().forNic(nicPorts(h))));
             }
         }
         return new Fabric(graph, plan, partitions, nics, switches, emulators, firmware, lastDepth, partitionSamples,

@@ -1,6 +1,6 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.FirmwareServiceLog;
 
@@ -16,23 +16,23 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless; call after the run.
  */
-final class FirmwareServices {
+public final class FirmwareServices {
     private FirmwareServices() {
     }
 
     /**
      * The lines of a finished run.
      *
-     * @param scenario the scenario that ran
+     * @param programs the programs that ran
      * @return zero, one or two lines: the reaction point's, then the notification point's
      */
-    static List<String> lines(final Scenario scenario) {
+    public static List<String> lines(final ScenarioPrograms programs) {
         final List<String> out = new ArrayList<>(2);
-        if (scenario.algorithm().provider() instanceof FirmwareProvider fp && fp.services().summaryLine() != null) {
+        if (programs.provider() instanceof FirmwareProvider fp && fp.services().summaryLine() != null) {
             out.add(fp.services().summaryLine());
         }
-        if (scenario.npFirmware() != null && scenario.npFirmware().program().services().summaryLine() != null) {
-            out.add(scenario.npFirmware().program().services().summaryLine());
+        if (programs.np() != null && programs.np().services().summaryLine() != null) {
+            out.add(programs.np().services().summaryLine());
         }
         return out;
     }

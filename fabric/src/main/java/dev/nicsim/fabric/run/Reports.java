@@ -103,7 +103,7 @@ public final class Reports {
             g.writeStringField("scenario_file", scenario.file().toString());
             g.writeNumberField("seed", r.seed());
             g.writeStringField("version", VERSION);
-            g.writeStringField("algorithm", scenario.algorithm().provider().name());
+            g.writeStringField("algorithm", scenario.algorithm().name());
             g.writeNumberField("simulated_ns", r.simulatedPs() / 1000);
             g.writeNumberField("wall_s", r.wallNanos() / 1e9);
             g.writeNumberField("events", r.events());

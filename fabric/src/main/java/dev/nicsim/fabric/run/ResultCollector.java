@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.microcode.firmware.FirmwareNotificationPoint;
@@ -82,13 +83,15 @@ final class ResultCollector {
      * The account of the flows still unfinished at {@code endPs}.
      *
      * @param scenario  the scenario that ran
+     * @param programs  the programs that ran
      * @param fabric    its devices
      * @param flowCount flows in the workload
      * @param completed flows completed
      * @param endPs     the simulated time the run ended at, ps
      * @return the report
      */
-    static StallReport stallReport(final Scenario scenario, final Fabric fabric, final int flowCount, final int completed,
+    static StallReport stallReport(final Scenario scenario, final ScenarioPrograms programs, final Fabric fabric,
+                                   final int flowCount, final int completed,
                                    final long endPs) {
         final List<FlowProgress> unfinished = new ArrayList<>();
         final List<Long> rates = new ArrayList<>();
@@ -99,14 +102,14 @@ final class ResultCollector {
             }
         }
         final long[] lineRates = rates.stream().mapToLong(Long::longValue).toArray();
-        final FirmwareProvider fw = scenario.algorithm().provider() instanceof FirmwareProvider fp ? fp : null;
+        final FirmwareProvider fw = programs.provider() instanceof FirmwareProvider fp ? fp : null;
         final String algorithm = fw != null
-            ? "firmware " + fw.image().path().getFileName() : "algorithm " + scenario.algorithm().provider().name();
+            ? "firmware " + fw.image().path().getFileName() : "algorithm " + programs.provider().name();
         final long fwFaults = fw != null ? fw.faults() : 0;
         final long fwBudget = fw != null ? fw.budgetExceeded() : 0;
         final StallReport.Context c;
-        if (scenario.npFirmware() != null) {
-            final FirmwareNotificationPoint np = scenario.npFirmware().program();
+        if (programs.np() != null) {
+            final FirmwareNotificationPoint np = programs.np();
             c = new StallReport.Context(algorithm, String.valueOf(np.image().path().getFileName()), np.calls(), np.faults(),
                 np.budgetExceeded(), np.failed(), fwFaults, fwBudget);
         } else {

@@ -101,20 +101,20 @@ public final class RunOutputs {
         Reports.writeCounters(dir, runner.counters());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(out, result);
-        if (scenario.algorithm().provider() instanceof FirmwareProvider fp) {
+        if (runner.programs().provider() instanceof FirmwareProvider fp) {
             out.println(fp.summaryLine());
         }
         if (!scenario.mailbox().isEmpty()) {
             runner.mailboxLog().write(dir);
             out.println(runner.mailboxLog().summaryLine());
         }
-        if (scenario.npFirmware() != null) {
-            out.println(scenario.npFirmware().program().summaryLine());
+        if (runner.programs().np() != null) {
+            out.println(runner.programs().np().summaryLine());
         }
         final ClassReport classes = ClassReport.of(runner.flows(), result.flows(), runner.throughput(), result.simulatedPs());
         classes.write(dir);
         classes.print(out);
-        FirmwareServices.lines(scenario).forEach(out::println);
+        FirmwareServices.lines(runner.programs()).forEach(out::println);
         runner.stallReport().lines().forEach(out::println);
         if (scenario.sampling().charts()) {
             RunCharts.writeAll(dir, scenario.name(), runner.flows(), scenario.sampling().throughputIntervalPs());

@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.scenario.FlowSpec;
@@ -60,6 +61,8 @@ public final class Runner implements FlowListener, EventHandler {
     private final long[] idealPs;
     private final int[] baseRttNs;
     private final TimeSeriesWriter series;
+    /** The programs this run executes, loaded from the scenario for this run. */
+    private final ScenarioPrograms programs;
     private final QueueRateSampler sampler;
     private final HostActions hostActions;
     private final ThroughputSampler throughput;
@@ -80,6 +83,18 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public Runner(final Scenario scenario, final TimeSeriesWriter series) {
         this(scenario, series, null);
+    }
+
+    /**
+     * Builds the sequential fabric running programs loaded by the caller ({@code nicsim firmware
+     * profile} enables the provider's profile first).
+     *
+     * @param scenario the scenario
+     * @param programs its programs, {@link ScenarioPrograms#load}ed for this run
+     * @param series   where queue and rate samples go
+     */
+    public Runner(final Scenario scenario, final ScenarioPrograms programs, final TimeSeriesWriter series) {
+        this(scenario, programs, series, null, 1, 1);
     }
 
     /**
@@ -123,6 +138,11 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public Runner(final Scenario scenario, final TimeSeriesWriter series,
                   final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
+        this(scenario, ScenarioPrograms.load(scenario), series, traceListeners, partitionCount, threads);
+    }
+
+    private Runner(final Scenario scenario, final ScenarioPrograms programs, final TimeSeriesWriter series,
+                   final IntFunction<PccTraceListener> traceListeners, final int partitionCount, final int threads) {
         if (partitionCount > 1 && traceListeners != null) {
             throw new IllegalArgumentException("recording PCC traces needs --partitions 1");
         }
@@ -130,8 +150,9 @@ public final class Runner implements FlowListener, EventHandler {
             throw new IllegalArgumentException("threads must be in 1.." + partitionCount + ", got " + threads);
         }
         this.scenario = scenario;
+        this.programs = programs;
         this.series = series;
-        this.fabric = FabricBuilder.build(scenario, sim, counters, traceListeners, partitionCount, threads);
+        this.fabric = FabricBuilder.build(scenario, programs, sim, counters, traceListeners, partitionCount, threads);
         this.partitions = fabric.partitions();
         this.nics = fabric.nics();
         final TopologyGraph graph = fabric.graph();
@@ -256,7 +277,7 @@ public final class Runner implements FlowListener, EventHandler {
         for (final RoceNic n : nics) {
             n.publishProcessorCounters();
         }
-        stallReport = ResultCollector.stallReport(scenario, fabric, flows.size(), completed, endPs);
+        stallReport = ResultCollector.stallReport(scenario, programs, fabric, flows.size(), completed, endPs);
         return ResultCollector.result(scenario, sim, fabric, counters, flows, fctPs, idealPs, endPs, wall, partitionFigures);
     }
 
@@ -273,6 +294,11 @@ public final class Runner implements FlowListener, EventHandler {
             throw new IllegalStateException("the run has not run yet");
         }
         return stallReport;
+    }
+
+    /** @return the programs this run executes (the algorithm's provider, the notification-point program) */
+    public ScenarioPrograms programs() {
+        return programs;
     }
 
     /**

@@ -348,7 +348,7 @@ public final class Ns3Import {
             }
         }
         final Scenario scenario = new Scenario(name, scenarioFile, 1, stopPs, topology, sw, nic,
-            new Scenario.Algorithm(provider, params, null), workload, sampling);
+            new Scenario.Algorithm(provider.name(), params, null, null), workload, sampling);
         requireHeadroom(scenario, topo, keys.need("BUFFER_SIZE"));
         requireBuilds(scenario);
         return new Result(scenario, ScenarioWriter.toYaml(scenario, scenarioFile, comments), List.copyOf(keys.ignored()),

@@ -7,6 +7,7 @@ import dev.nicsim.scenario.ns3.Ns3Topology;
 
 import dev.nicsim.testsupport.TestPaths;
 import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class Ns3SharedFilesTest {
         assertEquals(480, topo.links().size());
         final Ns3Flows flows = Ns3Flows.read(shared("flows-websearch30-5ms.txt"), Integer.MAX_VALUE);
         assertEquals(3160, flows.flows().size());
-        final TopologyGraph g = TopologyGraph.build(new Scenario.Topology("file", topo.hosts(), 0, 0, 0, 0, 0, null, null, topo));
+        final TopologyGraph g = TopologyGraph.build(ScenarioLoader.fileTopology(topo));
         final Ns3Paths paths = new Ns3Paths(g, 1000);
         final Map<List<Long>, Ns3Flows.Flow> byKey = new HashMap<>();
         for (final Ns3Flows.Flow f : flows.flows()) {

@@ -46,6 +46,26 @@ import java.util.Arrays;
  * <p>Thread-safety: not thread-safe; configure on one thread, then hand to the emulator (which copies).
  */
 public final class EmulatorConfig {
+    /** Default {@link #cores()} (BlueField-3: 16). */
+    public static final int DEFAULT_CORES = 16;
+    /** Default {@link #threadsPerCore()} (BlueField-3: 16). */
+    public static final int DEFAULT_THREADS_PER_CORE = 16;
+    /** Default {@link #clockHz()}, Hz (1 GHz). */
+    public static final long DEFAULT_CLOCK_HZ = 1_000_000_000L;
+    /** Default {@link #ringCapacity()}, events. */
+    public static final int DEFAULT_RING_CAPACITY = 256;
+    /** Default {@link #contextCacheEntries()}, flows. */
+    public static final int DEFAULT_CONTEXT_CACHE_ENTRIES = 256;
+    /** Default {@link #dispatchCycles()}, cycles. */
+    public static final int DEFAULT_DISPATCH_CYCLES = 8;
+    /** Default {@link #contextHitCycles()}, cycles. */
+    public static final int DEFAULT_CONTEXT_HIT_CYCLES = 4;
+    /** Default {@link #contextMissCycles()}, cycles. */
+    public static final int DEFAULT_CONTEXT_MISS_CYCLES = 120;
+    /** Default {@link #writeBackCycles()}, cycles. */
+    public static final int DEFAULT_WRITE_BACK_CYCLES = 8;
+    /** Default {@link #coalescing()}. */
+    public static final boolean DEFAULT_COALESCING = true;
     /** Largest cycle count any stage may be configured to. */
     public static final int MAX_STAGE_CYCLES = 1_000_000;
     /** Largest ring capacity in events. */
@@ -53,16 +73,16 @@ public final class EmulatorConfig {
     /** Value of {@link #overloadHighWaterMark()} and handler overrides meaning "derive the default". */
     public static final int DEFAULT = -1;
 
-    private int cores = 16;
-    private int threadsPerCore = 16;
-    private long clockHz = 1_000_000_000L;
-    private int ringCapacity = 256;
-    private int contextCacheEntries = 256;
-    private int dispatchCycles = 8;
-    private int contextHitCycles = 4;
-    private int contextMissCycles = 120;
-    private int writeBackCycles = 8;
-    private boolean coalescing = true;
+    private int cores = DEFAULT_CORES;
+    private int threadsPerCore = DEFAULT_THREADS_PER_CORE;
+    private long clockHz = DEFAULT_CLOCK_HZ;
+    private int ringCapacity = DEFAULT_RING_CAPACITY;
+    private int contextCacheEntries = DEFAULT_CONTEXT_CACHE_ENTRIES;
+    private int dispatchCycles = DEFAULT_DISPATCH_CYCLES;
+    private int contextHitCycles = DEFAULT_CONTEXT_HIT_CYCLES;
+    private int contextMissCycles = DEFAULT_CONTEXT_MISS_CYCLES;
+    private int writeBackCycles = DEFAULT_WRITE_BACK_CYCLES;
+    private boolean coalescing = DEFAULT_COALESCING;
     private int overloadHighWaterMark = DEFAULT;
     private final int[] handlerCycles = filled(DEFAULT);
 

@@ -635,8 +635,8 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
             final EmulatorCore c = cores[i];
             accepted += c.accepted();
             unknown += c.unknownFlow;
-            hits += c.cacheHits;
-            misses += c.cacheMisses;
+            hits += c.contextCache.hits;
+            misses += c.contextCache.misses;
             busy += c.busyCycles;
             highWater = Math.max(highWater, c.ringHighWater);
         }

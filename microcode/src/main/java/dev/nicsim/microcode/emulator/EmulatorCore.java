@@ -8,26 +8,18 @@ import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
-import org.agrona.BitUtil;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * One emulated CC core: its event ring (free-running only; stepped, an offered event goes straight
- * into the pending table), its pending-event table (where coalescing happens), its
- * off-heap flow contexts, its LRU context cache ({@link ContextLru}), its hardware threads and its own
- * algorithm instance. This class is the mechanism (ring, tables, dispatch loop); how long an
- * event takes and when its handler runs is its {@link CoreTiming}, chosen once at construction. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
- * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
+ * One emulated CC core: its event ring ({@link CoreRing}, free-running only; stepped, an offered
+ * event goes straight into the pending table), its pending-event table (where coalescing
+ * happens), its off-heap flow contexts, its LRU context cache ({@link ContextLru}), its hardware
+ * threads and its own algorithm instance. This class is the mechanism (queues, tables, dispatch
+ * loop); how long an event takes and when its handler runs is its {@link CoreTiming}, chosen once
+ * at construction. The same code runs stepped by simulated time ({@link #runUntil}) and
+ * free-running on an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
  *
  * <p>Its tables are plain arrays with one row per entry, named and drawn by their layout classes
  * (Agrona descriptor style): {@link PendingTable} (waiting events), {@link FlowTable} (per flow
@@ -37,55 +29,23 @@ import java.util.Arrays;
  * fabric, each event finds its core's state cold, and an object per table would add a cold
  * cache line each ({@code SteppedEmulatorBenchmark} measures it).
  *
- * <h2>Ring record (Agrona {@link OneToOneRingBuffer}, message type {@link #MSG_EVENT})</h2>
- * <pre>
- *   0                                                              63
- *  +----------------------------------------------------------------+
- *  |  PCC event record, {@link PccEventLayout} (64 bytes, as is)          |  0
- *  +----------------------------------------------------------------+
- *  |  arrival time, ps (int64, little-endian)                       | 64
- *  +----------------------------------------------------------------+
- * </pre>
- * With Agrona's 8-byte record header a record takes {@link #SLOT_LENGTH} = 80 bytes of the ring.
- *
  * <p>Thread-safety: the producer side ({@link #produce}) is driven by one producer thread; all the
  * rest by the core's one consumer thread (the simulation thread when stepped, the agent thread
- * when free-running). The only state the two share is the ring and the released-event count,
- * published with an ordered write.
+ * when free-running). The only state the two share is the {@link CoreRing}.
  */
-final class EmulatorCore implements MessageHandler {
-    /** Agrona message type of an event record. */
-    static final int MSG_EVENT = 1;
-    /** Offset of the arrival time (ps) after the PCC record in a ring message. */
-    static final int ARRIVAL_OFFSET = PccEventLayout.RECORD_LENGTH;
-    /** Ring message payload: the 64-byte PCC record and the 8-byte arrival time. */
-    static final int PAYLOAD_LENGTH = PccEventLayout.RECORD_LENGTH + 8;
-    /** Bytes one record takes in the ring, header included, aligned. */
-    static final int SLOT_LENGTH = BitUtil.align(RecordDescriptor.HEADER_LENGTH + PAYLOAD_LENGTH,
-        RecordDescriptor.ALIGNMENT);
+final class EmulatorCore extends CoreQueues {
     private static final int R = PccEventLayout.RECORD_LENGTH;
     private static final int TYPES = PccEventType.COUNT;
-    private static final int RELEASED_OFFSET = 64;
-    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int NONE = FlowTable.NONE;
 
     /** Core number, 0..cores-1. */
     final int index;
-    private final UnicEmulator owner;
     /** This core's own algorithm instance. */
     final PccAlgorithm algorithm;
     private final int algorithmSlot;
-    /** Off-heap context words of the flows this core owns. */
-    final FlowContextStore store;
-    /** The ring events enter through: this core's own while free-running, null when stepped. */
-    private OneToOneRingBuffer ring;
-    private AtomicBuffer ringBuffer;
-    /** This core's own ring, allocated when the emulator first runs free. */
-    private OneToOneRingBuffer ownRing;
-    private AtomicBuffer ownRingBuffer;
-    private final int capacity;
+    /** The ring events enter through while free-running. */
+    private final CoreRing ring;
     private final int highWaterMark;
-    private final boolean coalescing;
 
     /** Stage timings per event type, {@link CostTable}. */
     private final long[] costs;
@@ -95,44 +55,18 @@ final class EmulatorCore implements MessageHandler {
     /** The flow-context cache. */
     final ContextLru contextCache;
 
-    // flyweights and per-call holders
-    /** Flyweights and result, shared with the cores run by the same thread ({@link CoreScratch}). */
-    CoreScratch scratch;
-
     // producer side
     private long accepted;
-    private long releasedCache;
     /** Most events the queue (ring plus pending table) held after an accepted offer. */
     long ringHighWater;
     /** Events dropped at a full queue, per type (producer-owned). */
     final long[] dropped = new long[TYPES];
 
-    // shared: released count on its own cache line
-    private final UnsafeBuffer shared = new UnsafeBuffer(new byte[3 * 64]);
-
     // consumer side: counters
-    private long released;
     /** Events handled, per type. */
     final long[] handled = new long[TYPES];
-    /** Events merged into a waiting one, per type. */
-    final long[] coalesced = new long[TYPES];
-    /** Events for a flow not running (never started, or ended while the event waited or ran). */
-    long unknownFlow;
     /** Cycles the core's issue slot was held (stretches started). */
     long busyCycles;
-
-    // Layout: a core's state is in few arrays with one row per entry, so that an event touches few
-    // cache lines: with thousands of cores in a fabric, each event finds its core's state cold.
-
-    // pending-event table, PendingTable: FIFO of waiting events, one per (flow, type) when coalescing
-    private UnsafeBuffer pendingRecords;
-    private long[] pendingMeta;
-    private int pendingHead;
-    private int pendingCount;
-
-    // flow table, FlowTable: per flow slot generation, busy, LRU links, waiting events;
-    // the context cache is an LRU list through its rows
-    private int[] flows = new int[0];
 
     // hardware threads, ThreadTable; free stack; ready FIFO; stall FIFO with each thread's end of wait
     final UnsafeBuffer threadRecords;
@@ -153,15 +87,6 @@ final class EmulatorCore implements MessageHandler {
     /** The core's simulated time, ps. */
     long nowPs;
 
-    // results waiting for delivery (stepped mode), ResultQueue
-    private long[] resultMeta = new long[0];
-    private int resultHead;
-    /** Results waiting for delivery. */
-    int resultCount;
-    /** Effective time of the result last taken by {@link #popResult}, ps. */
-    long poppedEffectivePs;
-    /** Cycles of the result last taken by {@link #popResult}. */
-    long poppedCycles;
 
     /**
      * Creates a core.
@@ -180,15 +105,12 @@ final class EmulatorCore implements MessageHandler {
      */
     EmulatorCore(final int index, final UnicEmulator owner, final EmulatorConfig config, final PccAlgorithm algorithm,
                  final int algorithmSlot, final long[] peerCosts) {
+        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), 16));
         this.index = index;
-        this.owner = owner;
         this.algorithm = algorithm;
         this.algorithmSlot = algorithmSlot;
-        this.scratch = owner.steppedScratch();
-        this.store = new FlowContextStore(Math.max(1, algorithm.contextWords()), 16);
-        this.capacity = config.ringCapacity();
+        this.ring = new CoreRing(capacity);
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
-        this.coalescing = config.coalescing();
         this.contextCache = new ContextLru(config.contextCacheEntries());
 
         final long[] ownCosts = CostTable.create(config, algorithm);
@@ -207,8 +129,6 @@ final class EmulatorCore implements MessageHandler {
         readyQueue = new int[threads];
         stallQueue = new int[threads];
         stallEndPs = new long[threads];
-        growFlowArrays(16);
-        growResults(16);
     }
 
     /**
@@ -238,72 +158,18 @@ final class EmulatorCore implements MessageHandler {
     }
 
     /**
-     * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
-     * cores).
-     */
-    void ensureAllocated() {
-        if (pendingRecords != null) {
-            return;
-        }
-        pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
-        pendingMeta = new long[capacity * PendingTable.ROW];
-    }
-
-    /**
-     * Sets the flyweights and result this core handles events with: the emulator's stepped set, or
-     * the set of the free-running agent that runs this core. Call only while no thread runs the core.
-     *
-     * @param shared the set, used by one thread at a time
-     */
-    void useScratch(final CoreScratch shared) {
-        scratch = shared;
-    }
-
-    /**
      * Stepped mode: no ring. Producer and consumer are the one simulation thread and each offered
      * event was taken off a ring into the pending table at once, so {@link #produce} writes it
      * there directly ({@link #accept}): the same checks, merges and counts without the ring's
-     * claim, commit, read and rewind and one 64-byte copy, which cost some 10 % of a PCC event
-     * (the ring's trailer and record lines were cold at most events).
+     * claim, commit, read and rewind and one 64-byte copy.
      */
     void useNoRing() {
-        ring = null;
-        ringBuffer = null;
+        ring.close();
     }
 
-    /**
-     * Free-running mode: this core's own single-producer single-consumer ring, allocated on first
-     * use with room for {@code ringCapacity} records of {@link #SLOT_LENGTH} bytes plus Agrona's
-     * wrap padding, rounded up to a power of two (at least 1 KiB), off-heap.
-     */
+    /** Free-running mode: events enter through this core's own {@link CoreRing}. */
     void useOwnRing() {
-        if (ownRing == null) {
-            ownRingBuffer = newRingBuffer(capacity);
-            ownRing = new OneToOneRingBuffer(ownRingBuffer);
-        }
-        ring = ownRing;
-        ringBuffer = ownRingBuffer;
-    }
-
-    /**
-     * @param capacity records the ring must hold
-     * @return an off-heap buffer for an Agrona ring of that many records (power-of-two data
-     *         section of at least 1 KiB plus the trailer)
-     */
-    static AtomicBuffer newRingBuffer(final int capacity) {
-        final int ringBytes = Math.max(1024, BitUtil.findNextPositivePowerOfTwo(capacity * SLOT_LENGTH + 2 * SLOT_LENGTH));
-        return new UnsafeBuffer(ByteBuffer.allocateDirect(ringBytes + RingBufferDescriptor.TRAILER_LENGTH));
-    }
-
-    /**
-     * Duration of a stretch of cycles in simulated time, rounded up to whole ps.
-     *
-     * @param cycles  cycles, 0..4 x 10^6
-     * @param clockHz clock, Hz
-     * @return {@code ceil(cycles x 10^12 / clockHz)} ps
-     */
-    static long cyclesToPs(final long cycles, final long clockHz) {
-        return (cycles * 1_000_000_000_000L + clockHz - 1) / clockHz;
+        ring.open();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -356,17 +222,6 @@ final class EmulatorCore implements MessageHandler {
         store.free(qpn);
     }
 
-    private void growFlowArrays(final int n) {
-        flows = FlowTable.grow(flows, n);
-    }
-
-    /** Forgets a slot's waiting events of every type (their merge index). */
-    private void clearWaiting(final int slot) {
-        if (coalescing) {
-            FlowTable.clearWaiting(flows, slot);
-        }
-    }
-
     // ------------------------------------------------------------------------------------------
     // producer side
 
@@ -396,23 +251,11 @@ final class EmulatorCore implements MessageHandler {
             accept(event, arrivalPs);
             return true;
         }
-        long depth = accepted - releasedCache;
-        if (depth >= capacity) {
-            releasedCache = shared.getLongVolatile(RELEASED_OFFSET);
-            depth = accepted - releasedCache;
-        }
-        if (depth >= capacity) {
+        final long depth = ring.offer(event, arrivalPs, accepted);
+        if (depth < 0) {
             dropped[type]++;
             return false;
         }
-        final int at = ring.tryClaim(MSG_EVENT, PAYLOAD_LENGTH);
-        if (at < 0) {
-            dropped[type]++; // cannot happen with the ring sized for capacity records; counted anyway
-            return false;
-        }
-        ringBuffer.putBytes(at, event.buffer(), event.offset(), R);
-        ringBuffer.putLong(at + ARRIVAL_OFFSET, arrivalPs, ORDER);
-        ring.commit(at);
         accepted++;
         if (depth + 1 > ringHighWater) {
             ringHighWater = depth + 1;
@@ -422,99 +265,12 @@ final class EmulatorCore implements MessageHandler {
 
     /** @return the producer position, bytes, of the ring the core uses now (its own while free-running), 0 when stepped */
     long ringProducerPosition() {
-        return ring == null ? 0 : ring.producerPosition();
+        return ring.producerPosition();
     }
 
     /** @return events accepted onto the ring so far (producer's count) */
     long accepted() {
         return accepted;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // consumer side: ring to pending table, with coalescing
-
-    /**
-     * Moves every event on the ring into the pending table, merging an event into a waiting one of
-     * the same flow and type when coalescing is on. An Agrona read stops at the end of the buffer,
-     * so a second read takes the records that wrapped to its start.
-     *
-     * @return events taken off the ring
-     */
-    int drain() {
-        if (ring == null) {
-            return 0;
-        }
-        int n = ring.read(this, capacity);
-        if (ring.consumerPosition() != ring.producerPosition()) {
-            n += ring.read(this, capacity);
-        }
-        return n;
-    }
-
-    /** One ring record (free-running): {@link #accept} with the arrival time the producer wrote after it. */
-    @Override
-    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int offset, final int length) {
-        accept(scratch.ringView.wrap(buffer, offset), buffer.getLong(offset + ARRIVAL_OFFSET, ORDER));
-    }
-
-    /**
-     * One accepted event into the pending table: looked up by QPN in this core's store, merged
-     * into the waiting event of its (flow, type) if there is one (first timestamp and sequence
-     * number kept, count and TX totals added: {@link PccEvent#coalesce}), else appended to the
-     * pending table; an event for a flow not running is counted and released.
-     *
-     * @param incoming  the event (a ring record's view, or the offered event when stepped); copied
-     * @param arrivalPs its arrival time, ps
-     */
-    private void accept(final PccEvent incoming, final long arrivalPs) {
-        final int qpn = incoming.flowId();
-        final int type = incoming.type();
-        final int slot = store.slot(qpn);
-        if (slot < 0) {
-            unknownFlow++;
-            released++;
-            return;
-        }
-        if (coalescing) {
-            final int waiting = FlowTable.waiting(flows, slot, type);
-            if (waiting != 0) {
-                scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(waiting - 1)).coalesce(incoming);
-                coalesced[type]++;
-                released++;
-                return;
-            }
-        }
-        int pos = pendingHead + pendingCount;
-        if (pos >= capacity) {
-            pos -= capacity;
-        }
-        pendingRecords.putBytes(PendingTable.recordOffset(pos), incoming.buffer(), incoming.offset(), R);
-        PendingTable.set(pendingMeta, pos, arrivalPs, PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
-        pendingCount++;
-        if (coalescing) {
-            FlowTable.waiting(flows, slot, type, pos + 1);
-        }
-    }
-
-    /**
-     * Takes the head of the pending table off; it no longer accepts merges. When that empties the
-     * table, the next event goes to its first entry again rather than on round the table: a core
-     * usually has at most an event or two waiting, so its events reuse the same few (cached) lines
-     * of the table instead of walking all {@code ringCapacity} entries. No merge index points into
-     * an empty table, so where the table restarts is not observable.
-     */
-    private void removeHead(final int pos, final int slot, final int type) {
-        if (coalescing && FlowTable.waiting(flows, slot, type) == pos + 1) {
-            FlowTable.waiting(flows, slot, type, 0);
-        }
-        pendingCount--;
-        pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
-        released++;
-    }
-
-    /** @return events waiting in the pending table */
-    int pendingCount() {
-        return pendingCount;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -704,61 +460,6 @@ final class EmulatorCore implements MessageHandler {
             store.baseRttNs(slot));
     }
 
-    private void pushResult(final int qpn, final long effectivePs, final long cycles) {
-        final int entries = resultMeta.length / ResultQueue.ROW;
-        if (resultCount == entries) {
-            growResults(entries * 2);
-        }
-        int pos = resultHead + resultCount;
-        if (pos >= resultMeta.length / ResultQueue.ROW) {
-            pos -= resultMeta.length / ResultQueue.ROW;
-        }
-        ResultQueue.set(resultMeta, pos, qpn, effectivePs, cycles, owner.nextSeq(), scratch.result);
-        resultCount++;
-    }
-
-    private void growResults(final int n) {
-        final int entries = resultMeta.length / ResultQueue.ROW;
-        final long[] meta = new long[n * ResultQueue.ROW];
-        for (int i = 0; i < resultCount; i++) {
-            int from = resultHead + i;
-            if (from >= entries) {
-                from -= entries;
-            }
-            System.arraycopy(resultMeta, from * ResultQueue.ROW, meta, i * ResultQueue.ROW, ResultQueue.ROW);
-        }
-        resultMeta = meta;
-        resultHead = 0;
-    }
-
-    /** @return effective time of the oldest undelivered result (call only when {@link #resultCount} > 0) */
-    long headEffectivePs() {
-        return ResultQueue.effectivePs(resultMeta, resultHead);
-    }
-
-    /** @return sequence number of the oldest undelivered result */
-    long headSeq() {
-        return ResultQueue.seq(resultMeta, resultHead);
-    }
-
-    /**
-     * Takes the oldest undelivered result; its effective time and cycles are left in
-     * {@link #poppedEffectivePs} and {@link #poppedCycles}.
-     *
-     * @param into result to copy it into
-     * @return its QPN
-     */
-    int popResult(final PccResult into) {
-        final int pos = resultHead;
-        ResultQueue.result(resultMeta, pos, into);
-        poppedEffectivePs = ResultQueue.effectivePs(resultMeta, pos);
-        poppedCycles = ResultQueue.cycles(resultMeta, pos);
-        resultCount--;
-        // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
-        resultHead = resultCount == 0 || resultHead + 1 == resultMeta.length / ResultQueue.ROW ? 0 : resultHead + 1;
-        return ResultQueue.qpn(resultMeta, pos);
-    }
-
     // ------------------------------------------------------------------------------------------
     // free-running mode
 
@@ -770,15 +471,15 @@ final class EmulatorCore implements MessageHandler {
      * @return events drained plus events handled (0 when idle)
      */
     int doWorkFree() {
-        int work = drain();
+        int work = ring.drain(this);
         while (pendingCount > 0) {
             handleHeadNow();
             if ((++work & 63) == 0) {
-                shared.putLongOrdered(RELEASED_OFFSET, released); // let the producer refill during long batches
+                ring.publishReleased(released); // let the producer refill during long batches
             }
         }
         if (work > 0) {
-            shared.putLongOrdered(RELEASED_OFFSET, released);
+            ring.publishReleased(released);
         }
         return work;
     }
@@ -803,7 +504,6 @@ final class EmulatorCore implements MessageHandler {
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */
     void publishReleased() {
-        shared.putLongOrdered(RELEASED_OFFSET, released);
-        releasedCache = released;
+        ring.resetReleased(released);
     }
 }

@@ -88,7 +88,7 @@ final class InterleavedTiming extends CoreTiming {
             notStarted[th] = false;
         } else {
             notStarted[th] = true;
-            doneAtPs[th] = nowPs + EmulatorCore.cyclesToPs(dispatchCycles + writeBackCycles, clockHz);
+            doneAtPs[th] = nowPs + CostTable.cyclesToPs(dispatchCycles + writeBackCycles, clockHz);
         }
     }
 
@@ -124,7 +124,7 @@ final class InterleavedTiming extends CoreTiming {
             }
             final int th = interleaved.runUntil(limit);
             if (th >= 0) {
-                doneAtPs[th] = psAt(interleaved.coreCycles()) + EmulatorCore.cyclesToPs(writeBackCycles, clockHz);
+                doneAtPs[th] = psAt(interleaved.coreCycles()) + CostTable.cyclesToPs(writeBackCycles, clockHz);
                 next = Math.min(next, doneAtPs[th]);
             } else {
                 // stopped at the look-ahead limit: wake when simulated time gets there (a core held back

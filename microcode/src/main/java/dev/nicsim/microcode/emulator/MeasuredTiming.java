@@ -106,7 +106,7 @@ final class MeasuredTiming extends CoreTiming {
         final long cycles = threadStageCycles[2 * th + (second ? 1 : 0)];
         core.busyCycles += cycles;
         core.runningFinal = second || (typeFlags & ThreadTable.MISS) == 0;
-        return EmulatorCore.cyclesToPs(cycles, clockHz);
+        return CostTable.cyclesToPs(cycles, clockHz);
     }
 
     @Override

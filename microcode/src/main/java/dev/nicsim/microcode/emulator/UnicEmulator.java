@@ -3,7 +3,6 @@ package dev.nicsim.microcode.emulator;
 import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.microcode.CcResultSink;
 import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -119,26 +118,13 @@ import java.util.function.Supplier;
 public final class UnicEmulator implements CcProcessor, AutoCloseable {
     /** Largest value the latency histograms track (ns or cycles); larger values are clamped. */
     public static final long LATENCY_HIGHEST = 1_000_000_000_000L;
-    private static final int LATENCY_BATCH = 256;
-
     private final EmulatorConfig config;
     private final EmulatorCore[] cores;
     private final CcResultSink sink;
     private final long clockHz;
     private final PccResult deliveryResult = new PccResult();
-    private final Histogram latencyNs = new Histogram(LATENCY_HIGHEST, 2);
-    private final Histogram latencyCycles = new Histogram(LATENCY_HIGHEST, 2);
-    /**
-     * Latencies (ps) not yet in the two histograms. Recording appends here and the histograms take
-     * a whole batch at once: one sequential write per event instead of two cold histogram updates
-     * (the histograms' counts are per NIC and were a few percent of a websearch run). Histogram
-     * counts do not depend on recording order, so every figure is exactly what per-event
-     * recording gives.
-     */
-    private final long[] latencyLogPs = new long[LATENCY_BATCH];
-    private int latencyLogged;
-    private final String[][] typeNames = new String[PccEventType.COUNT][3];
-    private final String[][] coreNames;
+    private final LatencyLog latency;
+    private final EmulatorCounters counters;
     private long seq;
     private final CoreScratch steppedScratch = new CoreScratch();
     private final PccResult startResult = new PccResult();
@@ -180,30 +166,12 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         cores = new EmulatorCore[n];
         activeCores = new int[cores.length];
         coreActive = new boolean[cores.length];
-        coreNames = new String[n][6];
+        latency = new LatencyLog(clockHz);
         for (int i = 0; i < n; i++) {
             cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot, i == 0 ? null : cores[0].costs());
-            final String p = "core" + i + "_";
-            coreNames[i][0] = p + "events_handled";
-            coreNames[i][1] = p + "events_coalesced";
-            coreNames[i][2] = p + "events_dropped";
-            coreNames[i][3] = p + "busy_cycles";
-            coreNames[i][4] = p + "utilisation_ppm";
-            coreNames[i][5] = p + "ring_high_water_events";
         }
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            final String s = PccEventType.shortName(t);
-            typeNames[t][0] = s + "_events_handled";
-            typeNames[t][1] = s + "_events_coalesced";
-            typeNames[t][2] = s + "_events_dropped";
-        }
+        counters = new EmulatorCounters(cores);
     }
-
-    /** @return a copy of the configuration in force */
-    public EmulatorConfig config() {
-        return config.copy();
-    }
-
     /** @return number of emulated cores */
     public int cores() {
         return cores.length;
@@ -390,28 +358,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @param latencyPs latency, ps
      */
     void recordLatency(final long latencyPs) {
-        latencyLogPs[latencyLogged++] = latencyPs;
-        if (latencyLogged == LATENCY_BATCH) {
-            flushLatency();
-        }
-    }
-
-    /** Moves the logged latencies into the ns (rounded up) and cycles (rounded down) histograms. */
-    private void flushLatency() {
-        for (int i = 0; i < latencyLogged; i++) {
-            final long latencyPs = latencyLogPs[i];
-            final long ns = (latencyPs + 999) / 1000;
-            latencyNs.recordValue(Math.min(LATENCY_HIGHEST, Math.max(0, ns)));
-            latencyCycles.recordValue(Math.min(LATENCY_HIGHEST, Math.max(0, psToCycles(latencyPs))));
-        }
-        latencyLogged = 0;
-    }
-
-    private long psToCycles(final long ps) {
-        if (ps <= Long.MAX_VALUE / clockHz) {
-            return ps * clockHz / 1_000_000_000_000L;
-        }
-        return (long) (ps * (clockHz / 1e12));
+        latency.record(latencyPs);
     }
 
     /**
@@ -533,11 +480,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type handled, all cores
      */
     public long handled(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].handled[eventType];
-        }
-        return s;
+        return counters.handled(eventType);
     }
 
     /**
@@ -545,11 +488,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type merged into a waiting one, all cores
      */
     public long coalesced(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].coalesced[eventType];
-        }
-        return s;
+        return counters.coalesced(eventType);
     }
 
     /**
@@ -557,11 +496,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type dropped at a full queue, all cores
      */
     public long dropped(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].dropped[eventType];
-        }
-        return s;
+        return counters.dropped(eventType);
     }
 
     /**
@@ -569,11 +504,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events that core handled, all types
      */
     public long coreHandled(final int core) {
-        long s = 0;
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            s += cores[core].handled[t];
-        }
-        return s;
+        return counters.coreHandled(core);
     }
 
     /**
@@ -591,14 +522,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
 
     /**
      * @param core core index
-     * @return most events that core's queue held at once
-     */
-    public long ringHighWater(final int core) {
-        return cores[core].ringHighWater;
-    }
-
-    /**
-     * @param core core index
      * @return events waiting in that core's pending table now
      */
     public int pendingEvents(final int core) {
@@ -607,89 +530,21 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
 
     /** @return copy of the latency histogram in ns (stepped mode only; allocates) */
     public Histogram latencyNsHistogram() {
-        flushLatency();
-        return latencyNs.copy();
+        return latency.ns().copy();
     }
 
     /** @return copy of the latency histogram in cycles (stepped mode only; allocates) */
     public Histogram latencyCyclesHistogram() {
-        flushLatency();
-        return latencyCycles.copy();
+        return latency.cycles().copy();
     }
 
     /** @return latest simulated time seen by offer, advance or startFlow, in cycles */
     public long elapsedCycles() {
-        return psToCycles(elapsedPs);
+        return latency.psToCycles(elapsedPs);
     }
 
     @Override
     public void forEachCounter(final ObjLongConsumer<String> visitor) {
-        flushLatency();
-        long accepted = 0;
-        long unknown = 0;
-        long hits = 0;
-        long misses = 0;
-        long busy = 0;
-        long highWater = 0;
-        for (int i = 0; i < cores.length; i++) {
-            final EmulatorCore c = cores[i];
-            accepted += c.accepted();
-            unknown += c.unknownFlow;
-            hits += c.contextCache.hits;
-            misses += c.contextCache.misses;
-            busy += c.busyCycles;
-            highWater = Math.max(highWater, c.ringHighWater);
-        }
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            visitor.accept(typeNames[t][0], handled(t));
-            visitor.accept(typeNames[t][1], coalesced(t));
-            visitor.accept(typeNames[t][2], dropped(t));
-        }
-        final long elapsed = elapsedCycles();
-        visitor.accept("events_accepted", accepted);
-        visitor.accept("events_for_unknown_flow", unknown);
-        visitor.accept("context_cache_hits", hits);
-        visitor.accept("context_cache_misses", misses);
-        visitor.accept("busy_cycles", busy);
-        visitor.accept("elapsed_cycles", elapsed);
-        visitor.accept("utilisation_ppm", ppm(busy, elapsed * cores.length));
-        visitor.accept("ring_high_water_events", highWater);
-        visitor.accept("latency_samples", latencyNs.getTotalCount());
-        visitor.accept("latency_p50_ns", latencyNs.getValueAtPercentile(50));
-        visitor.accept("latency_p99_ns", latencyNs.getValueAtPercentile(99));
-        visitor.accept("latency_max_ns", latencyNs.getMaxValue());
-        visitor.accept("latency_p50_cycles", latencyCycles.getValueAtPercentile(50));
-        visitor.accept("latency_p99_cycles", latencyCycles.getValueAtPercentile(99));
-        visitor.accept("latency_max_cycles", latencyCycles.getMaxValue());
-        for (int i = 0; i < cores.length; i++) {
-            final EmulatorCore c = cores[i];
-            long coalescedAll = 0;
-            long droppedAll = 0;
-            for (int t = 0; t < PccEventType.COUNT; t++) {
-                coalescedAll += c.coalesced[t];
-                droppedAll += c.dropped[t];
-            }
-            visitor.accept(coreNames[i][0], coreHandled(i));
-            visitor.accept(coreNames[i][1], coalescedAll);
-            visitor.accept(coreNames[i][2], droppedAll);
-            visitor.accept(coreNames[i][3], c.busyCycles);
-            visitor.accept(coreNames[i][4], ppm(c.busyCycles, elapsed));
-            visitor.accept(coreNames[i][5], c.ringHighWater);
-        }
-        final PccCounters first = cores[0].algorithm.counters();
-        for (int k = 0; k < first.size(); k++) {
-            long s = 0;
-            for (int i = 0; i < cores.length; i++) {
-                final PccCounters c = cores[i].algorithm.counters();
-                if (k < c.size()) {
-                    s += c.get(k);
-                }
-            }
-            visitor.accept(first.name(k), s);
-        }
-    }
-
-    private static long ppm(final long part, final long whole) {
-        return whole <= 0 ? 0 : (long) (part * 1e6 / whole);
+        counters.forEach(latency, elapsedCycles(), visitor);
     }
 }

@@ -88,8 +88,8 @@ public final class FirmwareSaturation {
      */
     public static Figures run(final FirmwareProvider provider, final DirectBuffer mix, final int mixCount, final int threads,
                               final int warmUp, final int events, final long clockHz) {
-        if (threads < 1 || threads > FirmwareAlgorithm.CORE_THREADS) {
-            throw new IllegalArgumentException("--threads: expected 1.." + FirmwareAlgorithm.CORE_THREADS + ", got " + threads);
+        if (threads < 1 || threads > FirmwareCoreThreads.THREADS) {
+            throw new IllegalArgumentException("--threads: expected 1.." + FirmwareCoreThreads.THREADS + ", got " + threads);
         }
         if (mixCount < 1 || events < 1 || warmUp < 0) {
             throw new IllegalArgumentException("no events to replay");
@@ -169,7 +169,7 @@ public final class FirmwareSaturation {
     }
 
     private static int flowKey(final int flow, final int thread) {
-        return flow * FirmwareAlgorithm.CORE_THREADS + thread;
+        return flow * FirmwareCoreThreads.THREADS + thread;
     }
 
     private static PccContext begin(final FirmwareAlgorithm a, final int t, final long cycle, final DirectBuffer mix, final int mixCount,

@@ -332,7 +332,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         }
         final long m = FirmwareNic.mailbox(rank());
         nic.select(rank());
-        FirmwareMailbox.writeServiceCall(nic.memory, m, call, rank(), nowNs, arg, arg2);
+        FirmwareMailbox.writeServiceCall(nic.memory, m, call, rank(), nowNs & 0xFFFF_FFFFL, arg, arg2);
         final FirmwareNic.Outcome o = nic.call(hart, nic.image.entryEvent, m, 0, maxInstructions);
         counters.add(instructionsId, nic.lastInstructions);
         counters.add(cyclesId, nic.lastCycles);

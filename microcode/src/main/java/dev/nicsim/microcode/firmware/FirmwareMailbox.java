@@ -104,16 +104,16 @@ final class FirmwareMailbox {
      * @param m     the mailbox's address
      * @param call  the {@code CALL_*} code
      * @param rank  the hardware thread's global rank, 0..255
-     * @param nowNs simulated time, ns (32-bit wrap)
+     * @param nowNs simulated time, ns, at least 0 (the ns word keeps its low 32 bits, the us word all of it)
      * @param arg   the call's first argument
      * @param arg2  its second
      */
-    static void writeServiceCall(final Memory mem, final long m, final int call, final int rank, final int nowNs,
+    static void writeServiceCall(final Memory mem, final long m, final int call, final int rank, final long nowNs,
                                  final int arg, final int arg2) {
         mem.store(m + CT_CALL, 4, call);
         mem.store(m + CT_THREAD_RANK, 4, rank);
         mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
+        mem.store(m + CT_NOW_US, 8, nowNs / 1000);
         mem.store(m + CT_STATUS, 4, 0);
         mem.store(m + CT_ARG, 4, arg);
         mem.store(m + CT_ARG2, 4, arg2);

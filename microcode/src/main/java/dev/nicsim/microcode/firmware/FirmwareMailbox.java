@@ -70,7 +70,7 @@ final class FirmwareMailbox {
         mem.store(m + EV_NICSIM_FLAGS, 4, (event.flags() & 0xFF) | (type & 0xFF) << 8);
         mem.store(m + EV_TX_BYTES, 4, Integer.reverseBytes(event.txBytes()));
         mem.store(m + EV_TX_PACKETS, 4, Integer.reverseBytes(event.txPackets()));
-        mem.store(m + 72, 8, 0);
+        mem.store(m + EV_RESERVED, 8, 0);
         mem.store(m + AT_INITIAL_PSN, 4, 0);
         mem.store(m + AT_NOW_NS, 4, event.timestampNs());
         mem.store(m + CT_CALL, 4, CALL_EVENT);

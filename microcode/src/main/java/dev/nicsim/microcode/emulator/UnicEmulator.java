@@ -2,7 +2,9 @@ package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.microcode.CcProcessor;
 import dev.nicsim.microcode.CcResultSink;
+import dev.nicsim.microcode.FlowContextStore;
 import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -25,7 +27,7 @@ import java.util.function.Supplier;
  * A QP belongs to core {@link #coreOf(int)}: {@code h = (qpn & 0xFFFFFF) x 0x9E3779B1 mod 2^32}
  * (Fibonacci hashing, so consecutive or strided QPNs spread evenly), {@code core = (h x cores) >>> 32}.
  * All of a QP's events, its context words (in that core's off-heap
- * {@link dev.nicsim.microcode.FlowContextStore}) and its context-cache line live on that core, so
+ * {@link FlowContextStore}) and its context-cache line live on that core, so
  * per-QP state is never shared between cores and needs no lock or atomic. Each core runs its own
  * algorithm instance (made by the factory), so even the algorithm's counters are core-private;
  * {@link #forEachCounter} sums them.
@@ -45,8 +47,8 @@ import java.util.function.Supplier;
  * is never modified while another thread may read it). Stepped, producer and consumer are the one
  * simulation thread and a record would be taken off the ring as soon as it was put on, so
  * {@link #offer} writes the pending table directly, with the same capacity check, merge and
- * counts: the ring round trip cost some 10 % of a PCC event in a fabric (its trailer and record
- * lines were cold at most events). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
+ * counts, without the ring's round trip (its trailer and record lines are cold at most events in
+ * a fabric). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
  * to a power of two, made when the emulator first runs free; a core's pending table
  * ({@code ringCapacity} x 64 bytes) is allocated when its first flow starts, as a NIC's flows
  * often occupy few of its cores.
@@ -57,7 +59,7 @@ import java.util.function.Supplier;
  * {@link #offer} returns false and {@code <type>_events_dropped} counts it (as the queue merges at
  * its consumer end, a full queue drops even an event that would have merged). When a thread takes
  * an event while more than {@link EmulatorConfig#effectiveOverloadHighWaterMark()} others still
- * wait on that core, the algorithm sees {@link dev.nicsim.pcc.PccAttributes#overloaded()} true.
+ * wait on that core, the algorithm sees {@link PccAttributes#overloaded()} true.
  *
  * <h2>Timing (stepped mode)</h2>
  * Handling an event costs dispatch D + context fetch + handler C(type) + write-back W cycles. The
@@ -459,11 +461,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         if (t != null) {
             throw new IllegalStateException("an emulator agent failed: " + t, t);
         }
-    }
-
-    /** @return whether the emulator is free-running */
-    public boolean isFreeRunning() {
-        return freeRunning;
     }
 
     /** Stops free-running mode if it is on ({@link #stopFreeRunning}). */

@@ -1,6 +1,7 @@
 package dev.nicsim.microcode.firmware;
 
 import dev.nicsim.microcode.InterleavedPccAlgorithm;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccCounters;
@@ -15,7 +16,7 @@ import java.util.Arrays;
 import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
 
 /**
- * A DOCA PCC firmware image as a {@link dev.nicsim.pcc.PccAlgorithm}: one instance per emulated
+ * A DOCA PCC firmware image as a {@link PccAlgorithm}: one instance per emulated
  * core, sharing its NIC's firmware memory ({@link FirmwareNic}) with the NIC's other cores, with
  * a hart of its own ({@link Hart}, created on first use). Each call writes the event, the flow's
  * attributes and its 48-byte context into the hardware thread's mailbox and context line

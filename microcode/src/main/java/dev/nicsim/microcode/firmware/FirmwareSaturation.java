@@ -5,6 +5,7 @@ import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.riscv.Core;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -18,7 +19,7 @@ import java.util.Map;
  * profile --threads N}): N hardware threads of core 0 each take their next event the cycle
  * after their last one ended, so the core is never short of work, and the threads share its
  * one issue slot per cycle and the memory hierarchy ({@link FirmwareAlgorithm}'s interleaved mode
- * on a {@link dev.nicsim.riscv.Core}).
+ * on a {@link Core}).
  *
  * <p>The events are a given mix (the events a profile captured: a scenario's, a trace's or the
  * scripted flow's) replayed in order, each thread starting at its own offset in the mix

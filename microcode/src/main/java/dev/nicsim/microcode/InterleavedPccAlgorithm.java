@@ -4,10 +4,11 @@ import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.riscv.Core;
 
 /**
  * A measured algorithm whose handlers run on the hardware threads of one multithreaded core at
- * the same time (firmware on the {@code bf3-dpa} model, {@link dev.nicsim.riscv.Core}): the
+ * the same time (firmware on the {@code bf3-dpa} model, {@link Core}): the
  * emulator begins an event on a thread at a core cycle, advances the core, and finishes the
  * event when its thread has retired its last instruction. Handlers on different threads share
  * the core's one issue slot per cycle, so each one's latency includes the slots the others took.

@@ -4,7 +4,7 @@ import dev.nicsim.pcc.PccAlgorithm;
 
 /**
  * An algorithm whose handler cost is measured, not declared: firmware executed instruction by
- * instruction ({@link dev.nicsim.microcode.firmware.FirmwareAlgorithm}). The uNIC emulator tells it,
+ * instruction ({@code firmware.FirmwareAlgorithm}). The uNIC emulator tells it,
  * before each {@link #onEvent}, which hardware thread runs the event and what the flow context's
  * first access costs (the context-cache model's hit or miss latency), runs the handler when the
  * event is dispatched to a thread, and charges the cycles it reports instead of

@@ -34,8 +34,8 @@ final class NicCounters {
     /**
      * The counters a NIC updates for every frame it sends or receives (the cell indices above),
      * in one array: the receive and transmit paths update {@code perFrame[i]} directly, one cache line
-     * for all of them, rather than one {@link Counter} object each (issue 21: a frame's first
-     * counter update was 5.4 % of the DCQCN fat tree's samples). The {@link Counter} fields of these
+     * for all of them, rather than one {@link Counter} object each (a cold object per counter would
+     * be a cache miss per frame). The {@link Counter} fields of these
      * eight are views of the same cells, so the registry, reports and tests see the same values.
      */
     final long[] perFrame = new long[8];

@@ -1,9 +1,11 @@
 package dev.nicsim.nic;
 
+import dev.nicsim.sim.Packet;
+
 /**
  * One RTT probe request handed to a {@link NpProgram}, and its answer. One instance per NIC is reused
  * for every probe (nothing is allocated per probe); its fields are plain public fields, like
- * {@link dev.nicsim.sim.Packet}'s, for the packet path.
+ * {@link Packet}'s, for the packet path.
  *
  * <p>Inputs (set by the NIC before {@link NpProgram#handle}): the probe's header fields and the time.
  * Outputs (set by the program): the 12 response bytes as three words, each the big-endian reading of
@@ -38,7 +40,7 @@ public final class NpProbe {
     public int ifa2Gns;
     /**
      * Input: IFA2 probes: the per-hop records switches inserted, oldest first, 4 longs each holding eight
-     * record bytes big-endian ({@link dev.nicsim.sim.Packet#intHops} of the probe, valid during the call only);
+     * record bytes big-endian ({@link Packet#intHops} of the probe, valid during the call only);
      * null when none.
      */
     public long[] ifa2Records;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * Releases of responder QPs on NICs of another partition, deferred to the next barrier of a
- * partitioned run ({@code dev.nicsim.sim.PartitionedRun}). When a requester's flow completes, its
+ * partitioned run ({@code PartitionedRun} of sim-core). When a requester's flow completes, its
  * NIC releases the responder's QP on the peer NIC ({@link RoceNic}); if the peer NIC is in another
  * partition, which may be running at the same time, the release is recorded here instead and done
  * by {@link #releaseAll()} at the barrier (the QP's incarnation is checked then, as it would have

@@ -1,5 +1,6 @@
 package dev.nicsim.nic;
 
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
 
 /**
@@ -116,7 +117,7 @@ final class Qp {
     int rttProbes;
     /**
      * An RTT probe was sent since the flow's last TX_BURST event: the next one carries
-     * {@link dev.nicsim.pcc.PccEventLayout#FLAG_RTT_REQ_SENT}.
+     * {@link PccEventLayout#FLAG_RTT_REQ_SENT}.
      */
     boolean rttReqSentPending;
     /** RTT responses received for the flow. */

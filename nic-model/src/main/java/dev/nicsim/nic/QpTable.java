@@ -14,8 +14,8 @@ import java.util.Arrays;
  * <p>The QPs by QPN are an open-addressing hash table of the {@link Qp} objects themselves (linear
  * probing, a probe compares {@link Qp#qpn}, load at most 1/2, backward-shift deletion: Knuth vol. 3
  * §6.4 Algorithm R). A lookup reads one slot of the table and the QP it needs anyway, where a map with
- * separate key and value arrays (agrona's {@code Int2ObjectHashMap}, used before) reads a line of
- * each: one cache miss fewer per received frame on a cold NIC (issue 21).
+ * separate key and value arrays reads a line of each: one cache miss fewer per received frame on a
+ * cold NIC.
  *
  * <p>Thread-safety: not thread-safe; owned by its NIC on the simulation thread.
  */

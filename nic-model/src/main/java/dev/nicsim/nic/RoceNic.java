@@ -18,6 +18,7 @@ import dev.nicsim.sim.Simulator;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A RoCEv2 NIC with one port (RoCEv2 per IBTA Annex A17; RC transport per IBTA spec vol. 1 §9.7):
@@ -193,7 +194,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
      * @throws NullPointerException  if program is null
      */
     public void setNpProgram(final NpProgram program) {
-        java.util.Objects.requireNonNull(program, "program");
+        Objects.requireNonNull(program, "program");
         if (npProgramSet) {
             throw new IllegalStateException(name + ": a notification-point program is already set");
         }
@@ -201,11 +202,6 @@ public final class RoceNic implements NetDevice, CcResultSink {
         responder.setNpProgram(program, new Counter[] {counters.counter(name, "np_program_calls"),
             counters.counter(name, "np_program_failed"), counters.counter(name, "np_program_faults"),
             counters.counter(name, "np_program_budget_exceeded"), counters.counter(name, "np_program_cycles")});
-    }
-
-    /** @return the congestion-control processor, or null */
-    public CcProcessor ccProcessor() {
-        return rp.processor();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -380,11 +376,6 @@ public final class RoceNic implements NetDevice, CcResultSink {
         return out;
     }
 
-    /** @return number of requester flows running on this NIC */
-    public int activeFlows() {
-        return qps.requesterCount();
-    }
-
     /**
      * Copies the CC processor's counters (and its algorithm's) into the counter registry, under
      * component {@code <name>/cc}, with the processor's counter names, and sets the NIC's
@@ -483,7 +474,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
     }
 
     /**
-     * Look-ahead hint ({@link dev.nicsim.sim.NetDevice#touch}): reads the receive counters
+     * Look-ahead hint ({@link NetDevice#touch}): reads the receive counters
      * {@link #receive} updates first. Reads only.
      *
      * @param packet the frame about to arrive (read only)

@@ -1,6 +1,7 @@
 package dev.nicsim.nic;
 
 import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
@@ -11,7 +12,7 @@ import dev.nicsim.sim.Simulator;
  * ({@link NicPort#nextDataPacket()}).
  *
  * <ol>
- * <li>PFC frames go first (handled by {@link dev.nicsim.sim.EgressPort} before it asks here).</li>
+ * <li>PFC frames go first (handled by {@link EgressPort} before it asks here).</li>
  * <li>Control frames (ACK/NAK, CNP, RTT probe and response) in FIFO order, skipping frames whose
  *     priority is paused by received PFC (IEEE 802.1Qbb); a per-priority count answers "nothing
  *     sendable" without a scan when all queued control frames are paused.</li>

@@ -6,45 +6,10 @@ package dev.nicsim.microcode.algorithms;
  * counter) with the Mellanox/NVIDIA firmware knobs and defaults listed in the DOCA PCC device model in docs/architecture.md.
  * The notification point (CNP generation) is in the NIC. See {@link DcqcnAlgorithm}.
  *
- * <table>
- *   <caption>dcqcn parameters (Mellanox name in brackets)</caption>
- *   <tr><th>id</th><th>name</th><th>default</th><th>range</th><th>unit</th><th>meaning</th></tr>
- *   <tr><td>0</td><td>g</td><td>5/1024</td><td>[2^-16, 1]</td><td>fraction</td>
- *       <td>alpha gain, alpha = (1-g) alpha + g [CNP]; = 1 - DCE_TCP_G/1024 with DCE_TCP_G = 1019, the
- *       weight the RoCE ECN/DCQCN article §7.1 puts on the old alpha</td></tr>
- *   <tr><td>1</td><td>initial_alpha</td><td>1023/1024</td><td>[0, 1]</td><td>fraction</td>
- *       <td>alpha set on the first CNP [INITIAL_ALPHA_VALUE = 1023 of 1024]</td></tr>
- *   <tr><td>2</td><td>alpha_update_period_ns</td><td>1000</td><td>[1, 2^30]</td><td>ns</td>
- *       <td>alpha update period [DCE_TCP_RTT = 1 us]</td></tr>
- *   <tr><td>3</td><td>rate_reduce_monitor_period_ns</td><td>4000</td><td>[1, 2^30]</td><td>ns</td>
- *       <td>rate decrease at most once per period [RATE_REDUCE_MONITOR_PERIOD = 4 us]</td></tr>
- *   <tr><td>4</td><td>rate_on_first_cnp</td><td>1</td><td>[2^-16, 1]</td><td>fraction of line rate</td>
- *       <td>Rc = Rt on the first CNP [RATE_TO_SET_ON_FIRST_CNP = 0, i.e. keep line rate]</td></tr>
- *   <tr><td>5</td><td>rpg_gd</td><td>11</td><td>[0, 15]</td><td>log2</td>
- *       <td>decrease Rc (1 - alpha_1024 / 2^gd), alpha_1024 = alpha x 1024; 11 gives Rc (1 - alpha/2)
- *       [RPG_GD]</td></tr>
- *   <tr><td>6</td><td>rpg_min_dec_fac</td><td>50</td><td>[0, 100]</td><td>%</td>
- *       <td>one decrease leaves at least this percentage of Rc [RPG_MIN_DEC_FAC]</td></tr>
- *   <tr><td>7</td><td>rpg_min_rate_mbps</td><td>1</td><td>[1, 2000000]</td><td>Mb/s</td>
- *       <td>floor of Rc after a decrease [RPG_MIN_RATE]</td></tr>
- *   <tr><td>8</td><td>rpg_time_reset_ns</td><td>300000</td><td>[1, 2^30]</td><td>ns</td>
- *       <td>rate-increase timer period [RPG_TIME_RESET = 300 us]</td></tr>
- *   <tr><td>9</td><td>rpg_byte_reset_bytes</td><td>32767</td><td>[0, 2^30]</td><td>bytes</td>
- *       <td>rate-increase byte counter; 0 = byte counter disabled [RPG_BYTE_RESET]</td></tr>
- *   <tr><td>10</td><td>rpg_threshold</td><td>1</td><td>[0, 1024]</td><td>stages</td>
- *       <td>F: fast-recovery stages before additive increase [RPG_THRESHOLD]</td></tr>
- *   <tr><td>11</td><td>rpg_ai_rate_mbps</td><td>5</td><td>[0, 1000000]</td><td>Mb/s</td>
- *       <td>additive increase of Rt [RPG_AI_RATE]</td></tr>
- *   <tr><td>12</td><td>rpg_hai_rate_mbps</td><td>50</td><td>[0, 1000000]</td><td>Mb/s</td>
- *       <td>hyper increase of Rt [RPG_HAI_RATE]</td></tr>
- *   <tr><td>13</td><td>clamp_tgt_rate</td><td>0</td><td>{0, 1}</td><td>flag</td>
- *       <td>1: Rt = Rc on every decrease [CLAMP_TGT_RATE]</td></tr>
- *   <tr><td>14</td><td>clamp_tgt_rate_after_time_inc</td><td>1</td><td>{0, 1}</td><td>flag</td>
- *       <td>with clamp_tgt_rate 0: Rt = Rc on a decrease if the rate was raised by the timer or the
- *       byte counter since the last decrease (0: only by the byte counter) [CLAMP_TGT_RATE_AFTER_TIME_INC]</td></tr>
- *   <tr><td>15</td><td>hai_scaling</td><td>0</td><td>{0, 1}</td><td>flag</td>
- *       <td>0: Rt += HAI per hyper stage (Mellanox, ns-3); 1: Rt += i x HAI at the i-th hyper stage (QCN)</td></tr>
- * </table>
+ * <p>The parameters (name, kind, default, range, unit, meaning and the Mellanox knob each one
+ * is) and the counters are the rows of {@link #TABLE}, the one place they are written;
+ * {@code AlgorithmTableTest} checks the table, and {@link TableProvider} serves it as this
+ * provider's descriptors.
  *
  * <h2>Reproducing the HPCC ns-3 DCQCN run</h2>
  * {@code shared/peers/hpcc-ns3/config_fat_ws30_5ms_dcqcn.txt} runs ns-3's {@code RdmaHw} "Mellanox

@@ -277,15 +277,4 @@ public final class HpccAlgorithm extends TableAlgorithm {
     static long readLong(final PccContext c, final int w) {
         return getLong(c, w);
     }
-
-    /**
-     * Reads a double from two context words (tests).
-     *
-     * @param c the context
-     * @param w first word
-     * @return the value
-     */
-    static double readDouble(final PccContext c, final int w) {
-        return getDouble(c, w);
-    }
 }

@@ -2,6 +2,7 @@ package dev.nicsim.microcode.algorithms;
 
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccCounters;
+import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 
 /**
@@ -28,7 +29,7 @@ abstract class TableAlgorithm implements PccAlgorithm {
      * @param table        the algorithm's declaration; its counters are allocated in order
      * @param values       the algorithm's parameter values, validated by its provider
      * @param contextWords context words used per flow
-     * @param cycles       handler cycles indexed by event type code ({@link dev.nicsim.pcc.PccEventType}),
+     * @param cycles       handler cycles indexed by event type code ({@link PccEventType}),
      *                     not copied: pass a constant array
      */
     TableAlgorithm(final AlgorithmTable table, final PccParameterValues values, final int contextWords,

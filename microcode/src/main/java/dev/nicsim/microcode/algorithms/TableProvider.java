@@ -6,6 +6,7 @@ import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.pcc.PccParameterValues;
 
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.function.Function;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.Function;
  * come from the algorithm's {@link AlgorithmTable}, and {@link #create} refuses values made for
  * another algorithm, runs the algorithm's cross-parameter check and calls its constructor. A
  * built-in provider is a public subclass with a no-argument constructor (for
- * {@link java.util.ServiceLoader}) that passes its table and constructor, and overrides
+ * {@link ServiceLoader}) that passes its table and constructor, and overrides
  * {@link #checkConsistent} when some parameter values exclude others.
  *
  * <p>Thread-safety: stateless once constructed (the table is immutable).

@@ -29,7 +29,7 @@ import dev.nicsim.pcc.PccEventType;
  *  +------------------+----------------+--------------------+-----+
  *     0                  1                2
  * </pre>
- * Durations in ps are rounded up ({@link EmulatorCore#cyclesToPs}).
+ * Durations in ps are rounded up ({@link #cyclesToPs}).
  *
  * <p>Thread-safety: a table is immutable once created; safe to read from any thread.
  */
@@ -51,6 +51,17 @@ final class CostTable {
     }
 
     /**
+     * Duration of a stretch of cycles in simulated time, rounded up to whole ps.
+     *
+     * @param cycles  cycles, 0..4 x 10^6
+     * @param clockHz clock, Hz
+     * @return {@code ceil(cycles x 10^12 / clockHz)} ps
+     */
+    static long cyclesToPs(final long cycles, final long clockHz) {
+        return (cycles * 1_000_000_000_000L + clockHz - 1) / clockHz;
+    }
+
+    /**
      * Computes a table.
      *
      * @param config    validated configuration (clock, stage cycles, handler overrides)
@@ -67,8 +78,8 @@ final class CostTable {
         final int m = config.contextMissCycles();
         final int w = config.writeBackCycles();
         costs[S1_CYCLES] = d;
-        costs[S1_PS] = EmulatorCore.cyclesToPs(d, clockHz);
-        costs[MISS_PS] = EmulatorCore.cyclesToPs(m, clockHz);
+        costs[S1_PS] = cyclesToPs(d, clockHz);
+        costs[MISS_PS] = cyclesToPs(m, clockHz);
         for (int t = 0; t < PccEventType.COUNT; t++) {
             final int override = config.handlerCyclesOverride(t);
             final int c = override != EmulatorConfig.DEFAULT ? override : algorithm.handlerCycles(t);
@@ -78,9 +89,9 @@ final class CostTable {
             }
             final int row = t * ROW;
             costs[row + HIT_BUSY_CYCLES] = (long) d + h + c + w;
-            costs[row + HIT_PS] = EmulatorCore.cyclesToPs(costs[row + HIT_BUSY_CYCLES], clockHz);
+            costs[row + HIT_PS] = cyclesToPs(costs[row + HIT_BUSY_CYCLES], clockHz);
             costs[row + S2_CYCLES] = (long) c + w;
-            costs[row + S2_PS] = EmulatorCore.cyclesToPs(costs[row + S2_CYCLES], clockHz);
+            costs[row + S2_PS] = cyclesToPs(costs[row + S2_CYCLES], clockHz);
             costs[row + HIT_TOTAL_CYCLES] = costs[row + HIT_BUSY_CYCLES];
             costs[row + MISS_TOTAL_CYCLES] = (long) d + m + c + w;
         }

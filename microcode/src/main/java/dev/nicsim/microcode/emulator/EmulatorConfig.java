@@ -1,5 +1,7 @@
 package dev.nicsim.microcode.emulator;
 
+import dev.nicsim.microcode.DirectCcProcessor;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEventType;
 
 import java.util.Arrays;
@@ -34,7 +36,7 @@ import java.util.Arrays;
  *       <td>-1 or 0..ringCapacity</td><td>the algorithm sees {@code overloaded} while more events
  *       than this wait in the core's queue</td></tr>
  *   <tr><td>{@code handlerCycles[type]}</td><td>-1 (= the algorithm's
- *       {@link dev.nicsim.pcc.PccAlgorithm#handlerCycles})</td><td>-1 or 0..10^6</td>
+ *       {@link PccAlgorithm#handlerCycles})</td><td>-1 or 0..10^6</td>
  *       <td>per-event-type override of the handler length</td></tr>
  * </table>
  *
@@ -99,7 +101,7 @@ public final class EmulatorConfig {
     /**
      * A configuration whose every stage costs zero cycles (dispatch, context hit and miss,
      * write-back and all handlers): each event completes at its arrival, so the emulator behaves as
-     * {@link dev.nicsim.microcode.DirectCcProcessor} does.
+     * {@link DirectCcProcessor} does.
      *
      * @return a new configuration with the other fields at their defaults
      */
@@ -327,7 +329,7 @@ public final class EmulatorConfig {
 
     /**
      * Overrides the handler length of one event type (a scenario's estimate instead of the
-     * algorithm's {@link dev.nicsim.pcc.PccAlgorithm#handlerCycles}).
+     * algorithm's {@link PccAlgorithm#handlerCycles}).
      *
      * @param eventType event type, {@code 0 .. PccEventType.COUNT-1}
      * @param cycles    cycles 0..10^6, or {@link #DEFAULT} to use the algorithm's estimate

@@ -3,30 +3,23 @@ package dev.nicsim.microcode.emulator;
 import dev.nicsim.microcode.FlowContextStore;
 import dev.nicsim.microcode.InterleavedPccAlgorithm;
 import dev.nicsim.microcode.MeasuredPccAlgorithm;
-import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
-import org.agrona.BitUtil;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.AtomicBuffer;
-import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
-import org.agrona.concurrent.ringbuffer.RecordDescriptor;
-import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
- * One emulated CC core: its event ring (free-running only; stepped, an offered event goes straight
- * into the pending table), its pending-event table (where coalescing happens), its
- * off-heap flow contexts, its LRU context cache, its hardware threads and its own algorithm
- * instance. The same code runs stepped by simulated time ({@link #runUntil}) and free-running on
- * an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
+ * One emulated CC core: its event ring ({@link CoreRing}, free-running only; stepped, an offered
+ * event goes straight into the pending table), its pending-event table (where coalescing
+ * happens), its off-heap flow contexts, its LRU context cache ({@link ContextLru}), its hardware
+ * threads and its own algorithm instance. This class is the mechanism (queues, tables, dispatch
+ * loop); how long an event takes and when its handler runs is its {@link CoreTiming}, chosen once
+ * at construction. The same code runs stepped by simulated time ({@link #runUntil}) and
+ * free-running on an agent thread ({@link #doWorkFree}); see {@link UnicEmulator} for the model.
  *
  * <p>Its tables are plain arrays with one row per entry, named and drawn by their layout classes
  * (Agrona descriptor style): {@link PendingTable} (waiting events), {@link FlowTable} (per flow
@@ -34,153 +27,50 @@ import java.nio.ByteOrder;
  * {@link ResultQueue} (results waiting for delivery) and {@link CostTable} (stage timings). The
  * core holds the arrays and the FIFO heads and counts itself: with thousands of cores in a
  * fabric, each event finds its core's state cold, and an object per table would add a cold
- * cache line each (measured: 5 to 13 % more per event in {@code SteppedEmulatorBenchmark}).
- *
- * <h2>Ring record (Agrona {@link OneToOneRingBuffer}, message type {@link #MSG_EVENT})</h2>
- * <pre>
- *   0                                                              63
- *  +----------------------------------------------------------------+
- *  |  PCC event record, {@link PccEventLayout} (64 bytes, as is)          |  0
- *  +----------------------------------------------------------------+
- *  |  arrival time, ps (int64, little-endian)                       | 64
- *  +----------------------------------------------------------------+
- * </pre>
- * With Agrona's 8-byte record header a record takes {@link #SLOT_LENGTH} = 80 bytes of the ring.
+ * cache line each ({@code SteppedEmulatorBenchmark} measures it).
  *
  * <p>Thread-safety: the producer side ({@link #produce}) is driven by one producer thread; all the
  * rest by the core's one consumer thread (the simulation thread when stepped, the agent thread
- * when free-running). The only state the two share is the ring and the released-event count,
- * published with an ordered write.
+ * when free-running). The only state the two share is the {@link CoreRing}.
  */
-final class EmulatorCore implements MessageHandler {
-    /** Agrona message type of an event record. */
-    static final int MSG_EVENT = 1;
-    /** Offset of the arrival time (ps) after the PCC record in a ring message. */
-    static final int ARRIVAL_OFFSET = PccEventLayout.RECORD_LENGTH;
-    /** Ring message payload: the 64-byte PCC record and the 8-byte arrival time. */
-    static final int PAYLOAD_LENGTH = PccEventLayout.RECORD_LENGTH + 8;
-    /** Bytes one record takes in the ring, header included, aligned. */
-    static final int SLOT_LENGTH = BitUtil.align(RecordDescriptor.HEADER_LENGTH + PAYLOAD_LENGTH,
-        RecordDescriptor.ALIGNMENT);
+final class EmulatorCore extends CoreQueues {
     private static final int R = PccEventLayout.RECORD_LENGTH;
     private static final int TYPES = PccEventType.COUNT;
-    private static final int RELEASED_OFFSET = 64;
-    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int NONE = FlowTable.NONE;
 
     /** Core number, 0..cores-1. */
     final int index;
-    private final UnicEmulator owner;
     /** This core's own algorithm instance. */
     final PccAlgorithm algorithm;
     private final int algorithmSlot;
-    /** Off-heap context words of the flows this core owns. */
-    final FlowContextStore store;
-    /** The ring events enter through: this core's own while free-running, null when stepped. */
-    private OneToOneRingBuffer ring;
-    private AtomicBuffer ringBuffer;
-    /** This core's own ring, allocated when the emulator first runs free. */
-    private OneToOneRingBuffer ownRing;
-    private AtomicBuffer ownRingBuffer;
-    private final int capacity;
+    /** The ring events enter through while free-running. */
+    private final CoreRing ring;
     private final int highWaterMark;
-    private final boolean coalescing;
-    private final int cacheEntries;
-
-    /**
-     * The algorithm when its handler cost is measured (firmware), else null: its handler runs when
-     * an event is dispatched to a thread (its cycles decide the thread's stretches), and the
-     * result waits in {@link #threadResults} until the event completes.
-     */
-    private final MeasuredPccAlgorithm measured;
-    /** Measured mode: zero-cost configuration (the ideal processor), so measured cycles are not charged. */
-    private final boolean measuredFree;
-    /** Measured mode: per thread, the result of the handler it ran at dispatch. */
-    private final PccResult[] threadResults;
-    /** Measured mode: per thread, cycles of its first stretch and of its second (after a context miss). */
-    private final long[] threadStageCycles;
-    private final long clockHz;
-    private final int dispatchCycles;
-    private final int contextHitCycles;
-    private final int contextMissCycles;
-    private final int writeBackCycles;
-    /**
-     * Interleaved mode (firmware on a multithreaded machine model, {@code bf3-dpa}): the algorithm
-     * runs the handlers of this core's threads at the same time on one {@link dev.nicsim.riscv.Core},
-     * else null. See {@link #dispatchInterleaved}.
-     */
-    private final InterleavedPccAlgorithm interleaved;
-    /** Interleaved mode: per thread, when its event completes (ps), {@link Long#MAX_VALUE} while it runs or is free. */
-    private final long[] doneAtPs;
-    /** Interleaved mode: per thread, whether its event ran no handler (a type the firmware disabled). */
-    private final boolean[] notStarted;
-    /** Interleaved mode: threads holding an event (begun and not yet finished). */
-    private int interleavedInFlight;
-    /** Interleaved mode: a context not bound to any flow, for events whose flow ended while they ran. */
-    private final PccContext orphanContext;
-    /**
-     * Interleaved mode: how far (core cycles) the core may run ahead of simulated time while a
-     * thread is free, so that the next completion is found without waking every cycle; an event
-     * dispatched meanwhile starts issuing at the core's cycle, at most this much late (its latency
-     * still counts from its dispatch). 256 cycles = 142 ns at 1.8 GHz.
-     */
-    static final long LOOKAHEAD_CYCLES = 256;
 
     /** Stage timings per event type, {@link CostTable}. */
     private final long[] costs;
-    private final long s1Ps;
     private final long missPs;
-    private final long s1Cycles;
-
-    // flyweights and per-call holders
-    /** Flyweights and result, shared with the cores run by the same thread ({@link CoreScratch}). */
-    private CoreScratch scratch;
+    /** How events are timed and when their handlers run. */
+    private final CoreTiming timing;
+    /** The flow-context cache. */
+    final ContextLru contextCache;
 
     // producer side
     private long accepted;
-    private long releasedCache;
     /** Most events the queue (ring plus pending table) held after an accepted offer. */
     long ringHighWater;
     /** Events dropped at a full queue, per type (producer-owned). */
     final long[] dropped = new long[TYPES];
 
-    // shared: released count on its own cache line
-    private final UnsafeBuffer shared = new UnsafeBuffer(new byte[3 * 64]);
-
     // consumer side: counters
-    private long released;
     /** Events handled, per type. */
     final long[] handled = new long[TYPES];
-    /** Events merged into a waiting one, per type. */
-    final long[] coalesced = new long[TYPES];
-    /** Events for a flow not running (never started, or ended while the event waited or ran). */
-    long unknownFlow;
-    /** Context fetches that hit the cache. */
-    long cacheHits;
-    /** Context fetches that missed the cache. */
-    long cacheMisses;
     /** Cycles the core's issue slot was held (stretches started). */
     long busyCycles;
 
-    // Layout: a core's state is in few arrays with one row per entry, so that an event touches few
-    // cache lines: with thousands of cores in a fabric, each event finds its core's state cold.
-
-    // pending-event table, PendingTable: FIFO of waiting events, one per (flow, type) when coalescing
-    private UnsafeBuffer pendingRecords;
-    private long[] pendingMeta;
-    private int pendingHead;
-    private int pendingCount;
-
-    // flow table, FlowTable: per flow slot generation, busy, LRU links, waiting events;
-    // the context cache is an LRU list through its rows
-    private int[] flows = new int[0];
-    private int lruHead = NONE;
-    private int lruTail = NONE;
-    private int lruSize;
-
     // hardware threads, ThreadTable; free stack; ready FIFO; stall FIFO with each thread's end of wait
-    private final UnsafeBuffer threadRecords;
-    private final long[] threadMeta;
+    final UnsafeBuffer threadRecords;
+    final long[] threadMeta;
     private final int[] freeThreads;
     private int freeCount;
     private final int[] readyQueue;
@@ -192,18 +82,11 @@ final class EmulatorCore implements MessageHandler {
     private int stallCount;
     private int running = NONE;
     private long runningEndPs;
-    private boolean runningFinal;
-    private long nowPs;
+    /** Whether the running stretch is its event's last (set by {@link CoreTiming#startStretch}). */
+    boolean runningFinal;
+    /** The core's simulated time, ps. */
+    long nowPs;
 
-    // results waiting for delivery (stepped mode), ResultQueue
-    private long[] resultMeta = new long[0];
-    private int resultHead;
-    /** Results waiting for delivery. */
-    int resultCount;
-    /** Effective time of the result last taken by {@link #popResult}, ps. */
-    long poppedEffectivePs;
-    /** Cycles of the result last taken by {@link #popResult}. */
-    long poppedCycles;
 
     /**
      * Creates a core.
@@ -222,34 +105,18 @@ final class EmulatorCore implements MessageHandler {
      */
     EmulatorCore(final int index, final UnicEmulator owner, final EmulatorConfig config, final PccAlgorithm algorithm,
                  final int algorithmSlot, final long[] peerCosts) {
+        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), 16));
         this.index = index;
-        this.owner = owner;
         this.algorithm = algorithm;
         this.algorithmSlot = algorithmSlot;
-        this.scratch = owner.steppedScratch();
-        this.store = new FlowContextStore(Math.max(1, algorithm.contextWords()), 16);
-        this.capacity = config.ringCapacity();
+        this.ring = new CoreRing(capacity);
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
-        this.coalescing = config.coalescing();
-        this.cacheEntries = config.contextCacheEntries();
+        this.contextCache = new ContextLru(config.contextCacheEntries());
 
-        measured = algorithm instanceof MeasuredPccAlgorithm m ? m : null;
-        clockHz = config.clockHz();
-        dispatchCycles = config.dispatchCycles();
-        contextHitCycles = config.contextHitCycles();
-        contextMissCycles = config.contextMissCycles();
-        writeBackCycles = config.writeBackCycles();
-        boolean free = dispatchCycles == 0 && contextHitCycles == 0 && contextMissCycles == 0 && writeBackCycles == 0;
-        for (int t = 0; t < TYPES; t++) {
-            free &= config.handlerCyclesOverride(t) == 0;
-        }
-        measuredFree = measured != null && free;
-        interleaved = !measuredFree && measured instanceof InterleavedPccAlgorithm il && il.interleaves() ? il : null;
         final long[] ownCosts = CostTable.create(config, algorithm);
-        costs = peerCosts != null && java.util.Arrays.equals(peerCosts, ownCosts) ? peerCosts : ownCosts;
-        s1Ps = CostTable.s1Ps(costs);
+        costs = peerCosts != null && Arrays.equals(peerCosts, ownCosts) ? peerCosts : ownCosts;
         missPs = CostTable.missPs(costs);
-        s1Cycles = CostTable.s1Cycles(costs);
+        timing = timingFor(algorithm, config, costs);
 
         final int threads = config.threadsPerCore();
         threadRecords = new UnsafeBuffer(new byte[threads * R]);
@@ -262,27 +129,22 @@ final class EmulatorCore implements MessageHandler {
         readyQueue = new int[threads];
         stallQueue = new int[threads];
         stallEndPs = new long[threads];
-        if (measured != null) {
-            threadResults = new PccResult[threads];
-            for (int t = 0; t < threads; t++) {
-                threadResults[t] = new PccResult();
+    }
+
+    /**
+     * Picks the timing of an algorithm: interleaved for firmware that interleaves its threads on a
+     * multithreaded model (unless the configuration charges nothing), measured for other firmware,
+     * estimated for a Java algorithm.
+     */
+    private static CoreTiming timingFor(final PccAlgorithm algorithm, final EmulatorConfig config, final long[] costs) {
+        if (algorithm instanceof MeasuredPccAlgorithm measured) {
+            final boolean free = MeasuredTiming.isFree(config);
+            if (!free && measured instanceof InterleavedPccAlgorithm il && il.interleaves()) {
+                return new InterleavedTiming(il, Math.max(1, algorithm.contextWords()), config);
             }
-            threadStageCycles = new long[threads * 2];
-        } else {
-            threadResults = null;
-            threadStageCycles = null;
+            return new MeasuredTiming(measured, free, config);
         }
-        if (interleaved != null && threads > 16) {
-            throw new IllegalArgumentException("threadsPerCore must be at most 16 with firmware on a multithreaded model, got " + threads);
-        }
-        doneAtPs = new long[threads];
-        java.util.Arrays.fill(doneAtPs, Long.MAX_VALUE);
-        notStarted = new boolean[threads];
-        orphanContext = interleaved == null ? null
-            : new PccContext().wrap(new UnsafeBuffer(new byte[4 * Math.max(1, algorithm.contextWords())]), 0,
-                Math.max(1, algorithm.contextWords()));
-        growFlowArrays(16);
-        growResults(16);
+        return new EstimatedTiming(costs);
     }
 
     /** @return this core's stage timings ({@link CostTable}), possibly shared with its peers; read only */
@@ -292,76 +154,22 @@ final class EmulatorCore implements MessageHandler {
 
     /** @return whether this core's algorithm measures its own handler cost (firmware) */
     boolean runsMeasuredHandlers() {
-        return measured != null;
-    }
-
-    /**
-     * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
-     * cores).
-     */
-    void ensureAllocated() {
-        if (pendingRecords != null) {
-            return;
-        }
-        pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
-        pendingMeta = new long[capacity * PendingTable.ROW];
-    }
-
-    /**
-     * Sets the flyweights and result this core handles events with: the emulator's stepped set, or
-     * the set of the free-running agent that runs this core. Call only while no thread runs the core.
-     *
-     * @param shared the set, used by one thread at a time
-     */
-    void useScratch(final CoreScratch shared) {
-        scratch = shared;
+        return !(timing instanceof EstimatedTiming);
     }
 
     /**
      * Stepped mode: no ring. Producer and consumer are the one simulation thread and each offered
      * event was taken off a ring into the pending table at once, so {@link #produce} writes it
      * there directly ({@link #accept}): the same checks, merges and counts without the ring's
-     * claim, commit, read and rewind and one 64-byte copy, which cost some 10 % of a PCC event
-     * (the ring's trailer and record lines were cold at most events).
+     * claim, commit, read and rewind and one 64-byte copy.
      */
     void useNoRing() {
-        ring = null;
-        ringBuffer = null;
+        ring.close();
     }
 
-    /**
-     * Free-running mode: this core's own single-producer single-consumer ring, allocated on first
-     * use with room for {@code ringCapacity} records of {@link #SLOT_LENGTH} bytes plus Agrona's
-     * wrap padding, rounded up to a power of two (at least 1 KiB), off-heap.
-     */
+    /** Free-running mode: events enter through this core's own {@link CoreRing}. */
     void useOwnRing() {
-        if (ownRing == null) {
-            ownRingBuffer = newRingBuffer(capacity);
-            ownRing = new OneToOneRingBuffer(ownRingBuffer);
-        }
-        ring = ownRing;
-        ringBuffer = ownRingBuffer;
-    }
-
-    /**
-     * @param capacity records the ring must hold
-     * @return an off-heap buffer for an Agrona ring of that many records (power-of-two data
-     *         section of at least 1 KiB plus the trailer)
-     */
-    static AtomicBuffer newRingBuffer(final int capacity) {
-        final int ringBytes = Math.max(1024, BitUtil.findNextPositivePowerOfTwo(capacity * SLOT_LENGTH + 2 * SLOT_LENGTH));
-        return new UnsafeBuffer(ByteBuffer.allocateDirect(ringBytes + RingBufferDescriptor.TRAILER_LENGTH));
-    }
-
-    /**
-     * Duration of a stretch of cycles in simulated time, rounded up to whole ps.
-     *
-     * @param cycles  cycles, 0..4 x 10^6
-     * @param clockHz clock, Hz
-     * @return {@code ceil(cycles x 10^12 / clockHz)} ps
-     */
-    static long cyclesToPs(final long cycles, final long clockHz) {
-        return (cycles * 1_000_000_000_000L + clockHz - 1) / clockHz;
+        ring.open();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -388,7 +196,7 @@ final class EmulatorCore implements MessageHandler {
             growFlowArrays(Math.max(slots * 2, slot + 1));
         }
         clearWaiting(slot);
-        cacheInsert(slot);
+        contextCache.insert(flows, slot);
         store.wrap(slot, scratch.context);
         scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         scratch.result.reset();
@@ -410,19 +218,8 @@ final class EmulatorCore implements MessageHandler {
         }
         FlowTable.bumpGeneration(flows, slot);
         clearWaiting(slot);
-        cacheRemove(slot);
+        contextCache.remove(flows, slot);
         store.free(qpn);
-    }
-
-    private void growFlowArrays(final int n) {
-        flows = FlowTable.grow(flows, n);
-    }
-
-    /** Forgets a slot's waiting events of every type (their merge index). */
-    private void clearWaiting(final int slot) {
-        if (coalescing) {
-            FlowTable.clearWaiting(flows, slot);
-        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -454,23 +251,11 @@ final class EmulatorCore implements MessageHandler {
             accept(event, arrivalPs);
             return true;
         }
-        long depth = accepted - releasedCache;
-        if (depth >= capacity) {
-            releasedCache = shared.getLongVolatile(RELEASED_OFFSET);
-            depth = accepted - releasedCache;
-        }
-        if (depth >= capacity) {
+        final long depth = ring.offer(event, arrivalPs, accepted);
+        if (depth < 0) {
             dropped[type]++;
             return false;
         }
-        final int at = ring.tryClaim(MSG_EVENT, PAYLOAD_LENGTH);
-        if (at < 0) {
-            dropped[type]++; // cannot happen with the ring sized for capacity records; counted anyway
-            return false;
-        }
-        ringBuffer.putBytes(at, event.buffer(), event.offset(), R);
-        ringBuffer.putLong(at + ARRIVAL_OFFSET, arrivalPs, ORDER);
-        ring.commit(at);
         accepted++;
         if (depth + 1 > ringHighWater) {
             ringHighWater = depth + 1;
@@ -480,170 +265,12 @@ final class EmulatorCore implements MessageHandler {
 
     /** @return the producer position, bytes, of the ring the core uses now (its own while free-running), 0 when stepped */
     long ringProducerPosition() {
-        return ring == null ? 0 : ring.producerPosition();
+        return ring.producerPosition();
     }
 
     /** @return events accepted onto the ring so far (producer's count) */
     long accepted() {
         return accepted;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // consumer side: ring to pending table, with coalescing
-
-    /**
-     * Moves every event on the ring into the pending table, merging an event into a waiting one of
-     * the same flow and type when coalescing is on. An Agrona read stops at the end of the buffer,
-     * so a second read takes the records that wrapped to its start.
-     *
-     * @return events taken off the ring
-     */
-    int drain() {
-        if (ring == null) {
-            return 0;
-        }
-        int n = ring.read(this, capacity);
-        if (ring.consumerPosition() != ring.producerPosition()) {
-            n += ring.read(this, capacity);
-        }
-        return n;
-    }
-
-    /** One ring record (free-running): {@link #accept} with the arrival time the producer wrote after it. */
-    @Override
-    public void onMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int offset, final int length) {
-        accept(scratch.ringView.wrap(buffer, offset), buffer.getLong(offset + ARRIVAL_OFFSET, ORDER));
-    }
-
-    /**
-     * One accepted event into the pending table: looked up by QPN in this core's store, merged
-     * into the waiting event of its (flow, type) if there is one (first timestamp and sequence
-     * number kept, count and TX totals added: {@link PccEvent#coalesce}), else appended to the
-     * pending table; an event for a flow not running is counted and released.
-     *
-     * @param incoming  the event (a ring record's view, or the offered event when stepped); copied
-     * @param arrivalPs its arrival time, ps
-     */
-    private void accept(final PccEvent incoming, final long arrivalPs) {
-        final int qpn = incoming.flowId();
-        final int type = incoming.type();
-        final int slot = store.slot(qpn);
-        if (slot < 0) {
-            unknownFlow++;
-            released++;
-            return;
-        }
-        if (coalescing) {
-            final int waiting = FlowTable.waiting(flows, slot, type);
-            if (waiting != 0) {
-                scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(waiting - 1)).coalesce(incoming);
-                coalesced[type]++;
-                released++;
-                return;
-            }
-        }
-        int pos = pendingHead + pendingCount;
-        if (pos >= capacity) {
-            pos -= capacity;
-        }
-        pendingRecords.putBytes(PendingTable.recordOffset(pos), incoming.buffer(), incoming.offset(), R);
-        PendingTable.set(pendingMeta, pos, arrivalPs, PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
-        pendingCount++;
-        if (coalescing) {
-            FlowTable.waiting(flows, slot, type, pos + 1);
-        }
-    }
-
-    /**
-     * Takes the head of the pending table off; it no longer accepts merges. When that empties the
-     * table, the next event goes to its first entry again rather than on round the table: a core
-     * usually has at most an event or two waiting, so its events reuse the same few (cached) lines
-     * of the table instead of walking all {@code ringCapacity} entries. No merge index points into
-     * an empty table, so where the table restarts is not observable.
-     */
-    private void removeHead(final int pos, final int slot, final int type) {
-        if (coalescing && FlowTable.waiting(flows, slot, type) == pos + 1) {
-            FlowTable.waiting(flows, slot, type, 0);
-        }
-        pendingCount--;
-        pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
-        released++;
-    }
-
-    /** @return events waiting in the pending table */
-    int pendingCount() {
-        return pendingCount;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // context cache (LRU over flow slots)
-
-    private boolean cacheAccess(final int slot) {
-        if (cacheEntries == 0) {
-            cacheMisses++;
-            return false;
-        }
-        if (FlowTable.cached(flows, slot)) {
-            if (lruHead != slot) {
-                unlink(slot);
-                linkFront(slot);
-            }
-            cacheHits++;
-            return true;
-        }
-        cacheInsert(slot);
-        cacheMisses++;
-        return false;
-    }
-
-    private void cacheInsert(final int slot) {
-        if (cacheEntries == 0 || FlowTable.cached(flows, slot)) {
-            return;
-        }
-        if (lruSize == cacheEntries) {
-            cacheRemove(lruTail);
-        }
-        FlowTable.cached(flows, slot, true);
-        lruSize++;
-        linkFront(slot);
-    }
-
-    private void cacheRemove(final int slot) {
-        if (!FlowTable.cached(flows, slot)) {
-            return;
-        }
-        unlink(slot);
-        FlowTable.cached(flows, slot, false);
-        lruSize--;
-    }
-
-    private void linkFront(final int slot) {
-        FlowTable.lruPrev(flows, slot, NONE);
-        FlowTable.lruNext(flows, slot, lruHead);
-        if (lruHead != NONE) {
-            FlowTable.lruPrev(flows, lruHead, slot);
-        }
-        lruHead = slot;
-        if (lruTail == NONE) {
-            lruTail = slot;
-        }
-    }
-
-    private void unlink(final int slot) {
-        final int p = FlowTable.lruPrev(flows, slot);
-        final int n = FlowTable.lruNext(flows, slot);
-        if (p != NONE) {
-            FlowTable.lruNext(flows, p, n);
-        } else {
-            lruHead = n;
-        }
-        if (n != NONE) {
-            FlowTable.lruPrev(flows, n, p);
-        } else {
-            lruTail = p;
-        }
-        FlowTable.lruPrev(flows, slot, NONE);
-        FlowTable.lruNext(flows, slot, NONE);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -667,13 +294,7 @@ final class EmulatorCore implements MessageHandler {
             if (running != NONE && runningEndPs <= tn) {
                 finishSegment(tn);
             }
-            if (interleaved != null) {
-                for (int th = 0; th < doneAtPs.length; th++) {
-                    if (doneAtPs[th] <= tn) {
-                        finishInterleaved(th, doneAtPs[th]);
-                    }
-                }
-            }
+            timing.finishDue(this, tn);
             while (stallCount > 0 && stallEndPs[stallHead] <= tn) {
                 final int th = stallQueue[stallHead];
                 stallHead = stallHead + 1 == stallQueue.length ? 0 : stallHead + 1;
@@ -698,7 +319,7 @@ final class EmulatorCore implements MessageHandler {
      *         {@link Long#MAX_VALUE} when it is idle with nothing waiting
      */
     long nextTransitionPs() {
-        long next = interleaved == null ? Long.MAX_VALUE : nextInterleavedPs();
+        long next = timing.nextCompletionPs(this);
         if (running != NONE) {
             next = runningEndPs;
         }
@@ -732,160 +353,9 @@ final class EmulatorCore implements MessageHandler {
         final int th = freeThreads[--freeCount];
         threadRecords.putBytes(ThreadTable.recordOffset(th), pendingRecords, PendingTable.recordOffset(pos), R);
         FlowTable.busy(flows, slot, true);
-        final boolean hit = cacheAccess(slot);
-        final boolean overloaded = pendingCount > highWaterMark;
-        if (interleaved != null) {
-            dispatchInterleaved(th, slot, slotGeneration, type, overloaded, PendingTable.arrivalPs(pendingMeta, pos));
-            return;
-        }
-        if (measured != null) {
-            dispatchMeasured(th, slot, slotGeneration, type, hit, overloaded, PendingTable.arrivalPs(pendingMeta, pos));
-            return;
-        }
-        ThreadTable.set(threadMeta, th, PendingTable.arrivalPs(pendingMeta, pos), CostTable.totalCycles(costs, type, hit),
-            slotGeneration,
-            type | (overloaded ? ThreadTable.OVERLOADED : 0) | (hit ? 0 : ThreadTable.MISS));
-        pushReady(th);
-    }
-
-    /**
-     * Measured mode's dispatch: the handler runs now, on the thread's copy of the event, with the
-     * context's first access costing the cache model's hit or miss latency; its cycles c (memory
-     * stalls included) make the thread's stretches. A hit (or a handler that never reads its
-     * context) holds the core for one stretch of d + c + w cycles. A miss holds it for d + p
-     * cycles (p: the handler's cycles before its first context load), waits the miss latency m off
-     * the issue slot, then holds it for max(0, c - p - m) + w: the stall the hart measured is the
-     * wait, spent off the core as with a Java handler. The result waits with the thread until
-     * the event completes.
-     */
-    private void dispatchMeasured(final int th, final int slot, final long slotGeneration, final int type, final boolean hit,
-                                  final boolean overloaded, final long arrivalPs) {
-        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
-        measured.prepare(th, measuredFree ? 0 : hit ? contextHitCycles : contextMissCycles);
-        runHandler(scratch.threadView, slot, overloaded);
-        threadResults[th].copyFrom(scratch.result);
-        final long c = measuredFree ? 0 : measured.lastHandlerCycles();
-        final long p = measured.lastContextAccessCycle();
-        final boolean split = !hit && p >= 0 && !measuredFree;
-        final long s1;
-        final long s2;
-        final long total;
-        if (split) {
-            s1 = dispatchCycles + p;
-            s2 = Math.max(0, c - p - contextMissCycles) + writeBackCycles;
-            total = s1 + contextMissCycles + s2;
-        } else {
-            s1 = dispatchCycles + c + writeBackCycles;
-            s2 = 0;
-            total = s1;
-        }
-        threadStageCycles[2 * th] = s1;
-        threadStageCycles[2 * th + 1] = s2;
-        ThreadTable.set(threadMeta, th, arrivalPs, total, slotGeneration,
-            type | (overloaded ? ThreadTable.OVERLOADED : 0) | (split ? ThreadTable.MISS : 0));
-        pushReady(th);
-    }
-
-    /**
-     * Interleaved mode's dispatch: the event begins on hardware thread {@code th} of the
-     * algorithm's core, which may issue from D cycles after now (the dispatch, i.e. activation,
-     * cost); the core then interleaves it with the other threads' handlers, one issue per cycle
-     * ({@link dev.nicsim.riscv.Core}). The flow's context costs what the firmware's memory
-     * hierarchy says (this core's LRU context cache is still counted, not charged). The event
-     * completes W cycles after its last instruction ({@link #nextInterleavedPs}).
-     */
-    private void dispatchInterleaved(final int th, final int slot, final long slotGeneration, final int type, final boolean overloaded,
-                                     final long arrivalPs) {
-        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
-        store.wrap(slot, scratch.context);
-        scratch.attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot), store.baseRttNs(slot));
-        final long nowCycle = cycleAt(nowPs);
-        if (!interleaved.busy()) {
-            interleaved.idleUntil(nowCycle);
-        }
-        ThreadTable.set(threadMeta, th, arrivalPs, 0, slotGeneration, type | (overloaded ? ThreadTable.OVERLOADED : 0));
-        interleavedInFlight++;
-        if (interleaved.begin(th, nowCycle + dispatchCycles, scratch.context, scratch.threadView, scratch.attributes)) {
-            notStarted[th] = false;
-        } else {
-            notStarted[th] = true;
-            doneAtPs[th] = nowPs + cyclesToPs(dispatchCycles + writeBackCycles, clockHz);
-        }
-    }
-
-    /**
-     * Interleaved mode: runs the core ahead of simulated time and returns the earliest completion
-     * or wake-up time. It runs to the next thread that finishes when every thread is busy (no
-     * event can start before a thread is free), else at most {@link #LOOKAHEAD_CYCLES} past now;
-     * never past a finished thread's completion that is still to be processed.
-     */
-    private long nextInterleavedPs() {
-        long next = Long.MAX_VALUE;
-        for (final long d : doneAtPs) {
-            next = Math.min(next, d);
-        }
-        if (interleaved.busy()) {
-            // never past a completion still to be processed (it frees a thread: an event may start then)
-            long limit = next == Long.MAX_VALUE ? Long.MAX_VALUE : cycleAt(next);
-            if (freeCount > 0) {
-                limit = Math.min(limit, cycleAt(nowPs) + LOOKAHEAD_CYCLES);
-            }
-            final int th = interleaved.runUntil(limit);
-            if (th >= 0) {
-                doneAtPs[th] = psAt(interleaved.coreCycles()) + cyclesToPs(writeBackCycles, clockHz);
-                next = Math.min(next, doneAtPs[th]);
-            } else {
-                // stopped at the look-ahead limit: wake when simulated time gets there (a core held back
-                // by a pending completion has that completion as its next transition instead)
-                final long at = psAt(interleaved.coreCycles());
-                if (at > nowPs) {
-                    next = Math.min(next, at);
-                }
-            }
-        }
-        return next;
-    }
-
-    /** Interleaved mode: the event of thread th completes at tn: its result is queued, the thread freed. */
-    private void finishInterleaved(final int th, final long tn) {
-        doneAtPs[th] = Long.MAX_VALUE;
-        interleavedInFlight--;
-        final long slotGeneration = ThreadTable.slotGeneration(threadMeta, th);
-        final int slot = PendingTable.slotOf(slotGeneration);
-        final boolean alive = PendingTable.generationOf(slotGeneration) == FlowTable.generation(flows, slot);
-        scratch.result.reset();
-        long cycles = dispatchCycles + writeBackCycles;
-        if (!notStarted[th]) {
-            if (alive) {
-                store.wrap(slot, scratch.context);
-                interleaved.finish(th, scratch.context, scratch.result);
-            } else {
-                interleaved.finish(th, orphanContext, scratch.result);
-            }
-            cycles += interleaved.lastHandlerCycles() - dispatchCycles;
-            busyCycles += interleaved.lastInstructions();
-        }
-        FlowTable.busy(flows, slot, false);
-        freeThreads[freeCount++] = th;
-        if (!alive) {
-            unknownFlow++; // the flow ended while its event ran
-            return;
-        }
-        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
-        final int qpn = scratch.threadView.flowId();
-        handled[ThreadTable.typeOf(ThreadTable.typeFlags(threadMeta, th))]++;
-        pushResult(qpn, tn, cycles);
-        owner.recordLatency(tn - ThreadTable.arrivalPs(threadMeta, th));
-    }
-
-    /** @return the core cycle at a simulated time (floor), for interleaved mode */
-    private long cycleAt(final long ps) {
-        return (long) Math.floor(ps * (clockHz / 1e12));
-    }
-
-    /** @return the simulated time of a core cycle (ceiling), for interleaved mode */
-    private long psAt(final long cycle) {
-        return (long) Math.ceil(cycle * (1e12 / clockHz));
+        final boolean hit = contextCache.access(flows, slot);
+        timing.dispatch(this, th, slot, slotGeneration, type, hit, pendingCount > highWaterMark,
+            PendingTable.arrivalPs(pendingMeta, pos));
     }
 
     /** @return whether the flow of the pending table's head has an event running on a thread */
@@ -893,7 +363,18 @@ final class EmulatorCore implements MessageHandler {
         return FlowTable.busy(flows, PendingTable.slotOf(PendingTable.slotGeneration(pendingMeta, pendingHead)));
     }
 
-    private void pushReady(final int th) {
+    /** @return hardware threads free to take an event */
+    int freeThreadCount() {
+        return freeCount;
+    }
+
+    /** @param slotGeneration slot and generation of an event @return whether its flow still runs (same generation) */
+    boolean flowAlive(final long slotGeneration) {
+        return PendingTable.generationOf(slotGeneration) == FlowTable.generation(flows, PendingTable.slotOf(slotGeneration));
+    }
+
+    /** Puts a thread whose event was dispatched on the ready queue for the issue slot. */
+    void pushReady(final int th) {
         int pos = readyHead + readyCount;
         if (pos >= readyQueue.length) {
             pos -= readyQueue.length;
@@ -906,28 +387,7 @@ final class EmulatorCore implements MessageHandler {
         final int th = readyQueue[readyHead];
         readyHead = readyHead + 1 == readyQueue.length ? 0 : readyHead + 1;
         readyCount--;
-        final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
-        final int type = ThreadTable.typeOf(typeFlags);
-        final long durationPs;
-        if (measured != null) {
-            final boolean second = (typeFlags & ThreadTable.SECOND_STAGE) != 0;
-            final long cycles = threadStageCycles[2 * th + (second ? 1 : 0)];
-            durationPs = cyclesToPs(cycles, clockHz);
-            busyCycles += cycles;
-            runningFinal = second || (typeFlags & ThreadTable.MISS) == 0;
-        } else if ((typeFlags & ThreadTable.SECOND_STAGE) != 0) {
-            durationPs = CostTable.s2Ps(costs, type);
-            busyCycles += CostTable.s2Cycles(costs, type);
-            runningFinal = true;
-        } else if ((typeFlags & ThreadTable.MISS) != 0) {
-            durationPs = s1Ps;
-            busyCycles += s1Cycles;
-            runningFinal = false;
-        } else {
-            durationPs = CostTable.hitPs(costs, type);
-            busyCycles += CostTable.hitBusyCycles(costs, type);
-            runningFinal = true;
-        }
+        final long durationPs = timing.startStretch(this, th, ThreadTable.typeFlags(threadMeta, th));
         running = th;
         runningEndPs = tn + durationPs;
     }
@@ -948,86 +408,56 @@ final class EmulatorCore implements MessageHandler {
         }
         final long slotGeneration = ThreadTable.slotGeneration(threadMeta, th);
         final int slot = PendingTable.slotOf(slotGeneration);
+        final boolean alive = flowAlive(slotGeneration);
+        if (alive) {
+            timing.completeStretched(this, th, slot, ThreadTable.typeFlags(threadMeta, th));
+        }
+        completeThread(th, slot, alive, tn, ThreadTable.cycles(threadMeta, th));
+    }
+
+    /**
+     * The event of thread th completed at tn, its result (if its flow is alive) in the scratch
+     * result: the thread and the flow are freed and the result queued for delivery, or the event
+     * counted as for a flow that ended while it ran.
+     *
+     * @param th     hardware thread
+     * @param slot   the event's flow slot
+     * @param alive  whether the flow still runs ({@link #flowAlive})
+     * @param tn     completion time, ps
+     * @param cycles the event's cycles, reported with its result
+     */
+    void completeThread(final int th, final int slot, final boolean alive, final long tn, final long cycles) {
         FlowTable.busy(flows, slot, false);
         freeThreads[freeCount++] = th;
-        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
-        final int qpn = scratch.threadView.flowId();
-        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
+        if (!alive) {
             unknownFlow++; // the flow ended while its event ran
             return;
         }
-        final long typeFlags = ThreadTable.typeFlags(threadMeta, th);
-        if (measured != null) {
-            scratch.result.copyFrom(threadResults[th]);
-        } else {
-            runHandler(scratch.threadView, slot, (typeFlags & ThreadTable.OVERLOADED) != 0);
-        }
-        handled[ThreadTable.typeOf(typeFlags)]++;
-        pushResult(qpn, tn, ThreadTable.cycles(threadMeta, th));
+        scratch.threadView.wrap(threadRecords, ThreadTable.recordOffset(th));
+        final int qpn = scratch.threadView.flowId();
+        handled[ThreadTable.typeOf(ThreadTable.typeFlags(threadMeta, th))]++;
+        pushResult(qpn, tn, cycles);
         owner.recordLatency(tn - ThreadTable.arrivalPs(threadMeta, th));
     }
 
-    private void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
+    /**
+     * Runs the algorithm's handler on an event of a flow, result in the scratch result.
+     *
+     * @param event      the event
+     * @param slot       the flow's slot
+     * @param overloaded whether the core is overloaded (the attribute the handler sees)
+     */
+    void runHandler(final PccEvent event, final int slot, final boolean overloaded) {
         store.wrap(slot, scratch.context);
-        scratch.attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot),
-            store.baseRttNs(slot));
+        setAttributes(slot, overloaded);
         scratch.result.reset();
         algorithm.onEvent(scratch.context, event, scratch.attributes, scratch.result);
     }
 
-    private void pushResult(final int qpn, final long effectivePs, final long cycles) {
-        final int entries = resultMeta.length / ResultQueue.ROW;
-        if (resultCount == entries) {
-            growResults(entries * 2);
-        }
-        int pos = resultHead + resultCount;
-        if (pos >= resultMeta.length / ResultQueue.ROW) {
-            pos -= resultMeta.length / ResultQueue.ROW;
-        }
-        ResultQueue.set(resultMeta, pos, qpn, effectivePs, cycles, owner.nextSeq(), scratch.result);
-        resultCount++;
-    }
-
-    private void growResults(final int n) {
-        final int entries = resultMeta.length / ResultQueue.ROW;
-        final long[] meta = new long[n * ResultQueue.ROW];
-        for (int i = 0; i < resultCount; i++) {
-            int from = resultHead + i;
-            if (from >= entries) {
-                from -= entries;
-            }
-            System.arraycopy(resultMeta, from * ResultQueue.ROW, meta, i * ResultQueue.ROW, ResultQueue.ROW);
-        }
-        resultMeta = meta;
-        resultHead = 0;
-    }
-
-    /** @return effective time of the oldest undelivered result (call only when {@link #resultCount} > 0) */
-    long headEffectivePs() {
-        return ResultQueue.effectivePs(resultMeta, resultHead);
-    }
-
-    /** @return sequence number of the oldest undelivered result */
-    long headSeq() {
-        return ResultQueue.seq(resultMeta, resultHead);
-    }
-
-    /**
-     * Takes the oldest undelivered result; its effective time and cycles are left in
-     * {@link #poppedEffectivePs} and {@link #poppedCycles}.
-     *
-     * @param into result to copy it into
-     * @return its QPN
-     */
-    int popResult(final PccResult into) {
-        final int pos = resultHead;
-        ResultQueue.result(resultMeta, pos, into);
-        poppedEffectivePs = ResultQueue.effectivePs(resultMeta, pos);
-        poppedCycles = ResultQueue.cycles(resultMeta, pos);
-        resultCount--;
-        // an emptied queue restarts at its first entry (cache-friendly, as the pending table)
-        resultHead = resultCount == 0 || resultHead + 1 == resultMeta.length / ResultQueue.ROW ? 0 : resultHead + 1;
-        return ResultQueue.qpn(resultMeta, pos);
+    /** Sets the scratch attributes to a flow's (line rate, MTU, base RTT) and this core's slot and load. */
+    void setAttributes(final int slot, final boolean overloaded) {
+        scratch.attributes.set(store.lineRateBitsPerSec(slot), algorithmSlot, overloaded, store.mtuBytes(slot),
+            store.baseRttNs(slot));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1041,15 +471,15 @@ final class EmulatorCore implements MessageHandler {
      * @return events drained plus events handled (0 when idle)
      */
     int doWorkFree() {
-        int work = drain();
+        int work = ring.drain(this);
         while (pendingCount > 0) {
             handleHeadNow();
             if ((++work & 63) == 0) {
-                shared.putLongOrdered(RELEASED_OFFSET, released); // let the producer refill during long batches
+                ring.publishReleased(released); // let the producer refill during long batches
             }
         }
         if (work > 0) {
-            shared.putLongOrdered(RELEASED_OFFSET, released);
+            ring.publishReleased(released);
         }
         return work;
     }
@@ -1066,26 +496,14 @@ final class EmulatorCore implements MessageHandler {
             unknownFlow++;
             return;
         }
-        final boolean hit = cacheAccess(slot);
-        if (measured != null) {
-            measured.prepare(0, measuredFree ? 0 : hit ? contextHitCycles : contextMissCycles);
-            runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
-            final long cycles = measuredFree ? 0 : dispatchCycles + measured.lastHandlerCycles() + writeBackCycles;
-            busyCycles += cycles;
-            handled[type]++;
-            owner.deliverNow(qpn, scratch.result, PendingTable.arrivalPs(pendingMeta, pos), cycles);
-            return;
-        }
-        busyCycles += hit ? CostTable.hitBusyCycles(costs, type) : s1Cycles + CostTable.s2Cycles(costs, type);
-        runHandler(scratch.pendingView, slot, pendingCount > highWaterMark);
+        final boolean hit = contextCache.access(flows, slot);
+        final long cycles = timing.handleNow(this, scratch.pendingView, slot, type, hit, pendingCount > highWaterMark);
         handled[type]++;
-        owner.deliverNow(qpn, scratch.result, PendingTable.arrivalPs(pendingMeta, pos),
-            CostTable.totalCycles(costs, type, hit));
+        owner.deliverNow(qpn, scratch.result, PendingTable.arrivalPs(pendingMeta, pos), cycles);
     }
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */
     void publishReleased() {
-        shared.putLongOrdered(RELEASED_OFFSET, released);
-        releasedCache = released;
+        ring.resetReleased(released);
     }
 }

@@ -1,12 +1,13 @@
 package dev.nicsim.microcode.emulator;
 
+import dev.nicsim.microcode.FlowContextStore;
 import dev.nicsim.pcc.PccEventType;
 
 import java.util.Arrays;
 
 /**
  * Layout of a core's flow table (Agrona descriptor style: the core holds the {@code int[]}; this
- * class names its cells): per flow slot (of its {@link dev.nicsim.microcode.FlowContextStore}) the
+ * class names its cells): per flow slot (of its {@link FlowContextStore}) the
  * slot's generation, whether an event of the flow is on a hardware thread, its place in the
  * context cache's LRU list, and per event type where the flow's waiting event is in the
  * {@link PendingTable} (for coalescing). Grows by doubling as slots are allocated.

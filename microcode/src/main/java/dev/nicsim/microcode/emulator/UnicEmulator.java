@@ -2,8 +2,9 @@ package dev.nicsim.microcode.emulator;
 
 import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.CcResultSink;
+import dev.nicsim.microcode.FlowContextStore;
 import dev.nicsim.pcc.PccAlgorithm;
-import dev.nicsim.pcc.PccCounters;
+import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
@@ -26,7 +27,7 @@ import java.util.function.Supplier;
  * A QP belongs to core {@link #coreOf(int)}: {@code h = (qpn & 0xFFFFFF) x 0x9E3779B1 mod 2^32}
  * (Fibonacci hashing, so consecutive or strided QPNs spread evenly), {@code core = (h x cores) >>> 32}.
  * All of a QP's events, its context words (in that core's off-heap
- * {@link dev.nicsim.microcode.FlowContextStore}) and its context-cache line live on that core, so
+ * {@link FlowContextStore}) and its context-cache line live on that core, so
  * per-QP state is never shared between cores and needs no lock or atomic. Each core runs its own
  * algorithm instance (made by the factory), so even the algorithm's counters are core-private;
  * {@link #forEachCounter} sums them.
@@ -46,8 +47,8 @@ import java.util.function.Supplier;
  * is never modified while another thread may read it). Stepped, producer and consumer are the one
  * simulation thread and a record would be taken off the ring as soon as it was put on, so
  * {@link #offer} writes the pending table directly, with the same capacity check, merge and
- * counts: the ring round trip cost some 10 % of a PCC event in a fabric (its trailer and record
- * lines were cold at most events). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
+ * counts, without the ring's round trip (its trailer and record lines are cold at most events in
+ * a fabric). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
  * to a power of two, made when the emulator first runs free; a core's pending table
  * ({@code ringCapacity} x 64 bytes) is allocated when its first flow starts, as a NIC's flows
  * often occupy few of its cores.
@@ -58,7 +59,7 @@ import java.util.function.Supplier;
  * {@link #offer} returns false and {@code <type>_events_dropped} counts it (as the queue merges at
  * its consumer end, a full queue drops even an event that would have merged). When a thread takes
  * an event while more than {@link EmulatorConfig#effectiveOverloadHighWaterMark()} others still
- * wait on that core, the algorithm sees {@link dev.nicsim.pcc.PccAttributes#overloaded()} true.
+ * wait on that core, the algorithm sees {@link PccAttributes#overloaded()} true.
  *
  * <h2>Timing (stepped mode)</h2>
  * Handling an event costs dispatch D + context fetch + handler C(type) + write-back W cycles. The
@@ -119,26 +120,13 @@ import java.util.function.Supplier;
 public final class UnicEmulator implements CcProcessor, AutoCloseable {
     /** Largest value the latency histograms track (ns or cycles); larger values are clamped. */
     public static final long LATENCY_HIGHEST = 1_000_000_000_000L;
-    private static final int LATENCY_BATCH = 256;
-
     private final EmulatorConfig config;
     private final EmulatorCore[] cores;
     private final CcResultSink sink;
     private final long clockHz;
     private final PccResult deliveryResult = new PccResult();
-    private final Histogram latencyNs = new Histogram(LATENCY_HIGHEST, 2);
-    private final Histogram latencyCycles = new Histogram(LATENCY_HIGHEST, 2);
-    /**
-     * Latencies (ps) not yet in the two histograms. Recording appends here and the histograms take
-     * a whole batch at once: one sequential write per event instead of two cold histogram updates
-     * (the histograms' counts are per NIC and were a few percent of a websearch run). Histogram
-     * counts do not depend on recording order, so every figure is exactly what per-event
-     * recording gives.
-     */
-    private final long[] latencyLogPs = new long[LATENCY_BATCH];
-    private int latencyLogged;
-    private final String[][] typeNames = new String[PccEventType.COUNT][3];
-    private final String[][] coreNames;
+    private final LatencyLog latency;
+    private final EmulatorCounters counters;
     private long seq;
     private final CoreScratch steppedScratch = new CoreScratch();
     private final PccResult startResult = new PccResult();
@@ -180,30 +168,12 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         cores = new EmulatorCore[n];
         activeCores = new int[cores.length];
         coreActive = new boolean[cores.length];
-        coreNames = new String[n][6];
+        latency = new LatencyLog(clockHz);
         for (int i = 0; i < n; i++) {
             cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot, i == 0 ? null : cores[0].costs());
-            final String p = "core" + i + "_";
-            coreNames[i][0] = p + "events_handled";
-            coreNames[i][1] = p + "events_coalesced";
-            coreNames[i][2] = p + "events_dropped";
-            coreNames[i][3] = p + "busy_cycles";
-            coreNames[i][4] = p + "utilisation_ppm";
-            coreNames[i][5] = p + "ring_high_water_events";
         }
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            final String s = PccEventType.shortName(t);
-            typeNames[t][0] = s + "_events_handled";
-            typeNames[t][1] = s + "_events_coalesced";
-            typeNames[t][2] = s + "_events_dropped";
-        }
+        counters = new EmulatorCounters(cores);
     }
-
-    /** @return a copy of the configuration in force */
-    public EmulatorConfig config() {
-        return config.copy();
-    }
-
     /** @return number of emulated cores */
     public int cores() {
         return cores.length;
@@ -390,28 +360,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @param latencyPs latency, ps
      */
     void recordLatency(final long latencyPs) {
-        latencyLogPs[latencyLogged++] = latencyPs;
-        if (latencyLogged == LATENCY_BATCH) {
-            flushLatency();
-        }
-    }
-
-    /** Moves the logged latencies into the ns (rounded up) and cycles (rounded down) histograms. */
-    private void flushLatency() {
-        for (int i = 0; i < latencyLogged; i++) {
-            final long latencyPs = latencyLogPs[i];
-            final long ns = (latencyPs + 999) / 1000;
-            latencyNs.recordValue(Math.min(LATENCY_HIGHEST, Math.max(0, ns)));
-            latencyCycles.recordValue(Math.min(LATENCY_HIGHEST, Math.max(0, psToCycles(latencyPs))));
-        }
-        latencyLogged = 0;
-    }
-
-    private long psToCycles(final long ps) {
-        if (ps <= Long.MAX_VALUE / clockHz) {
-            return ps * clockHz / 1_000_000_000_000L;
-        }
-        return (long) (ps * (clockHz / 1e12));
+        latency.record(latencyPs);
     }
 
     /**
@@ -514,11 +463,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         }
     }
 
-    /** @return whether the emulator is free-running */
-    public boolean isFreeRunning() {
-        return freeRunning;
-    }
-
     /** Stops free-running mode if it is on ({@link #stopFreeRunning}). */
     @Override
     public void close() {
@@ -533,11 +477,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type handled, all cores
      */
     public long handled(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].handled[eventType];
-        }
-        return s;
+        return counters.handled(eventType);
     }
 
     /**
@@ -545,11 +485,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type merged into a waiting one, all cores
      */
     public long coalesced(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].coalesced[eventType];
-        }
-        return s;
+        return counters.coalesced(eventType);
     }
 
     /**
@@ -557,11 +493,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events of that type dropped at a full queue, all cores
      */
     public long dropped(final int eventType) {
-        long s = 0;
-        for (int i = 0; i < cores.length; i++) {
-            s += cores[i].dropped[eventType];
-        }
-        return s;
+        return counters.dropped(eventType);
     }
 
     /**
@@ -569,11 +501,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      * @return events that core handled, all types
      */
     public long coreHandled(final int core) {
-        long s = 0;
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            s += cores[core].handled[t];
-        }
-        return s;
+        return counters.coreHandled(core);
     }
 
     /**
@@ -591,14 +519,6 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
 
     /**
      * @param core core index
-     * @return most events that core's queue held at once
-     */
-    public long ringHighWater(final int core) {
-        return cores[core].ringHighWater;
-    }
-
-    /**
-     * @param core core index
      * @return events waiting in that core's pending table now
      */
     public int pendingEvents(final int core) {
@@ -607,89 +527,21 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
 
     /** @return copy of the latency histogram in ns (stepped mode only; allocates) */
     public Histogram latencyNsHistogram() {
-        flushLatency();
-        return latencyNs.copy();
+        return latency.ns().copy();
     }
 
     /** @return copy of the latency histogram in cycles (stepped mode only; allocates) */
     public Histogram latencyCyclesHistogram() {
-        flushLatency();
-        return latencyCycles.copy();
+        return latency.cycles().copy();
     }
 
     /** @return latest simulated time seen by offer, advance or startFlow, in cycles */
     public long elapsedCycles() {
-        return psToCycles(elapsedPs);
+        return latency.psToCycles(elapsedPs);
     }
 
     @Override
     public void forEachCounter(final ObjLongConsumer<String> visitor) {
-        flushLatency();
-        long accepted = 0;
-        long unknown = 0;
-        long hits = 0;
-        long misses = 0;
-        long busy = 0;
-        long highWater = 0;
-        for (int i = 0; i < cores.length; i++) {
-            final EmulatorCore c = cores[i];
-            accepted += c.accepted();
-            unknown += c.unknownFlow;
-            hits += c.cacheHits;
-            misses += c.cacheMisses;
-            busy += c.busyCycles;
-            highWater = Math.max(highWater, c.ringHighWater);
-        }
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            visitor.accept(typeNames[t][0], handled(t));
-            visitor.accept(typeNames[t][1], coalesced(t));
-            visitor.accept(typeNames[t][2], dropped(t));
-        }
-        final long elapsed = elapsedCycles();
-        visitor.accept("events_accepted", accepted);
-        visitor.accept("events_for_unknown_flow", unknown);
-        visitor.accept("context_cache_hits", hits);
-        visitor.accept("context_cache_misses", misses);
-        visitor.accept("busy_cycles", busy);
-        visitor.accept("elapsed_cycles", elapsed);
-        visitor.accept("utilisation_ppm", ppm(busy, elapsed * cores.length));
-        visitor.accept("ring_high_water_events", highWater);
-        visitor.accept("latency_samples", latencyNs.getTotalCount());
-        visitor.accept("latency_p50_ns", latencyNs.getValueAtPercentile(50));
-        visitor.accept("latency_p99_ns", latencyNs.getValueAtPercentile(99));
-        visitor.accept("latency_max_ns", latencyNs.getMaxValue());
-        visitor.accept("latency_p50_cycles", latencyCycles.getValueAtPercentile(50));
-        visitor.accept("latency_p99_cycles", latencyCycles.getValueAtPercentile(99));
-        visitor.accept("latency_max_cycles", latencyCycles.getMaxValue());
-        for (int i = 0; i < cores.length; i++) {
-            final EmulatorCore c = cores[i];
-            long coalescedAll = 0;
-            long droppedAll = 0;
-            for (int t = 0; t < PccEventType.COUNT; t++) {
-                coalescedAll += c.coalesced[t];
-                droppedAll += c.dropped[t];
-            }
-            visitor.accept(coreNames[i][0], coreHandled(i));
-            visitor.accept(coreNames[i][1], coalescedAll);
-            visitor.accept(coreNames[i][2], droppedAll);
-            visitor.accept(coreNames[i][3], c.busyCycles);
-            visitor.accept(coreNames[i][4], ppm(c.busyCycles, elapsed));
-            visitor.accept(coreNames[i][5], c.ringHighWater);
-        }
-        final PccCounters first = cores[0].algorithm.counters();
-        for (int k = 0; k < first.size(); k++) {
-            long s = 0;
-            for (int i = 0; i < cores.length; i++) {
-                final PccCounters c = cores[i].algorithm.counters();
-                if (k < c.size()) {
-                    s += c.get(k);
-                }
-            }
-            visitor.accept(first.name(k), s);
-        }
-    }
-
-    private static long ppm(final long part, final long whole) {
-        return whole <= 0 ? 0 : (long) (part * 1e6 / whole);
+        counters.forEach(latency, elapsedCycles(), visitor);
     }
 }

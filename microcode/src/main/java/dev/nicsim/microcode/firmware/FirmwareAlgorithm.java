@@ -1,26 +1,22 @@
 package dev.nicsim.microcode.firmware;
 
 import dev.nicsim.microcode.InterleavedPccAlgorithm;
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEvent;
-import dev.nicsim.pcc.PccEventLayout;
-import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.riscv.Core;
 import dev.nicsim.riscv.Hart;
 import dev.nicsim.riscv.MemoryHierarchy;
-import dev.nicsim.riscv.TimingClass;
-import org.agrona.DirectBuffer;
 
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
 
 /**
- * A DOCA PCC firmware image as a {@link dev.nicsim.pcc.PccAlgorithm}: one instance per emulated
+ * A DOCA PCC firmware image as a {@link PccAlgorithm}: one instance per emulated
  * core, sharing its NIC's firmware memory ({@link FirmwareNic}) with the NIC's other cores, with
  * a hart of its own ({@link Hart}, created on first use). Each call writes the event, the flow's
  * attributes and its 48-byte context into the hardware thread's mailbox and context line
@@ -64,10 +60,7 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * thread-safe; one thread drives the NIC.
  */
 public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
-    /** Hardware threads of an interleaving core (a DPA core's 16). */
-    static final int CORE_THREADS = 16;
-    private static final int CAUSES = TimingClass.values().length + 2;
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final int CAUSES = FirmwareCoreThreads.CAUSES;
 
     private final FirmwareProvider provider;
     private final FirmwareNic nic;
@@ -91,18 +84,9 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
     private final long[] stallsAfter = new long[CAUSES];
     private final long[] levelsBefore = new long[MemoryHierarchy.LEVELS];
     private final long[] levelsAfter = new long[MemoryHierarchy.LEVELS];
-    // interleaved mode: one core of CORE_THREADS harts; per thread its event's start and state
-    private Core core;
+    /** Interleaved mode: the core and its threads' events. */
+    private final FirmwareCoreThreads threads;
     private final boolean interleaves;
-    private final long[] startCycle = new long[CORE_THREADS];
-    private final long[] startInstret = new long[CORE_THREADS];
-    private final int[] runningType = new int[CORE_THREADS];
-    private final boolean[] running = new boolean[CORE_THREADS];
-    private final boolean[] budgetHit = new boolean[CORE_THREADS];
-    private final long[] endCycle = new long[CORE_THREADS];
-    private final long[][] threadStalls = new long[CORE_THREADS][CAUSES];
-    private final long[][] threadLevels = new long[CORE_THREADS][MemoryHierarchy.LEVELS];
-    private int runningCount;
     private long lastInstructions;
 
     FirmwareAlgorithm(final FirmwareProvider provider, final FirmwareNic nic, final int instance) {
@@ -126,6 +110,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
             counters.add(setupFailedId, nic.declarations.failedSetupCalls().size());
         }
         interleaves = nic.model.threadsPerCore() > 1;
+        threads = new FirmwareCoreThreads(nic, instance);
     }
 
     @Override
@@ -193,11 +178,11 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      *         free thread of the core, else {@code named} (all 16 busy)
      */
     private int freeThreadFor(final int named) {
-        if (!interleaves || core == null || !running[named]) {
+        if (!interleaves || !threads.running(named)) {
             return named;
         }
-        for (int t = 0; t < CORE_THREADS; t++) {
-            if (!running[t]) {
+        for (int t = 0; t < FirmwareCoreThreads.THREADS; t++) {
+            if (!threads.running(t)) {
                 return t;
             }
         }
@@ -212,15 +197,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
     private void flowInit(final PccContext context, final int nowNs, final PccAttributes attributes, final PccResult result) {
         portsUp(attributes, nowNs);
         final long m = FirmwareNic.mailbox(rank());
-        final var mem = nic.memory;
-        for (int i = 0; i < 10; i++) {
-            mem.store(m + 8L * i, 8, 0);
-        }
-        mem.store(m + AT_INITIAL_PSN, 4, attributes.initialPsn());
-        mem.store(m + AT_NOW_NS, 4, nowNs);
-        mem.store(m + CT_CALL, 4, CALL_FLOW_INIT);
-        mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
+        FirmwareMailbox.writeFlowInit(nic.memory, m, attributes.initialPsn(), nowNs);
         final int saved = contextExtra;
         contextExtra = 0;
         run(m, context, attributes, result, -1);
@@ -237,62 +214,12 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         }
         portsUp(attributes, event.timestampNs());
         final long m = FirmwareNic.mailbox(rank());
-        writeEvent(m, event);
+        FirmwareMailbox.writeEvent(nic.memory, m, event);
         nic.contextHome(rank(), event.flowId());
         if (provider.profile() != null) {
             provider.profile().capture(event);
         }
         run(m, context, attributes, result, type);
-    }
-
-    /** Writes an event into a mailbox as DOCA getters read it. */
-    private void writeEvent(final long m, final PccEvent event) {
-        final int type = event.type();
-        final var mem = nic.memory;
-        final long txBytes = event.txBytes() & 0xFFFF_FFFFL;
-        // the event as DOCA getters read it: multi-byte fields big-endian (firmware/ABI.md §4.1)
-        // flag byte (EV_FLAGS): DOCA's TX flags; nicsim sets RTT_REQ_SENT (4) on the first TX event after a probe
-        final int docaFlags = type == PccEventType.TX_BURST && event.hasFlag(PccEventLayout.FLAG_RTT_REQ_SENT)
-            ? DOCA_TX_FLAG_RTT_REQ_SENT : 0;
-        mem.store(m + EV_TYPE, 4, (DOCA_TYPE[type] & 0xFF) | (event.subtype() & 0xFF) << 8 | (event.port() & 0xFF) << 16
-            | docaFlags << 24);
-        mem.store(m + EV_FLOW_TAG, 4, Integer.reverseBytes(event.flowId()));
-        mem.store(m + EV_SN, 4, Integer.reverseBytes(event.sn()));
-        mem.store(m + EV_TIMESTAMP, 4, Integer.reverseBytes(event.timestampNs()));
-        mem.store(m + EV_FIRST_TIMESTAMP, 4, Integer.reverseBytes(event.firstTimestampNs()));
-        mem.store(m + EV_FIRST_SN, 4, Integer.reverseBytes(event.firstSn()));
-        mem.store(m + EV_NUM_COALESCED, 4, Integer.reverseBytes(event.numCoalesced()));
-        mem.store(m + EV_SENT_32BYTES, 2, Short.reverseBytes((short) Math.min(0xFFFF, (txBytes + 31) / 32)));
-        mem.store(m + EV_SENT_PKTS, 2, Short.reverseBytes((short) Math.min(0xFFFF, event.txPackets() & 0xFFFF_FFFFL)));
-        mem.store(m + EV_RTT_REQ_SEND, 4, Integer.reverseBytes(event.rttRequestSendNs()));
-        mem.store(m + EV_RTT_REQ_RECV, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
-        mem.store(m + EV_RTT_RESP_SEND, 4, Integer.reverseBytes(event.rttResponseSendNs()));
-        // bytes 44..55: NVIDIA's ev_spec_attr words (firmware/ABI.md 4.1): TX events roce_tx (first
-        // timestamp, counters, QPN), RTT events the raw data of the hardware responder (its three timestamps)
-        if (type == PccEventType.TX_BURST) {
-            final int sent32 = (int) Math.min(0xFFFF, (txBytes + 31) / 32);
-            final int sentPkts = (int) Math.min(0xFFFF, event.txPackets() & 0xFFFF_FFFFL);
-            mem.store(m + EV_SPEC_ATTR, 4, Integer.reverseBytes(event.firstTimestampNs()));
-            mem.store(m + EV_SPEC_ATTR + 4, 4, Integer.reverseBytes(sent32 | sentPkts << 16));
-            mem.store(m + EV_SPEC_ATTR + 8, 4, Integer.reverseBytes(event.flowId() & 0xFF_FFFF));
-        } else if (type == PccEventType.RTT_RESPONSE) {
-            mem.store(m + EV_SPEC_ATTR, 4, Integer.reverseBytes(event.rttRequestSendNs()));
-            mem.store(m + EV_SPEC_ATTR + 4, 4, Integer.reverseBytes(event.rttRequestReceiveNs()));
-            mem.store(m + EV_SPEC_ATTR + 8, 4, Integer.reverseBytes(event.rttResponseSendNs()));
-        } else {
-            mem.store(m + EV_SPEC_ATTR, 4, 0);
-            mem.store(m + EV_SPEC_ATTR + 4, 8, 0);
-        }
-        mem.store(m + EV_QPN, 4, Integer.reverseBytes(event.flowId()));
-        mem.store(m + EV_NICSIM_FLAGS, 4, (event.flags() & 0xFF) | (type & 0xFF) << 8);
-        mem.store(m + EV_TX_BYTES, 4, Integer.reverseBytes(event.txBytes()));
-        mem.store(m + EV_TX_PACKETS, 4, Integer.reverseBytes(event.txPackets()));
-        mem.store(m + 72, 8, 0);
-        mem.store(m + AT_INITIAL_PSN, 4, 0);
-        mem.store(m + AT_NOW_NS, 4, event.timestampNs());
-        mem.store(m + CT_CALL, 4, CALL_EVENT);
-        mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
     }
 
     /**
@@ -349,7 +276,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
      * @return the slot's bytes followed by the context line's, or null when the thread is idle
      */
     private byte[] saveSlotIfBusy() {
-        if (!interleaves || core == null || !running[thread]) {
+        if (!interleaves || !threads.running(thread)) {
             return null;
         }
         final int rank = rank();
@@ -406,16 +333,7 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         }
         final long m = FirmwareNic.mailbox(rank());
         nic.select(rank());
-        final var mem = nic.memory;
-        mem.store(m + CT_CALL, 4, call);
-        mem.store(m + CT_THREAD_RANK, 4, rank());
-        mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
-        mem.store(m + CT_STATUS, 4, 0);
-        mem.store(m + CT_ARG, 4, arg);
-        mem.store(m + CT_ARG2, 4, arg2);
-        mem.store(m + CT_OUT_SIZE, 4, 0);
-        mem.store(m + CT_RETURN, 4, 0);
+        FirmwareMailbox.writeServiceCall(nic.memory, m, call, rank(), nowNs & 0xFFFF_FFFFL, arg, arg2);
         final FirmwareNic.Outcome o = nic.call(hart, nic.image.entryEvent, m, 0, maxInstructions);
         counters.add(instructionsId, nic.lastInstructions);
         counters.add(cyclesId, nic.lastCycles);
@@ -448,23 +366,6 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
         public static final String FAULT = "fault";
         /** {@link #status()} of a call abandoned at the instruction budget. */
         public static final String BUDGET = "budget";
-    }
-
-    /**
-     * Delivers a host-to-device mailbox message ({@code doca_pcc_mailbox_send}, Addendum A.5): runs
-     * {@code doca_pcc_dev_user_mailbox_handle(request, size, maxResponseBytes, response, &size)} as
-     * {@link #hostMailbox(byte[], int, int, long)} does, with no fallback port speed.
-     *
-     * @param request          the message, at most {@link FirmwareLayout#HOST_MAILBOX_BYTES} bytes
-     * @param maxResponseBytes the largest reply accepted, 0..{@link FirmwareLayout#HOST_MAILBOX_BYTES}
-     * @param nowNs            simulated time, ns (what the firmware's timers read)
-     * @return the reply
-     * @throws IllegalArgumentException when a size is out of range
-     * @throws IllegalStateException    when the ELF has no mailbox callback (callers reject such
-     *                                  messages when loading the scenario)
-     */
-    public HostMailboxReply hostMailbox(final byte[] request, final int maxResponseBytes, final int nowNs) {
-        return hostMailbox(request, maxResponseBytes, nowNs, 0);
     }
 
     /**
@@ -557,34 +458,15 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
 
     /** Writes the attributes, the result defaults and the context into the thread's mailbox and line. @return the line */
     private long enter(final long m, final PccContext context, final PccAttributes attributes) {
-        final var mem = nic.memory;
         final int rank = rank();
-        // the lowest enabled slot of port 0; the internal slot 15 when the firmware enabled none (DOCA still
-        // calls doca_pcc_dev_user_algo, which hands slots it does not own to the default algorithm)
-        mem.store(m + AT_SLOT_OVERLOAD, 4, (nic.slot < 0 ? INTERNAL_SLOT : nic.slot & 15) | (attributes.overloaded() ? 16 : 0));
-        mem.store(m + AT_MTU, 4, attributes.mtuBytes());
-        mem.store(m + AT_LINE_RATE, 8, attributes.lineRateBitsPerSec());
-        mem.store(m + AT_BASE_RTT, 4, attributes.baseRttNs());
-        mem.store(m + RS_RATE, 4, -1);
-        mem.store(m + RS_RTT_REQ, 4, 0);
-        mem.store(m + RS_WINDOW, 8, -1L);
-        mem.store(m + RS_TIMER, 4, 0);
-        mem.store(m + RS_FAST_START, 4, -1);
-        mem.store(m + CT_THREAD_RANK, 4, rank);
-        mem.store(m + CT_STATUS, 4, 0);
         final long ctx = nic.contextBase + 64L * rank;
-        final int words = context.words();
-        for (int i = 0; i < words; i++) {
-            mem.store(ctx + 4L * i, 4, context.get(i));
-        }
+        FirmwareMailbox.writeCall(nic.memory, m, ctx, rank, nic.slot, attributes, context);
         return ctx;
     }
 
     /** Counts the call, and on success reads the context and the result back. */
     private void complete(final FirmwareNic.Outcome o, final Hart h, final long m, final long ctx, final PccContext context,
                           final PccResult result, final int type) {
-        final var mem = nic.memory;
-        final int words = context.words();
         counters.add(instructionsId, lastInstructions);
         counters.add(cyclesId, lastCycles);
         if (o != FirmwareNic.Outcome.DONE) {
@@ -597,29 +479,13 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
             }
             return; // result unchanged, context as before the event
         }
-        for (int i = 0; i < words; i++) {
-            context.set(i, (int) mem.load(ctx + 4L * i, 4));
-        }
-        // every result is unsigned (ABI.md 4.3): all ones means "unchanged", other values are
-        // clamped to what the model takes, and each clamp is counted
-        final int clamps = FirmwareResults.decode((int) mem.load(m + RS_RATE, 4), (int) mem.load(m + RS_RTT_REQ, 4),
-            mem.load(m + RS_WINDOW, 8), (int) mem.load(m + RS_TIMER, 4), (int) mem.load(m + RS_FAST_START, 4), result);
+        final int clamps = FirmwareMailbox.readBack(nic.memory, m, ctx, context, result);
         if (clamps != 0) {
             counters.add(clampedId, clamps);
         }
     }
 
     // ---------------------------------------------------------------- interleaved mode
-
-    private Core core() {
-        if (core == null) {
-            core = nic.newCore(instance, CORE_THREADS);
-            for (int t = 0; t < CORE_THREADS; t++) {
-                core.thread(t).exit(0); // idle until an event begins on it
-            }
-        }
-        return core;
-    }
 
     @Override
     public boolean begin(final int thread, final long start, final PccContext context, final PccEvent event,
@@ -630,59 +496,41 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
             lastContextAccess = -1;
             return false;
         }
-        final Core c = core();
+        final Hart h = threads.core().thread(thread);
         this.thread = thread;
         final int rank = rank();
         final long m = FirmwareNic.mailbox(rank);
-        writeEvent(m, event);
+        FirmwareMailbox.writeEvent(nic.memory, m, event);
         nic.contextHome(rank, event.flowId());
         final long ctx = enter(m, context, attributes);
-        final Hart h = c.thread(thread);
         FirmwareNic.prepareHart(h, nic.image.entryEvent, m, ctx);
-        c.wake(thread, Math.max(start, c.cycles()));
-        c.instructionLimit(thread, h.instret() + maxInstructions);
-        startCycle[thread] = start;
-        startInstret[thread] = h.instret();
-        runningType[thread] = type;
-        running[thread] = true;
-        runningCount++;
+        threads.start(thread, start, type, maxInstructions);
         if (provider.profile() != null) {
             provider.profile().capture(event);
-            FirmwareNic.stalls(h, threadStalls[thread]);
-            levels(rank, threadLevels[thread]);
+            FirmwareNic.stalls(h, threads.stallsAtStart[thread]);
+            levels(rank, threads.levelsAtStart[thread]);
         }
         return true;
     }
 
     @Override
     public int runUntil(final long maxCycle) {
-        if (runningCount == 0) {
-            return -1;
-        }
-        final int t = core.runUntilHalt(Long.MAX_VALUE, maxCycle);
-        if (t >= 0) {
-            endCycle[t] = core.cycles();
-        }
-        if (t >= 0 && !core.thread(t).halted()) {
-            budgetHit[t] = true;
-            core.thread(t).exit(0); // over the instruction budget: the thread stops here
-        }
-        return t;
+        return threads.runUntil(maxCycle);
     }
 
     /** @return instructions the interleaving core retired so far (0 before its first event) */
     long coreInstret() {
-        return core == null ? 0 : core.instret();
+        return threads.instret();
     }
 
     @Override
     public long coreCycles() {
-        return core == null ? 0 : core.cycles();
+        return threads.cycles();
     }
 
     @Override
     public void idleUntil(final long cycle) {
-        core().idleUntil(cycle);
+        threads.core().idleUntil(cycle);
     }
 
     @Override
@@ -692,35 +540,28 @@ public final class FirmwareAlgorithm implements InterleavedPccAlgorithm {
 
     @Override
     public boolean busy() {
-        return runningCount > 0;
+        return threads.busy();
     }
 
     @Override
     public void finish(final int thread, final PccContext context, final PccResult result) {
-        final Hart h = core.thread(thread);
+        final Hart h = threads.core().thread(thread);
         this.thread = thread;
         final int rank = rank();
-        final FirmwareNic.Outcome o;
-        if (budgetHit[thread]) {
-            o = FirmwareNic.Outcome.BUDGET;
-            budgetHit[thread] = false;
-        } else {
-            o = h.haltReason() == Hart.HaltReason.FAULT ? FirmwareNic.Outcome.FAULT : FirmwareNic.Outcome.DONE;
-        }
-        lastCycles = endCycle[thread] - startCycle[thread];
-        lastInstructions = h.instret() - startInstret[thread];
+        final int type = threads.type(thread);
+        final FirmwareNic.Outcome o = threads.end(thread);
+        lastCycles = threads.cycles(thread);
+        lastInstructions = threads.instructions(thread);
         lastContextAccess = -1;
         final FirmwareProfile profile = provider.profile();
         if (profile != null) {
             FirmwareNic.stalls(h, stallsAfter);
             levels(rank, levelsAfter);
-            profile.event(runningType[thread], lastInstructions, lastCycles, threadStalls[thread], stallsAfter, threadLevels[thread],
-                levelsAfter, o != FirmwareNic.Outcome.DONE);
+            profile.event(type, lastInstructions, lastCycles, threads.stallsAtStart[thread], stallsAfter,
+                threads.levelsAtStart[thread], levelsAfter, o != FirmwareNic.Outcome.DONE);
         }
-        running[thread] = false;
-        runningCount--;
         final long m = FirmwareNic.mailbox(rank);
-        complete(o, h, m, nic.contextBase + 64L * rank, context, result, runningType[thread]);
+        complete(o, h, m, nic.contextBase + 64L * rank, context, result, type);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.nicsim.microcode.firmware;
 import dev.nicsim.riscv.ElfFormatException;
 import dev.nicsim.riscv.ElfImage;
 import dev.nicsim.riscv.ElfLoader;
+import dev.nicsim.riscv.IoReasons;
 import dev.nicsim.riscv.Isa;
 import dev.nicsim.riscv.SymbolTable;
 
@@ -64,7 +65,7 @@ public final class FirmwareImage {
         try {
             header = java.nio.file.Files.readAllBytes(path);
         } catch (final java.io.IOException e) {
-            throw new FirmwareException(path + ": cannot read: " + dev.nicsim.riscv.IoReasons.why(e));
+            throw new FirmwareException(path + ": cannot read: " + IoReasons.why(e));
         }
         if (header.length < E_FLAGS_OFFSET_64 + 4) {
             throw new FirmwareException(path + ": the ELF header is cut short");

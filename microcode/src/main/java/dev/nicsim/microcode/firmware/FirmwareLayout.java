@@ -2,10 +2,12 @@ package dev.nicsim.microcode.firmware;
 
 /**
  * The binary contract between the emulator and the firmware runtime, version 1
- * ({@code firmware/ABI.md}; {@code firmware/include/nicsim_pcc.h} defines the same constants):
- * entry symbols, the memory map, the per-thread mailbox (event big-endian as DOCA getters expect,
- * attributes, results, control) and the tables {@code doca_pcc_dev_user_init} fills. Offsets are
- * bytes.
+ * ({@code firmware/ABI.md}): entry symbols, the memory map, the per-thread mailbox (event
+ * big-endian as DOCA getters expect, attributes, results, control) and the tables
+ * {@code doca_pcc_dev_user_init} fills. Offsets are bytes. The firmware side defines the same
+ * numbers in {@code firmware/include/nicsim_pcc_abi.h} (and the mailbox structs in
+ * {@code doca_pcc_dev_event.h} and {@code doca_pcc_dev_common.h}); {@code FirmwareLayoutAbiTest}
+ * checks every constant here against those sources.
  *
  * <p>Thread-safety: constants only.
  */
@@ -66,6 +68,8 @@ public final class FirmwareLayout {
     static final int EV_NICSIM_TYPE = 61;
     static final int EV_TX_BYTES = 64;
     static final int EV_TX_PACKETS = 68;
+    /** Reserved event bytes 72..79, written 0. */
+    static final int EV_RESERVED = 72;
     // attributes, little-endian
     static final int AT_SLOT_OVERLOAD = 80;
     static final int AT_MTU = 84;

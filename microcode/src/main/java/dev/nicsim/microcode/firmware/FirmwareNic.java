@@ -1,21 +1,16 @@
 package dev.nicsim.microcode.firmware;
 
-import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.riscv.Core;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.ElfImage;
-import dev.nicsim.riscv.Environment;
 import dev.nicsim.riscv.Hart;
 import dev.nicsim.riscv.Memory;
 import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -36,15 +31,13 @@ import java.util.function.Consumer;
  * own context-cache costs are then not charged: the hierarchy's are.
  *
  * <p>Calls run one at a time to completion on a hart the caller owns ({@link #call}); the stepped
- * emulator runs a NIC's cores on one thread. {@code ecall} a7 = {@link FirmwareLayout#ECALL_DONE}
- * ends a call; {@link FirmwareLayout#ECALL_PRINT} writes {@code (a0, a1)} bytes to the firmware
- * log; the trace calls return 0; any other number returns -38 (ENOSYS); any other exception, or
- * the instruction budget, abandons the call. The trace calls, unknown numbers and NIC-counter reads
- * nicsim cannot serve are counted and reported ({@link FirmwareServiceLog}, {@link #services}).
+ * emulator runs a NIC's cores on one thread. The harts' environment calls are
+ * {@link FirmwareEcalls}'s ({@code ecall} {@link FirmwareLayout#ECALL_DONE} ends a call); any other
+ * exception, or the instruction budget, abandons the call.
  *
  * <p>Thread-safety: not thread-safe; one thread drives all the cores of the NIC.
  */
-final class FirmwareNic implements Environment {
+final class FirmwareNic {
     /** Context memory, bytes: one 64-byte line per hardware thread. */
     static final long CONTEXT_BYTES = 64L * FirmwareLayout.MAX_THREADS;
     /**
@@ -76,32 +69,21 @@ final class FirmwareNic implements Environment {
     final MemoryHierarchy hierarchy;
     /** Per thread rank: home address of the flow context in its context line. */
     private final long[] contextHome = new long[FirmwareLayout.MAX_THREADS];
-    private final Consumer<String> log;
-    private final StringBuilder logLine = new StringBuilder();
+    /** The environment calls the NIC's harts make. */
+    private final FirmwareEcalls ecalls;
     private final long counterValues;
     private final long paramValues;
     private final long slotTable;
     /** Slot of port 0 that runs (the lowest enabled), -1 when none. */
     final int slot;
     /** The simulated NIC behind this firmware, or null (counters read 0). */
-    private NicPorts ports;
+    NicPorts ports;
     /** Whether the port state has been written and the port-info calls made. */
     boolean portsUp;
     /** Whether port 0's link is up (a scenario's {@code link_events}); while down its speed reads 0. */
     boolean linkUp = true;
     /** Port 0's speed when no NIC is connected (the first flow's line rate), bits/s; 0 before one is known. */
     private long speedBitsPerSec;
-    /** Where uses of unmodelled services are reported, or null (trial loads). */
-    private FirmwareServiceLog services;
-    /** This NIC's use counts per service ({@link FirmwareServiceLog#register}), or null. */
-    private long[] serviceUses;
-    /** The counter ID {@link #nicCounters} last refused with -22. */
-    private long refusedCounterId;
-    /** The number of IDs {@link #nicCounters} last refused with -22 (more than 64, unsigned), if {@link #refusedIsCount}. */
-    private long refusedCount;
-    /** Whether {@link #nicCounters} last refused a count of IDs rather than one ID. */
-    private boolean refusedIsCount;
-
     // per call
     private int contextExtraCycles;
     private boolean contextTouched;
@@ -128,7 +110,7 @@ final class FirmwareNic implements Environment {
                 final Consumer<String> log) {
         this.image = image;
         this.model = model;
-        this.log = log;
+        this.ecalls = new FirmwareEcalls(this, log);
         final ElfImage elf = image.elf();
         final List<long[]> spans = new ArrayList<>();
         for (final ElfImage.Segment s : elf.segments()) {
@@ -193,7 +175,7 @@ final class FirmwareNic implements Environment {
             }
         }
         slot = first;
-        declarations = readDeclarations(failedSetupCalls);
+        declarations = FirmwareDeclarations.read(memory, image, slotTable, slot, failedSetupCalls);
         if (rawValues != null && declarations.algoIndex() >= 0 && paramValues >= 0) {
             for (int port = 0; port < FirmwareLayout.MAX_PORTS; port++) {
                 for (int sl = 0; sl < FirmwareLayout.MAX_SLOTS; sl++) {
@@ -236,7 +218,7 @@ final class FirmwareNic implements Environment {
      */
     Hart newHart(final int id) {
         final Hart h = new Hart(memory, image.elf().xlen(), model, id);
-        h.setEnvironment(this);
+        h.setEnvironment(ecalls);
         h.setSystemCalls(true);
         return h;
     }
@@ -256,30 +238,7 @@ final class FirmwareNic implements Environment {
      * @param log the program's log
      */
     void services(final FirmwareServiceLog log) {
-        this.services = log;
-        this.serviceUses = log.register();
-    }
-
-    /**
-     * Counts a use of an unmodelled service at an {@code ecall}; the NIC's first use of it is recorded
-     * with what it asked and where it was called: an unknown number's pc, else the return address
-     * (the runtime's service functions are leaves, so {@code ra} is where their caller resumes; after
-     * a tail call, its caller's caller). Allocation-free after the first.
-     */
-    private void serviceUsed(final int service, final Hart h) {
-        if (serviceUses == null || serviceUses[service]++ != 0) {
-            return;
-        }
-        final String returning = "returning to " + image.describe(h.reg(1));
-        final String where = switch (service) {
-            case FirmwareServiceLog.UNKNOWN_ECALL -> String.format(Locale.ROOT, "number 0x%x at pc 0x%x (%s)", h.reg(17),
-                h.pc(), image.describe(h.pc()));
-            case FirmwareServiceLog.NIC_COUNTER_ID -> (refusedIsCount ? "with " + Long.toUnsignedString(refusedCount)
-                + " counter IDs (at most 64), " : String.format(Locale.ROOT, "with counter ID 0x%x, ", refusedCounterId))
-                + returning;
-            default -> returning;
-        };
-        services.first(service, nowPs(), host(), where);
+        ecalls.services(log);
     }
 
     /** @return the connected NIC's host index, or {@link FirmwareFaultLog#NO_HOST} without one (fault records) */
@@ -315,41 +274,6 @@ final class FirmwareNic implements Environment {
         for (int p = 1; p < FirmwareLayout.MAX_PORTS; p++) {
             memory.store(table + 4 + 4L * p, 4, 0);
         }
-    }
-
-    /**
-     * Reads NIC counters for {@code doca_pcc_dev_nic_counters_sample}: each 32-bit id (DOCA 3.x form
-     * with bit 24, or the 2.x fixed form {@code type << 4 | port}; type 1 RX bytes, 2 TX bytes; port 0
-     * only) gets the low 32 bits of the port's byte counter at this moment.
-     *
-     * @return 0, -22 (an unknown id, or more than 64 ids), -14 (an array outside memory), or -38
-     *         when no NIC is connected (the runtime then reads 0)
-     */
-    private long nicCounters(final long ids, final long count, final long values) {
-        if (ports == null) {
-            return -38;
-        }
-        if (count < 0 || count > 64) {
-            refusedCount = count;
-            refusedIsCount = true;
-            return -22;
-        }
-        for (int i = 0; i < count; i++) {
-            if (memory.find(ids + 4L * i, 4) == null || memory.find(values + 4L * i, 4) == null) {
-                return -14;
-            }
-            final long id = u32(ids + 4L * i);
-            final long field = (id & (1L << 24)) != 0 ? id & ~(1L << 24) : id;
-            final int port = (int) (field & 0xF);
-            final int type = (int) (field >> 4 & 0xF);
-            if ((field & ~0xFFL) != 0 || port != 0 || (type != 1 && type != 2)) {
-                refusedCounterId = id;
-                refusedIsCount = false;
-                return -22;
-            }
-            memory.store(values + 4L * i, 4, type == 1 ? ports.rxBytes(port) : ports.txBytes(port));
-        }
-        return 0;
     }
 
     /**
@@ -393,7 +317,7 @@ final class FirmwareNic implements Environment {
     Core newCore(final int instance, final int threads) {
         final Core c = new Core(memory, image.elf().xlen(), model, threads);
         for (int t = 0; t < threads; t++) {
-            c.thread(t).setEnvironment(this);
+            c.thread(t).setEnvironment(ecalls);
             c.thread(t).setSystemCalls(true);
         }
         if (hierarchy != null) {
@@ -447,8 +371,8 @@ final class FirmwareNic implements Environment {
 
     /**
      * Runs {@code doca_pcc_dev_user_init} and notes every DOCA set-up call that returned
-     * {@code DOCA_PCC_DEV_STATUS_FAIL} (issue 23 defect 7: a program that ignores the return value
-     * must still learn that a parameter, counter, algorithm or slot was not declared). When the image
+     * {@code DOCA_PCC_DEV_STATUS_FAIL}, so that a program that ignores the return value still learns
+     * that a parameter, counter, algorithm or slot was not declared. When the image
      * defines any of {@link #SETUP_CALLS}, init runs one instruction at a time (as {@link #callStepping}
      * does, so its cycles are the same): at a set-up function's first instruction the arguments,
      * return address and stack pointer are taken; when the pc reaches that return address with the
@@ -612,133 +536,8 @@ final class FirmwareNic implements Environment {
         return sum;
     }
 
-    @Override
-    public boolean ecall(final Hart h) {
-        final long num = h.reg(17);
-        if (num == FirmwareLayout.ECALL_DONE) {
-            return false;
-        }
-        if (num == FirmwareLayout.ECALL_TRACE || num == FirmwareLayout.ECALL_TRACE_FLUSH) {
-            serviceUsed(num == FirmwareLayout.ECALL_TRACE ? FirmwareServiceLog.TRACE : FirmwareServiceLog.TRACE_FLUSH, h);
-            h.setReg(10, 0);
-            return true;
-        }
-        if (num == FirmwareLayout.ECALL_NIC_COUNTERS) {
-            final long r = nicCounters(h.reg(10), h.reg(11), h.reg(12));
-            if (r == -22) {
-                serviceUsed(FirmwareServiceLog.NIC_COUNTER_ID, h);
-            } else if (r == -38) {
-                serviceUsed(FirmwareServiceLog.NIC_COUNTERS_NO_NIC, h);
-            }
-            h.setReg(10, r);
-            return true;
-        }
-        if (num == FirmwareLayout.ECALL_PRINT) {
-            final long len = h.reg(11);
-            final byte[] data = len <= 0 || len > 256 ? null : memory.read(h.reg(10), (int) len);
-            if (data != null) {
-                for (final char ch : new String(data, StandardCharsets.UTF_8).toCharArray()) {
-                    if (ch == '\n') {
-                        log.accept(logLine.toString());
-                        logLine.setLength(0);
-                    } else if (logLine.length() < 1000) {
-                        logLine.append(ch);
-                    }
-                }
-            }
-            h.setReg(10, data == null ? -14 : len);
-            return true;
-        }
-        serviceUsed(FirmwareServiceLog.UNKNOWN_ECALL, h);
-        h.setReg(10, -38);
-        return true;
-    }
-
-    @Override
-    public boolean toHost(final Hart h, final long value) {
-        return false;
-    }
-
     private long u32(final long address) {
         return memory.load(address, 4) & 0xFFFF_FFFFL;
-    }
-
-    private String string(final long address, final long size) {
-        if (address <= 0 || size <= 0) {
-            return "";
-        }
-        final int n = (int) Math.min(size, 256);
-        final byte[] b = memory.read(address, n);
-        if (b == null) {
-            return "";
-        }
-        int len = 0;
-        while (len < b.length && b[len] != 0) {
-            len++;
-        }
-        return new String(b, 0, len, StandardCharsets.UTF_8);
-    }
-
-    private FirmwareDeclarations readDeclarations(final List<String> failedSetupCalls) {
-        final long algos = image.symbol(FirmwareLayout.ALGO_TABLE);
-        final long params = image.symbol(FirmwareLayout.PARAM_TABLE);
-        final long counters = image.symbol(FirmwareLayout.COUNTER_TABLE);
-        final long mask = image.symbol(FirmwareLayout.DISABLE_MASK);
-        final List<FirmwareDeclarations.Algorithm> list = new ArrayList<>();
-        if (algos >= 0) {
-            for (int a = 0; a < FirmwareLayout.MAX_ALGOS; a++) {
-                final long row = algos + (long) a * FirmwareLayout.ALGO_ROW;
-                if (u32(row) != 0) {
-                    list.add(new FirmwareDeclarations.Algorithm(a, u32(row + 4), (int) u32(row + 8), (int) u32(row + 12),
-                        string(memory.load(row + 32, 8), u32(row + 24)), (int) u32(row + 16), (int) u32(row + 20)));
-                }
-            }
-        }
-        int algo = -1;
-        if (slot >= 0) {
-            algo = (int) u32(slotTable + (long) slot * FirmwareLayout.SLOT_ROW + 4);
-        }
-        final List<PccParameter> ps = new ArrayList<>();
-        final List<Integer> pids = new ArrayList<>();
-        final Set<String> names = new HashSet<>();
-        final List<String> cs = new ArrayList<>();
-        final List<Integer> cids = new ArrayList<>();
-        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && params >= 0) {
-            for (int p = 0; p < FirmwareLayout.MAX_PARAMS; p++) {
-                final long row = params + (long) (algo * FirmwareLayout.MAX_PARAMS + p) * FirmwareLayout.PARAM_ROW;
-                if (u32(row) == 0) {
-                    continue;
-                }
-                final String nm = u32(row + 48) == 0 ? "param" + p : string(memory.load(row + 40, 8), u32(row + 48));
-                final String unit = u32(row + 52) == 0 ? "" : string(memory.load(row + 56, 8), u32(row + 52));
-                PccParameter d = FirmwareDeclarations.parameter(ps.size(), p, nm, u32(row + 24) == 1, unit,
-                    string(memory.load(row + 32, 8), u32(row + 28)), u32(row + 8), u32(row + 16), u32(row + 12));
-                if (!names.add(d.name())) {
-                    d = new PccParameter(d.id(), d.name() + "_" + p, d.kind(), d.defaultValue(), d.min(), d.max(), d.unit(), d.description());
-                    names.add(d.name());
-                }
-                ps.add(d);
-                pids.add(p);
-            }
-        }
-        if (algo >= 0 && algo < FirmwareLayout.MAX_ALGOS && counters >= 0) {
-            final Set<String> cn = new HashSet<>();
-            for (int c = 0; c < FirmwareLayout.MAX_COUNTERS; c++) {
-                final long row = counters + (long) (algo * FirmwareLayout.MAX_COUNTERS + c) * FirmwareLayout.COUNTER_ROW;
-                if (u32(row) == 0) {
-                    continue;
-                }
-                String n = u32(row + 20) == 0 ? "counter" + c : string(memory.load(row + 32, 8), u32(row + 20));
-                if (!cn.add(n)) {
-                    n = n + "_" + c;
-                }
-                cs.add(n);
-                cids.add(c);
-            }
-        }
-        return new FirmwareDeclarations(List.copyOf(list), algo, List.copyOf(ps), pids.stream().mapToInt(Integer::intValue).toArray(),
-            List.copyOf(cs), cids.stream().mapToInt(Integer::intValue).toArray(), mask >= 0 ? (int) u32(mask) : 0,
-            List.copyOf(failedSetupCalls));
     }
 
     /**

@@ -365,12 +365,12 @@ public final class FirmwareNotificationPoint {
             final int l4;
             final int payload;
             if (ifa2HopLimit >= 0) {
-                buildIfa2Request(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn, ifa2HopLimit, ifa2Gns, records,
-                    recordCount);
+                requestBytes = NpProbePacket.writeIfa2(request, requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn,
+                    ifa2HopLimit, ifa2Gns, records, recordCount);
                 l4 = IFA2_L4_OFFSET;
                 payload = requestBytes - 4;
             } else {
-                buildRequest(requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn);
+                requestBytes = NpProbePacket.writeCcmad(request, requestSendNs, srcHost, dstHost, udpSrcPort, dscp, ecn);
                 l4 = L4_OFFSET;
                 payload = PAYLOAD_OFFSET;
             }
@@ -429,16 +429,7 @@ public final class FirmwareNotificationPoint {
 
         private FirmwareNic.Outcome call(final int call, final int arg, final int arg2, final long nowNs) {
             final long m = FirmwareNic.mailbox(RANK);
-            final var mem = nic.memory;
-            mem.store(m + CT_CALL, 4, call);
-            mem.store(m + CT_THREAD_RANK, 4, RANK);
-            mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-            mem.store(m + CT_NOW_US, 8, nowNs / 1000);
-            mem.store(m + CT_STATUS, 4, 0);
-            mem.store(m + CT_ARG, 4, arg);
-            mem.store(m + CT_ARG2, 4, arg2);
-            mem.store(m + CT_OUT_SIZE, 4, 0);
-            mem.store(m + CT_RETURN, 4, 0);
+            FirmwareMailbox.writeServiceCall(nic.memory, m, call, RANK, nowNs, arg, arg2);
             nic.contextExtraCycles(0);
             nic.select(RANK);
             return nic.call(hart, image.entryEvent, m, 0, maxInstructions);
@@ -451,81 +442,6 @@ public final class FirmwareNotificationPoint {
             } else if (o == FirmwareNic.Outcome.BUDGET) {
                 faultLog.budget(nic.nowPs(), nic.host(), hart.pc(), image.describe(hart.pc()), what);
             }
-        }
-
-        /** An IFA2 probe (Addendum B.2): Ethernet, IPv4, IFA header, UDP, metadata header, records newest first, MAD, timestamp. */
-        private void buildIfa2Request(final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
-                                      final int dscp, final int ecn, final int hopLimit, final int gns, final long[] records,
-                                      final int recordCount) {
-            final byte[] b = request;
-            final int total = REQUEST_BYTES + 8 + 32 * recordCount;
-            java.util.Arrays.fill(b, 0, total, (byte) 0);
-            mac(b, 0, dstHost);
-            mac(b, 6, srcHost);
-            be16(b, 12, 0x0800);
-            b[14] = 0x45;
-            b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
-            be16(b, 16, total - 14);
-            be16(b, 20, 0x4000);
-            b[22] = (byte) Math.max(0, 64 - recordCount); // each inserting hop decrements TTL
-            b[23] = (byte) IFA2_IP_PROTOCOL;
-            be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
-            be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
-            be16(b, 24, ipv4Checksum(b));
-            // IFA header: version 2 | GNS, next header UDP, no flags, Max Length in 4-octet units
-            b[IFA2_HEADER_OFFSET] = (byte) (0x20 | (gns & 0xF));
-            b[IFA2_HEADER_OFFSET + 1] = 17;
-            b[IFA2_HEADER_OFFSET + 3] = (byte) (IFA2_MAX_RECORDS * 8);
-            // UDP: its length covers UDP, MAD header and payload only (the metadata is foreign to L4)
-            be16(b, IFA2_L4_OFFSET, udpSrcPort);
-            be16(b, IFA2_L4_OFFSET + 2, ROCE_V2_UDP_PORT);
-            be16(b, IFA2_L4_OFFSET + 4, REQUEST_BYTES - L4_OFFSET);
-            // metadata header: request vector 0, action vector 0, Hop Limit, Current Length
-            b[IFA2_METADATA_OFFSET + 2] = (byte) hopLimit;
-            b[IFA2_METADATA_OFFSET + 3] = (byte) (8 * recordCount);
-            for (int k = 0; k < recordCount; k++) { // newest (last inserted) first
-                final int src = (recordCount - 1 - k) * 4;
-                final int at = IFA2_RECORDS_OFFSET + 32 * k;
-                for (int w = 0; w < 4; w++) {
-                    be64(b, at + 8 * w, records[src + w]);
-                }
-            }
-            be32(b, total - 4, requestSendNs);
-            requestBytes = total;
-        }
-
-        /** The probe as ABI.md section 9 lays it out: Ethernet, IPv4, UDP, MAD header (zeros), send timestamp. */
-        private void buildRequest(final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
-                                  final int dscp, final int ecn) {
-            final byte[] b = request;
-            java.util.Arrays.fill(b, 0, REQUEST_BYTES, (byte) 0);
-            // Ethernet: locally administered MACs 02:00:00:hh:hh:hh of the host ids, EtherType IPv4
-            mac(b, 0, dstHost);
-            mac(b, 6, srcHost);
-            be16(b, 12, 0x0800);
-            // IPv4: version 4, IHL 5, DSCP/ECN, total length, DF, TTL 64, UDP, checksum, 10.x.y.z addresses
-            b[14] = 0x45;
-            b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
-            be16(b, 16, REQUEST_BYTES - 14);
-            be16(b, 20, 0x4000);
-            b[22] = 64;
-            b[23] = 17;
-            be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
-            be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
-            int sum = 0;
-            for (int i = 14; i < 34; i += 2) {
-                sum += (b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF);
-            }
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-            be16(b, 24, ~sum & 0xFFFF);
-            // UDP: source port (flow entropy), RoCEv2 port, length, no checksum
-            be16(b, L4_OFFSET, udpSrcPort);
-            be16(b, L4_OFFSET + 2, ROCE_V2_UDP_PORT);
-            be16(b, L4_OFFSET + 4, REQUEST_BYTES - L4_OFFSET);
-            // MAD header (24 bytes at 42): zeros, the CCMAD layout is not established (fact sheet A.12)
-            be32(b, PAYLOAD_OFFSET, requestSendNs);
-            requestBytes = REQUEST_BYTES;
         }
 
         /** @return response bytes 0..3 of the last call, read big-endian */
@@ -587,41 +503,5 @@ public final class FirmwareNotificationPoint {
             return (cycles * 1_000_000_000_000L + clockHz - 1) / clockHz;
         }
         return (long) Math.ceil(cycles * 1e12 / clockHz);
-    }
-
-    private static void mac(final byte[] b, final int at, final int host) {
-        b[at] = 0x02;
-        b[at + 3] = (byte) (host >>> 16);
-        b[at + 4] = (byte) (host >>> 8);
-        b[at + 5] = (byte) host;
-    }
-
-    private static void be16(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 8);
-        b[at + 1] = (byte) v;
-    }
-
-    private static void be64(final byte[] b, final int at, final long v) {
-        for (int i = 0; i < 8; i++) {
-            b[at + i] = (byte) (v >>> (56 - 8 * i));
-        }
-    }
-
-    /** The IPv4 header checksum of bytes 14..33 (the checksum field zero). */
-    private static int ipv4Checksum(final byte[] b) {
-        int sum = 0;
-        for (int i = 14; i < 34; i += 2) {
-            sum += (b[i] & 0xFF) << 8 | (b[i + 1] & 0xFF);
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        return ~sum & 0xFFFF;
-    }
-
-    private static void be32(final byte[] b, final int at, final int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
     }
 }

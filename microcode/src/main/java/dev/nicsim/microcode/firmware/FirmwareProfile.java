@@ -1,5 +1,7 @@
 package dev.nicsim.microcode.firmware;
 
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
@@ -67,10 +69,10 @@ public final class FirmwareProfile {
      *
      * @param e the event
      */
-    void capture(final dev.nicsim.pcc.PccEvent e) {
+    void capture(final PccEvent e) {
         if (capturedCount < MAX_CAPTURED) {
-            captured.putBytes(capturedCount * dev.nicsim.pcc.PccEventLayout.RECORD_LENGTH, e.buffer(), e.offset(),
-                dev.nicsim.pcc.PccEventLayout.RECORD_LENGTH);
+            captured.putBytes(capturedCount * PccEventLayout.RECORD_LENGTH, e.buffer(), e.offset(),
+                PccEventLayout.RECORD_LENGTH);
             capturedCount++;
         }
     }
@@ -80,19 +82,19 @@ public final class FirmwareProfile {
         return capturedCount;
     }
 
-    /** @return the captured records, {@link dev.nicsim.pcc.PccEventLayout#RECORD_LENGTH} bytes each */
+    /** @return the captured records, {@link PccEventLayout#RECORD_LENGTH} bytes each */
     public org.agrona.DirectBuffer captured() {
         return captured;
     }
 
     /** Forgets every call recorded so far (not the captured events): after a warm-up. */
     void clearCalls() {
-        java.util.Arrays.fill(count, 0);
-        java.util.Arrays.fill(abandoned, 0);
-        java.util.Arrays.fill(slotWait, 0);
+        Arrays.fill(count, 0);
+        Arrays.fill(abandoned, 0);
+        Arrays.fill(slotWait, 0);
         for (int t = 0; t < PccEventType.COUNT; t++) {
-            java.util.Arrays.fill(stalls[t], 0);
-            java.util.Arrays.fill(levelStalls[t], 0);
+            Arrays.fill(stalls[t], 0);
+            Arrays.fill(levelStalls[t], 0);
         }
         functionCycles.clear();
     }

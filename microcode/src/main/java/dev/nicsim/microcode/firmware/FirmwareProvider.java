@@ -6,11 +6,13 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.riscv.CycleModel;
+import dev.nicsim.riscv.Isa;
 import dev.nicsim.riscv.SymbolTable;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -110,12 +112,12 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
      *                           missing extensions and the way out
      */
     static void checkExtensions(final FirmwareImage image, final CycleModel model) {
-        final java.util.Set<dev.nicsim.riscv.Isa.Extension> missing = image.extensionsUsed();
+        final Set<Isa.Extension> missing = image.extensionsUsed();
         missing.removeAll(model.extensions());
         if (!missing.isEmpty()) {
             final StringBuilder names = new StringBuilder();
-            for (final dev.nicsim.riscv.Isa.Extension x : missing) {
-                names.append(names.length() == 0 ? "" : ", ").append(x.name().toLowerCase(java.util.Locale.ROOT));
+            for (final Isa.Extension x : missing) {
+                names.append(names.length() == 0 ? "" : ", ").append(x.name().toLowerCase(Locale.ROOT));
             }
             throw new FirmwareException(image.path() + ": built for " + image.arch() + " (its .riscv.attributes); model "
                 + model.name() + " does not execute " + names + " (it traps them as illegal instructions): use a model "

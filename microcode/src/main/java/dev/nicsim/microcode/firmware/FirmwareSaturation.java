@@ -5,6 +5,7 @@ import dev.nicsim.pcc.PccContext;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.riscv.Core;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -18,7 +19,7 @@ import java.util.Map;
  * profile --threads N}): N hardware threads of core 0 each take their next event the cycle
  * after their last one ended, so the core is never short of work, and the threads share its
  * one issue slot per cycle and the memory hierarchy ({@link FirmwareAlgorithm}'s interleaved mode
- * on a {@link dev.nicsim.riscv.Core}).
+ * on a {@link Core}).
  *
  * <p>The events are a given mix (the events a profile captured: a scenario's, a trace's or the
  * scripted flow's) replayed in order, each thread starting at its own offset in the mix
@@ -88,8 +89,8 @@ public final class FirmwareSaturation {
      */
     public static Figures run(final FirmwareProvider provider, final DirectBuffer mix, final int mixCount, final int threads,
                               final int warmUp, final int events, final long clockHz) {
-        if (threads < 1 || threads > FirmwareAlgorithm.CORE_THREADS) {
-            throw new IllegalArgumentException("--threads: expected 1.." + FirmwareAlgorithm.CORE_THREADS + ", got " + threads);
+        if (threads < 1 || threads > FirmwareCoreThreads.THREADS) {
+            throw new IllegalArgumentException("--threads: expected 1.." + FirmwareCoreThreads.THREADS + ", got " + threads);
         }
         if (mixCount < 1 || events < 1 || warmUp < 0) {
             throw new IllegalArgumentException("no events to replay");
@@ -169,7 +170,7 @@ public final class FirmwareSaturation {
     }
 
     private static int flowKey(final int flow, final int thread) {
-        return flow * FirmwareAlgorithm.CORE_THREADS + thread;
+        return flow * FirmwareCoreThreads.THREADS + thread;
     }
 
     private static PccContext begin(final FirmwareAlgorithm a, final int t, final long cycle, final DirectBuffer mix, final int mixCount,

@@ -1,10 +1,12 @@
 package dev.nicsim.microcode.firmware;
 
+import dev.nicsim.pcc.PccParameterValues;
+
 /**
  * The simulated NIC behind a firmware image, as its DOCA port queries and NIC counters see it
  * ({@code doca_pcc_dev_get_logical_ports}, {@code _get_port_speed}, {@code _nic_counters_sample};
  * DOCA PCC fact sheet, Addendum A.3): nicsim NICs have one port, 0. The run wires each NIC's own
- * byte counters in ({@link FirmwareProvider#processorInstances(dev.nicsim.pcc.PccParameterValues, NicPorts)});
+ * byte counters in ({@link FirmwareProvider#processorInstances(PccParameterValues, NicPorts)});
  * without it (replay, profile, unit tests of the algorithm) the counters are not modelled and a
  * sample reads 0, and the port speed is the first flow's line rate.
  *

@@ -1,6 +1,9 @@
 package dev.nicsim.microcode.trace;
 
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
 
 /**
@@ -8,13 +11,13 @@ import dev.nicsim.pcc.PccResult;
  * end, PCC events are offered, results come back. The model emits to this interface
  * (docs/architecture.md "Traces and counters"; the Chronicle Queue style of "the model emits to an
  * interface and the trace is one implementation of it"); {@link RecordingCcProcessor} produces the
- * calls for any {@link dev.nicsim.pcc.CcProcessor}. Every method has a no-op default, so an
+ * calls for any {@link CcProcessor}. Every method has a no-op default, so an
  * implementation overrides only what it needs; {@link #NO_OP} ignores everything.
  *
  * <p>The calls of one processor arrive in the order the processor saw them, which is what a
  * replay needs: flow starts, events and flow ends in offer order (times non-decreasing), each
  * result after the call that produced it. Units: times in simulated picoseconds since the start of
- * the run; event records are the 64-byte {@link dev.nicsim.pcc.PccEventLayout} records whose own
+ * the run; event records are the 64-byte {@link PccEventLayout} records whose own
  * timestamps are 32-bit nanoseconds.
  *
  * <p>Implementations are called on the thread driving the processor (the simulation thread) from
@@ -28,7 +31,7 @@ public interface PccTraceListener {
     };
 
     /**
-     * A flow started on the processor ({@link dev.nicsim.pcc.CcProcessor#startFlow}); its
+     * A flow started on the processor ({@link CcProcessor#startFlow}); its
      * initial result follows through {@link #onResult}.
      *
      * @param qpn                flow id (requester QPN, 24 bits)
@@ -43,7 +46,7 @@ public interface PccTraceListener {
     }
 
     /**
-     * A flow ended ({@link dev.nicsim.pcc.CcProcessor#endFlow}); later events for it are
+     * A flow ended ({@link CcProcessor#endFlow}); later events for it are
      * dropped by the processor, so a replay must end flows where the recording did.
      *
      * @param qpn    flow id
@@ -56,7 +59,7 @@ public interface PccTraceListener {
     /**
      * An event was offered to the processor (whether it then accepted, merged or dropped it).
      *
-     * @param event  the 64-byte record ({@link dev.nicsim.pcc.PccEventLayout}); a flyweight over
+     * @param event  the 64-byte record ({@link PccEventLayout}); a flyweight over
      *               the caller's buffer, valid only during the call
      * @param timePs arrival time, ps
      */
@@ -64,7 +67,7 @@ public interface PccTraceListener {
     }
 
     /**
-     * The processor delivered a result ({@link dev.nicsim.pcc.CcResultSink#onResult}).
+     * The processor delivered a result ({@link CcResultSink#onResult}).
      *
      * @param qpn         flow id
      * @param result      the result, valid only during the call

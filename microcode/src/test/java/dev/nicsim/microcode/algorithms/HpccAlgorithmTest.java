@@ -170,4 +170,9 @@ class HpccAlgorithmTest {
         // time wraps at 2^20 ns: 1,000,003 x 2 mod 2^20 = 951,430
         assertEquals(951_430, PccIntHop.timeNs(hops[1]));
     }
+
+    /** A double from two context words, low word first (HpccAlgorithm's context layout). */
+    private static double readDouble(final PccContext c, final int w) {
+        return Double.longBitsToDouble((c.get(w) & 0xFFFF_FFFFL) | (long) c.get(w + 1) << 32);
+    }
 }

@@ -96,22 +96,22 @@ class DocaServicesTest {
         a.initFlow(context, 0, attributes, result);
         assertEquals(PccResult.RATE_UNCHANGED, run(a, PccEventType.ACK, 1000)); // no budget yet
         // budget 0x40000 = 262,144 (a quarter of line rate), little-endian; reply: the previous budget, 0
-        final FirmwareAlgorithm.HostMailboxReply r1 = a.hostMailbox(new byte[] {0, 0, 4, 0}, 16, 2000);
+        final FirmwareAlgorithm.HostMailboxReply r1 = a.hostMailbox(new byte[] {0, 0, 4, 0}, 16, 2000, 0);
         assertTrue(r1.completed());
         assertEquals(0, r1.returnValue());
         assertArrayEquals(new byte[] {0, 0, 0, 0}, r1.response());
         assertEquals(262_144, run(a, PccEventType.ACK, 3000));
         // a second budget, 0x80000 = 524,288: the reply is the previous one, 262,144 = 00 00 04 00 little-endian
-        final FirmwareAlgorithm.HostMailboxReply r2 = a.hostMailbox(new byte[] {0, 0, 8, 0}, 16, 4000);
+        final FirmwareAlgorithm.HostMailboxReply r2 = a.hostMailbox(new byte[] {0, 0, 8, 0}, 16, 4000, 0);
         assertArrayEquals(new byte[] {0, 0, 4, 0}, r2.response());
         assertEquals(524_288, run(a, PccEventType.TX_BURST, 5000));
         // a 3-byte message is refused: FAIL (1), no reply (response size preset to 0), budget kept
-        final FirmwareAlgorithm.HostMailboxReply r3 = a.hostMailbox(new byte[] {1, 2, 3}, 16, 6000);
+        final FirmwareAlgorithm.HostMailboxReply r3 = a.hostMailbox(new byte[] {1, 2, 3}, 16, 6000, 0);
         assertEquals(1, r3.returnValue());
         assertEquals(0, r3.response().length);
         assertEquals(524_288, run(a, PccEventType.CNP, 7000));
         // a host that accepts only 2 reply bytes: the program checks max_response_size and sends none
-        final FirmwareAlgorithm.HostMailboxReply r4 = a.hostMailbox(new byte[] {0, 0, 2, 0}, 2, 8000);
+        final FirmwareAlgorithm.HostMailboxReply r4 = a.hostMailbox(new byte[] {0, 0, 2, 0}, 2, 8000, 0);
         assertEquals(0, r4.returnValue());
         assertEquals(0, r4.response().length);
         assertEquals(131_072, run(a, PccEventType.ACK, 9000));
@@ -139,13 +139,13 @@ class DocaServicesTest {
             a.initFlow(ctx[t], 0, at, r);
         }
         // the budget: 0x30000 = 196,608, so every event sets that rate
-        assertEquals(0, a.hostMailbox(new byte[] {0, 0, 3, 0}, 16, 500).returnValue());
+        assertEquals(0, a.hostMailbox(new byte[] {0, 0, 3, 0}, 16, 500, 0).returnValue());
         for (int t = 0; t < 16; t++) {
             assertTrue(a.begin(t, 0, ctx[t], evs[t], at));
         }
         assertEquals(-1, a.runUntil(60), "every handler is still running at cycle 60");
         if (messageInBetween) {
-            final FirmwareAlgorithm.HostMailboxReply reply = a.hostMailbox(new byte[] {1, 2, 3}, 16, 1500);
+            final FirmwareAlgorithm.HostMailboxReply reply = a.hostMailbox(new byte[] {1, 2, 3}, 16, 1500, 0);
             assertEquals(1, reply.returnValue());
             assertEquals(FirmwareAlgorithm.SERVICE_THREAD, reply.threadRank());
         }

@@ -125,7 +125,7 @@ class FirmwareAlgorithmTest {
         final IllegalStateException x = assertThrows(IllegalStateException.class,
             () -> e.startFreeRunning(1, org.agrona.concurrent.BusySpinIdleStrategy::new));
         assertTrue(x.getMessage().contains("firmware"), x.getMessage());
-        assertTrue(!e.isFreeRunning());
+        // still stepped: the flow start and advance below would throw while free-running
         e.startFlow(7, 0, 100_000_000_000L, 1024, 8000);
         e.offer(ev.reset(PccEventType.ACK, 0, 7, 1, 1), 1_000_000);
         e.advance(Long.MAX_VALUE / 4);

@@ -1,7 +1,7 @@
 package dev.nicsim.cli;
 
 import dev.nicsim.fabric.run.RunResult;
-import dev.nicsim.fabric.run.RunOutputs;
+import dev.nicsim.fabric.outputs.RunOutputs;
 import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;

@@ -196,7 +196,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param file         file: the HPCC ns-3 topology file read ({@code topology.path}); null for the shapes
      */
     public record Topology(String type, int hosts, int hostsPerSide, int leaves, int spines, int hostsPerLeaf, int k,
-                           Link hostLink, Link fabricLink, dev.nicsim.scenario.ns3.Ns3Topology file) {
+                           Link hostLink, Link fabricLink, dev.nicsim.scenario.Ns3Topology file) {
         /**
          * A generated shape (no topology file).
          *
@@ -394,7 +394,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
     public record Workload(String type, String op, int senders, int receiver, long sizeBytes, long startPs,
                            double load, FlowSizeCdf cdf, int flows, double hotFraction, double hotHostsFraction,
                            java.util.List<dev.nicsim.scenario.FlowSpec> flowList,
-                           dev.nicsim.scenario.ns3.Ns3Flows file) {
+                           dev.nicsim.scenario.Ns3Flows file) {
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
-import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sw.RcmConfig;
@@ -480,7 +479,7 @@ public final class ScenarioLoader {
     private static Scenario.Topology topology(final YamlFields t, final Path scenarioFile) {
         final String type = t.oneOf("type", "star", "dumbbell", "leaf_spine", "fat_tree", "file");
         if ("file".equals(type)) {
-            final dev.nicsim.scenario.ns3.Ns3Topology file = dev.nicsim.scenario.ns3.Ns3Topology.read(resolve(t, "path", scenarioFile));
+            final dev.nicsim.scenario.Ns3Topology file = dev.nicsim.scenario.Ns3Topology.read(resolve(t, "path", scenarioFile));
             t.finish();
             return fileTopology(file);
         }
@@ -517,13 +516,13 @@ public final class ScenarioLoader {
      * @param file the HPCC ns-3 topology file, read
      * @return the topology; its host link (for workloads that need one rate) is host 0's link
      * @throws ScenarioException naming the file and line of a link nicsim does not model
-     *                           ({@link dev.nicsim.scenario.ns3.Ns3Topology#requireModelled()})
+     *                           ({@link dev.nicsim.scenario.Ns3Topology#requireModelled()})
      */
-    public static Scenario.Topology fileTopology(final dev.nicsim.scenario.ns3.Ns3Topology file) {
+    public static Scenario.Topology fileTopology(final dev.nicsim.scenario.Ns3Topology file) {
         file.requireModelled();
         // the host link of host 0 stands for "the host link" where a workload needs one rate (Poisson load)
         Scenario.Link host = null;
-        for (final dev.nicsim.scenario.ns3.Ns3Topology.Link l : file.links()) {
+        for (final dev.nicsim.scenario.Ns3Topology.Link l : file.links()) {
             if (file.hostOf(l.a()) == 0 || file.hostOf(l.b()) == 0) {
                 host = new Scenario.Link(l.rateBitsPerSec(), l.delayPs());
             }
@@ -541,7 +540,7 @@ public final class ScenarioLoader {
      * @return the workload
      * @throws ScenarioException naming the file and line of a flow from a switch or on another priority
      */
-    public static Scenario.Workload fileWorkload(final dev.nicsim.scenario.ns3.Ns3Flows file, final Scenario.Topology topo,
+    public static Scenario.Workload fileWorkload(final dev.nicsim.scenario.Ns3Flows file, final Scenario.Topology topo,
                                                  final Scenario.NicSpec nic, final long startPs) {
         return new Scenario.Workload("file", "write", 0, 0, 0, startPs, 0, null, 0, 0, 0, fileFlows(file, topo, nic, startPs),
             file);
@@ -973,7 +972,7 @@ public final class ScenarioLoader {
         double hotFraction = 0;
         double hotHostsFraction = 0;
         List<FlowSpec> list = List.of();
-        dev.nicsim.scenario.ns3.Ns3Flows file = null;
+        dev.nicsim.scenario.Ns3Flows file = null;
         switch (type) {
             case "incast" -> {
                 senders = (int) w.integer("senders", 1, hosts - 1);
@@ -983,7 +982,7 @@ public final class ScenarioLoader {
             case "permutation" -> size = w.integer("size_bytes", 1, dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
             case "flows" -> list = flowList(w, hosts, startPs, topo, nic);
             case "file" -> {
-                file = dev.nicsim.scenario.ns3.Ns3Flows.read(resolve(w, "path", scenarioFile), dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
+                file = dev.nicsim.scenario.Ns3Flows.read(resolve(w, "path", scenarioFile), dev.nicsim.nic.RoceNic.MAX_MESSAGE_BYTES);
                 list = fileFlows(file, topo, nic, startPs);
             }
             default -> {
@@ -1021,11 +1020,11 @@ public final class ScenarioLoader {
      * or taken as host ids on a generated shape), start = the file's (ns-3-truncated) start plus
      * {@code workload.start_us}, every flow on {@code nic.data_priority}.
      */
-    private static List<FlowSpec> fileFlows(final dev.nicsim.scenario.ns3.Ns3Flows file, final Scenario.Topology topo,
+    private static List<FlowSpec> fileFlows(final dev.nicsim.scenario.Ns3Flows file, final Scenario.Topology topo,
                                             final Scenario.NicSpec nic, final long offsetPs) {
         final int hosts = hostCount(topo);
         final List<FlowSpec> out = new ArrayList<>(file.flows().size());
-        for (final dev.nicsim.scenario.ns3.Ns3Flows.Flow f : file.flows()) {
+        for (final dev.nicsim.scenario.Ns3Flows.Flow f : file.flows()) {
             final int src = fileHost(file, f, f.srcNode(), "src", topo, hosts);
             final int dst = fileHost(file, f, f.dstNode(), "dst", topo, hosts);
             if (f.priorityGroup() != nic.dataPriority()) {
@@ -1037,7 +1036,7 @@ public final class ScenarioLoader {
         return out;
     }
 
-    private static int fileHost(final dev.nicsim.scenario.ns3.Ns3Flows file, final dev.nicsim.scenario.ns3.Ns3Flows.Flow f,
+    private static int fileHost(final dev.nicsim.scenario.Ns3Flows file, final dev.nicsim.scenario.Ns3Flows.Flow f,
                                 final int node, final String field, final Scenario.Topology topo, final int hosts) {
         final int host = topo.file() != null ? topo.file().hostOf(node) : node < hosts ? node : -1;
         if (host < 0) {

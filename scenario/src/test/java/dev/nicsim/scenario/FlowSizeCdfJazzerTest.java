@@ -2,8 +2,6 @@ package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
-import dev.nicsim.scenario.FlowSizeCdf;
-import dev.nicsim.scenario.ScenarioException;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,8 +1,6 @@
 package dev.nicsim.scenario;
 
 import dev.nicsim.testsupport.TestPaths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -16,7 +16,7 @@ import java.util.List;
  *
  * <p>Thread-safety: stateless; call after the run.
  */
-final class FirmwareServices {
+public final class FirmwareServices {
     private FirmwareServices() {
     }
 
@@ -26,7 +26,7 @@ final class FirmwareServices {
      * @param scenario the scenario that ran
      * @return zero, one or two lines: the reaction point's, then the notification point's
      */
-    static List<String> lines(final Scenario scenario) {
+    public static List<String> lines(final Scenario scenario) {
         final List<String> out = new ArrayList<>(2);
         if (scenario.algorithm().provider() instanceof FirmwareProvider fp && fp.services().summaryLine() != null) {
             out.add(fp.services().summaryLine());

@@ -129,10 +129,10 @@ public final class TopologyGraph {
                 }
             }
             case "file" -> {
-                final dev.nicsim.scenario.ns3.Ns3Topology nf = t.file();
+                final dev.nicsim.scenario.Ns3Topology nf = t.file();
                 g = new TopologyGraph(nf.hosts());
                 final int[] degree = new int[nf.nodes()];
-                for (final dev.nicsim.scenario.ns3.Ns3Topology.Link l : nf.links()) {
+                for (final dev.nicsim.scenario.Ns3Topology.Link l : nf.links()) {
                     degree[l.a()]++;
                     degree[l.b()]++;
                 }
@@ -141,7 +141,7 @@ public final class TopologyGraph {
                     node[n] = nf.isSwitch(n) ? g.addSwitch("sw" + n, degree[n]) : nf.hostOf(n);
                 }
                 final int[] nextPort = new int[nf.nodes()];
-                for (final dev.nicsim.scenario.ns3.Ns3Topology.Link l : nf.links()) {
+                for (final dev.nicsim.scenario.Ns3Topology.Link l : nf.links()) {
                     g.connect(node[l.a()], nextPort[l.a()]++, node[l.b()], nextPort[l.b()]++,
                         new Scenario.Link(l.rateBitsPerSec(), l.delayPs()));
                 }

@@ -1,9 +1,9 @@
 package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.Ns3Paths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Lines;
-import dev.nicsim.scenario.ns3.Ns3Topology;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Lines;
+import dev.nicsim.scenario.Ns3Topology;
 
 import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;

@@ -2,8 +2,8 @@ package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.FctFile;
 import dev.nicsim.fabric.fct.Ns3Paths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
 
 import dev.nicsim.testsupport.TestPaths;
 import dev.nicsim.scenario.Scenario;

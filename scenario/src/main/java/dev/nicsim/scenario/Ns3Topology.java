@@ -1,6 +1,5 @@
-package dev.nicsim.scenario.ns3;
+package dev.nicsim.scenario;
 
-import dev.nicsim.scenario.ScenarioException;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

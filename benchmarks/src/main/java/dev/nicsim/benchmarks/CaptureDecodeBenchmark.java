@@ -2,9 +2,9 @@ package dev.nicsim.benchmarks;
 
 import dev.nicsim.traces.CaptureDecoder;
 import dev.nicsim.traces.CaptureException;
+import dev.nicsim.traces.PcapWriter;
 import dev.nicsim.traces.PccEventDeriver;
 import dev.nicsim.traces.PccEventSink;
-import dev.nicsim.traces.PcapWriter;
 import dev.nicsim.traces.RocePacket;
 import dev.nicsim.traces.RocePacketHandler;
 import org.openjdk.jmh.annotations.Benchmark;

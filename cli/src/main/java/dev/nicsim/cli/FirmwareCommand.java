@@ -3,29 +3,30 @@ package dev.nicsim.cli;
 import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
-import dev.nicsim.scenario.Scenario;
-import dev.nicsim.scenario.ScenarioLoader;
-import dev.nicsim.traces.replay.ChronicleTraceReader;
-import dev.nicsim.traces.replay.ReplayEngine;
-import dev.nicsim.traces.replay.ReplayInput;
-import dev.nicsim.traces.replay.ReplayProcessor;
-import dev.nicsim.traces.replay.TraceException;
+import dev.nicsim.microcode.MeasuredPccAlgorithm;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.firmware.FirmwareDeclarations;
 import dev.nicsim.microcode.firmware.FirmwareException;
 import dev.nicsim.microcode.firmware.FirmwareImage;
 import dev.nicsim.microcode.firmware.FirmwareProfile;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.microcode.firmware.FirmwareSaturation;
 import dev.nicsim.microcode.firmware.ScriptedFlow;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.pcc.PccParameterValues;
-import dev.nicsim.microcode.firmware.FirmwareSaturation;
 import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.riscv.MemoryHierarchy;
 import dev.nicsim.riscv.TimingClass;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.traces.PccEventDeriver;
+import dev.nicsim.traces.replay.ChronicleTraceReader;
+import dev.nicsim.traces.replay.ReplayEngine;
+import dev.nicsim.traces.replay.ReplayInput;
+import dev.nicsim.traces.replay.ReplayProcessor;
+import dev.nicsim.traces.replay.TraceException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,7 +51,7 @@ import java.util.stream.Stream;
 @Command(name = "firmware", mixinStandardHelpOptions = true,
     description = "Inspect and profile DOCA PCC firmware ELFs.",
     subcommands = {FirmwareCommand.Info.class, FirmwareCommand.Profile.class})
-final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
+final class FirmwareCommand implements Callable<Integer> {
     /** Per-packet events at nicsim's defaults: one ACK per packet and a TX burst every 8 packets. */
     static final double EVENTS_PER_PACKET = 1 + 1 / 8.0;
 
@@ -254,7 +255,7 @@ final class FirmwareCommand implements java.util.concurrent.Callable<Integer> {
                 }
                 p.enableProfile();
                 final PccAlgorithm a = p.create(p.defaults());
-                ((dev.nicsim.microcode.MeasuredPccAlgorithm) a).prepare(0, config.contextHitCycles());
+                ((MeasuredPccAlgorithm) a).prepare(0, config.contextHitCycles());
                 final ScriptedFlow flow = new ScriptedFlow(a);
                 for (int i = 0; i < events; i++) {
                     flow.step();

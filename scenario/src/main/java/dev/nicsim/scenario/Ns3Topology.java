@@ -1,6 +1,5 @@
 package dev.nicsim.scenario;
 
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,7 +2,6 @@ package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
-
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -2,7 +2,6 @@ package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

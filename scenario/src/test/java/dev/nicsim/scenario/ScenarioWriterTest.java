@@ -1,7 +1,7 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.testsupport.TestPaths;
 import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.testsupport.TestPaths;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

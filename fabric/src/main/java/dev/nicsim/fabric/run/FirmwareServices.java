@@ -1,8 +1,8 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.scenario.Scenario;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.FirmwareServiceLog;
+import dev.nicsim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.topology;
 
+import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.scenario.Scenario;
 
 import java.util.ArrayDeque;
@@ -129,10 +130,10 @@ public final class TopologyGraph {
                 }
             }
             case "file" -> {
-                final dev.nicsim.scenario.Ns3Topology nf = t.file();
+                final Ns3Topology nf = t.file();
                 g = new TopologyGraph(nf.hosts());
                 final int[] degree = new int[nf.nodes()];
-                for (final dev.nicsim.scenario.Ns3Topology.Link l : nf.links()) {
+                for (final Ns3Topology.Link l : nf.links()) {
                     degree[l.a()]++;
                     degree[l.b()]++;
                 }
@@ -141,7 +142,7 @@ public final class TopologyGraph {
                     node[n] = nf.isSwitch(n) ? g.addSwitch("sw" + n, degree[n]) : nf.hostOf(n);
                 }
                 final int[] nextPort = new int[nf.nodes()];
-                for (final dev.nicsim.scenario.Ns3Topology.Link l : nf.links()) {
+                for (final Ns3Topology.Link l : nf.links()) {
                     g.connect(node[l.a()], nextPort[l.a()]++, node[l.b()], nextPort[l.b()]++,
                         new Scenario.Link(l.rateBitsPerSec(), l.delayPs()));
                 }

@@ -7,7 +7,7 @@
  * plain RV64IMAC ones run under the same timing); faults and the instruction budget are reported,
  * not thrown. Instruction counts do not depend on the model.
  *
- * Usage: java -cp fabric/target/nicsim.jar firmware/tests/java/EntrySmoke.java ELF [MODEL] [--functions]
+ * Usage: java -cp cli/target/nicsim.jar firmware/tests/java/EntrySmoke.java ELF [MODEL] [--functions]
  *   MODEL: e31, ibex, bf3-dpa (its core timing only: this hart has no memory hierarchy) or a model
  *   YAML file; --functions single-steps each event call and prints the instructions retired in
  *   each function (by the symbol enclosing the pc), in the order first entered

@@ -4,7 +4,7 @@
  * same lines the C test driver prints, so `make -C firmware test-java` can diff the C port
  * against its Java twin call by call (results, all 12 context words, counters).
  *
- * Usage: java -cp fabric/target/nicsim.jar firmware/tests/java/FirmwareReference.java ALGORITHM SCRIPT
+ * Usage: java -cp cli/target/nicsim.jar firmware/tests/java/FirmwareReference.java ALGORITHM SCRIPT
  * Exit 0 on success, 2 on a bad script line (one line on stderr naming file and line).
  */
 import dev.nicsim.pcc.PccAlgorithm;

@@ -1,8 +1,8 @@
 package dev.nicsim.benchmarks;
 
-import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccEvent;

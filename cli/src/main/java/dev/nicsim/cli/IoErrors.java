@@ -1,5 +1,7 @@
 package dev.nicsim.cli;
 
+import dev.nicsim.riscv.IoReasons;
+
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -7,6 +9,8 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * One-line text of an I/O error that says why it happened: the JDK's file-system exceptions carry
@@ -41,9 +45,9 @@ final class IoErrors {
             why = f.getReason() != null ? f.getReason() : e.getClass().getSimpleName();
         } else {
             // a plain IOException ("No space left on device") names no file: name what the command writes
-            final java.util.List<java.nio.file.Path> w = OutputPaths.writing();
+            final List<java.nio.file.Path> w = OutputPaths.writing();
             return "I/O error" + (w.isEmpty() ? "" : " while writing " + w.stream().map(Object::toString)
-                .collect(java.util.stream.Collectors.joining(", "))) + ": " + dev.nicsim.riscv.IoReasons.why(e);
+                .collect(Collectors.joining(", "))) + ": " + IoReasons.why(e);
         }
         final FileSystemException f = (FileSystemException) e;
         return "I/O error: " + f.getFile() + (f.getOtherFile() != null ? " -> " + f.getOtherFile() : "") + ": " + why;

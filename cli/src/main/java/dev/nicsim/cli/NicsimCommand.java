@@ -1,15 +1,21 @@
 package dev.nicsim.cli;
 
-import dev.nicsim.scenario.ScenarioException;
-import dev.nicsim.traces.replay.TraceException;
+import dev.nicsim.microcode.firmware.FirmwareException;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameter;
+import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.traces.CaptureException;
+import dev.nicsim.traces.replay.ChronicleSetup;
+import dev.nicsim.traces.replay.TraceException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * The {@code nicsim} command line: {@code run} (simulate a scenario, optionally recording a trace
@@ -30,9 +36,9 @@ import java.util.Locale;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, dev.nicsim.cli.RiscvCommand.class, FirmwareCommand.class,
+        Ns3Command.class, CompareCommand.class, RiscvCommand.class, FirmwareCommand.class,
         PlotCommand.class})
-public final class NicsimCommand implements java.util.concurrent.Callable<Integer> {
+public final class NicsimCommand implements Callable<Integer> {
 
     /** Exit code for bad input. */
     public static final int EXIT_BAD_INPUT = 2;
@@ -101,15 +107,15 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
      * @param args         arguments
      * @return exit code
      */
-    public static int execute(final Object root, final java.util.function.Predicate<Exception> alsoBadInput,
+    public static int execute(final Object root, final Predicate<Exception> alsoBadInput,
                               final String... args) {
         // before any command can load a Chronicle class (some do from their class initialisers)
-        dev.nicsim.traces.replay.ChronicleSetup.init();
+        ChronicleSetup.init();
         final CommandLine cl = new CommandLine(root);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             if (ex instanceof ScenarioException || ex instanceof TraceException || ex instanceof CaptureException
                 || ex instanceof OptionException
-                || ex instanceof dev.nicsim.microcode.firmware.FirmwareException || alsoBadInput.test(ex)) {
+                || ex instanceof FirmwareException || alsoBadInput.test(ex)) {
                 System.err.println("nicsim: " + ex.getMessage());
                 return EXIT_BAD_INPUT;
             }
@@ -139,9 +145,9 @@ public final class NicsimCommand implements java.util.concurrent.Callable<Intege
         } catch (final OutOfMemoryError e) {
             return outOfMemory();
         } catch (final InternalError e) { // the JVM's report of a fault on a mapped file (Chronicle's trace files)
-            final java.util.List<java.nio.file.Path> w = OutputPaths.writing();
+            final List<java.nio.file.Path> w = OutputPaths.writing();
             System.err.println("nicsim: I/O error" + (w.isEmpty() ? "" : " while writing " + w.stream().map(Object::toString)
-                .collect(java.util.stream.Collectors.joining(", "))) + ": a read or write through a mapped file faulted"
+                .collect(Collectors.joining(", "))) + ": a read or write through a mapped file faulted"
                 + " (no space left on the device, or a file cut while in use)");
             return EXIT_BAD_INPUT;
         }

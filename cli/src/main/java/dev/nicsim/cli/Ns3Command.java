@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
 @Command(name = "ns3", mixinStandardHelpOptions = true,
     description = "Run the HPCC ns-3 simulator's experiment files: import a configuration as a scenario.",
     subcommands = {Ns3Command.ImportCommand.class})
-final class Ns3Command implements java.util.concurrent.Callable<Integer> {
+final class Ns3Command implements Callable<Integer> {
     /**
      * Without a subcommand: the usage on standard error and exit 2, as every command group
      * (and {@code riscv}) does.

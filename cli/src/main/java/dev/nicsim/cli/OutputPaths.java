@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -233,7 +234,7 @@ final class OutputPaths {
     }
 
     /** What the running command writes, for messages about write errors that name no file. */
-    private static volatile java.util.List<Path> writing = java.util.List.of();
+    private static volatile List<Path> writing = List.of();
 
     /**
      * Records what the running command writes (its output directory, trace, capture), so that a
@@ -243,17 +244,17 @@ final class OutputPaths {
      * @param targets the outputs; nulls are left out
      */
     static void setWriting(final Path... targets) {
-        final java.util.List<Path> l = new java.util.ArrayList<>();
+        final List<Path> l = new ArrayList<>();
         for (final Path t : targets) {
             if (t != null) {
                 l.add(t);
             }
         }
-        writing = java.util.List.copyOf(l);
+        writing = List.copyOf(l);
     }
 
     /** @return what the running command writes, in the order given; empty before it writes */
-    static java.util.List<Path> writing() {
+    static List<Path> writing() {
         return writing;
     }
 }

@@ -1,7 +1,17 @@
 package dev.nicsim.cli;
 
+import dev.nicsim.microcode.emulator.EmulatorConfig;
+import dev.nicsim.microcode.firmware.FirmwareException;
+import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.pcc.PccAlgorithmProvider;
+import dev.nicsim.pcc.PccAlgorithms;
+import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.riscv.CycleModel;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioLoader;
+import dev.nicsim.traces.CaptureException;
+import dev.nicsim.traces.CaptureStats;
+import dev.nicsim.traces.PccEventDeriver;
 import dev.nicsim.traces.replay.AlgorithmParameters;
 import dev.nicsim.traces.replay.ChronicleTraceReader;
 import dev.nicsim.traces.replay.ReplayEngine;
@@ -9,14 +19,6 @@ import dev.nicsim.traces.replay.ReplayInput;
 import dev.nicsim.traces.replay.ReplayProcessor;
 import dev.nicsim.traces.replay.TraceException;
 import dev.nicsim.traces.replay.TraceHeader;
-import dev.nicsim.microcode.firmware.FirmwareException;
-import dev.nicsim.microcode.firmware.FirmwareProvider;
-import dev.nicsim.pcc.PccAlgorithmProvider;
-import dev.nicsim.pcc.PccAlgorithms;
-import dev.nicsim.pcc.PccParameterValues;
-import dev.nicsim.traces.CaptureException;
-import dev.nicsim.traces.CaptureStats;
-import dev.nicsim.traces.PccEventDeriver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -128,7 +130,7 @@ final class ReplayCommand implements Callable<Integer> {
             throw new TraceException("--firmware-model: only with --firmware (a Java --algorithm has no machine model)");
         }
         final PccAlgorithmProvider provider = provider(algorithm, firmware, maxInstructionsPerEvent,
-            firmwareModel == null ? dev.nicsim.riscv.CycleModel.BF3_DPA : firmwareModel);
+            firmwareModel == null ? CycleModel.BF3_DPA : firmwareModel);
         final List<Scenario.MailboxMessage> messages = messages(provider);
         // the same ranges as a scenario's links (rate_gbps) and NICs (mtu_bytes)
         if (!(lineRateGbps >= MIN_LINE_RATE_GBPS && lineRateGbps <= MAX_LINE_RATE_GBPS)) {
@@ -168,7 +170,7 @@ final class ReplayCommand implements Callable<Integer> {
                 final ReplayProcessor proc = processor != null ? ReplayProcessor.byName(processor)
                     : ReplayProcessor.forTrace(h.processor);
                 final ReplayEngine.Settings base = settings(provider, values, proc);
-                final dev.nicsim.microcode.emulator.EmulatorConfig recorded = ReplayProcessor.recordedConfig(h.processor);
+                final EmulatorConfig recorded = ReplayProcessor.recordedConfig(h.processor);
                 final ReplayEngine.Settings st = new ReplayEngine.Settings(base.provider(), base.values(), base.processor(),
                     base.lineRateBitsPerSec(), base.mtuBytes(), base.baseRttNs(), base.verify(),
                     recorded != null || firmware == null ? recorded : firmwareConfig());
@@ -273,8 +275,8 @@ final class ReplayCommand implements Callable<Integer> {
         return new ReplayEngine.Settings(provider, values, proc, Math.round(lineRateGbps * 1e9), mtuBytes, baseRttNs, verify);
     }
 
-    private static dev.nicsim.microcode.emulator.EmulatorConfig firmwareConfig() {
-        return new dev.nicsim.microcode.emulator.EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
+    private static EmulatorConfig firmwareConfig() {
+        return new EmulatorConfig().clockHz(Math.round(FirmwareProvider.DEFAULT_CLOCK_GHZ * 1e9));
     }
 
     private void applySets(final PccParameterValues values) {

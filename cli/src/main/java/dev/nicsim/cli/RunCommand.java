@@ -1,20 +1,22 @@
 package dev.nicsim.cli;
 
-import dev.nicsim.fabric.run.RunResult;
-import dev.nicsim.fabric.run.RunOutputs;
+import dev.nicsim.fabric.outputs.RunOutputs;
 import dev.nicsim.fabric.run.DeviceConfigs;
+import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
+import dev.nicsim.microcode.emulator.EmulatorConfig;
+import dev.nicsim.microcode.trace.PccTraceListener;
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccResult;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.traces.replay.AlgorithmParameters;
 import dev.nicsim.traces.replay.ChronicleTraceWriter;
 import dev.nicsim.traces.replay.PcapTap;
+import dev.nicsim.traces.replay.ReplayProcessor;
 import dev.nicsim.traces.replay.TraceException;
 import dev.nicsim.traces.replay.TraceHeader;
-import dev.nicsim.microcode.trace.PccTraceListener;
-import dev.nicsim.pcc.PccEvent;
-import dev.nicsim.pcc.PccResult;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -292,9 +294,9 @@ final class RunCommand implements Callable<Integer> {
         h.input = scenarioFile.toString();
         h.algorithm = scenario.algorithm().name();
         h.parameters = AlgorithmParameters.format(scenario.algorithm().values());
-        final dev.nicsim.microcode.emulator.EmulatorConfig emulator = DeviceConfigs.emulatorConfig(scenario.nic().emulator());
+        final EmulatorConfig emulator = DeviceConfigs.emulatorConfig(scenario.nic().emulator());
         // replay rebuilds the same processor from this field, so --verify compares like with like
-        h.processor = emulator == null ? "direct" : dev.nicsim.traces.replay.ReplayProcessor.describe(emulator);
+        h.processor = emulator == null ? "direct" : ReplayProcessor.describe(emulator);
         h.seed = scenario.seed();
         if (!scenario.mailbox().isEmpty() || !scenario.linkEvents().isEmpty()) {
             h.version = TraceHeader.VERSION; // host calls into firmware are recorded (TraceHostCall)

@@ -1,5 +1,11 @@
 package dev.nicsim.cli;
 
+import dev.nicsim.pcc.PccEvent;
+import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.traces.CaptureException;
+import dev.nicsim.traces.CaptureStats;
+import dev.nicsim.traces.PccEventDeriver;
+import dev.nicsim.traces.PccEventSink;
 import dev.nicsim.traces.replay.ChronicleTraceReader;
 import dev.nicsim.traces.replay.ChronicleTraceWriter;
 import dev.nicsim.traces.replay.TraceEvent;
@@ -11,12 +17,6 @@ import dev.nicsim.traces.replay.TraceHostCall;
 import dev.nicsim.traces.replay.TraceMessages;
 import dev.nicsim.traces.replay.TraceQueues;
 import dev.nicsim.traces.replay.TraceResult;
-import dev.nicsim.pcc.PccEvent;
-import dev.nicsim.pcc.PccEventType;
-import dev.nicsim.traces.CaptureException;
-import dev.nicsim.traces.CaptureStats;
-import dev.nicsim.traces.PccEventDeriver;
-import dev.nicsim.traces.PccEventSink;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import picocli.CommandLine;
@@ -40,7 +40,7 @@ import java.util.concurrent.Callable;
 @Command(name = "trace", mixinStandardHelpOptions = true,
     description = "Import packet captures into PCC event traces and print traces.",
     subcommands = {TraceCommand.ImportCommand.class, TraceCommand.DumpCommand.class})
-final class TraceCommand implements java.util.concurrent.Callable<Integer> {
+final class TraceCommand implements Callable<Integer> {
     /** Creates the command (picocli instantiates it). */
     TraceCommand() {
     }

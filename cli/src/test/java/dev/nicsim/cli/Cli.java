@@ -1,6 +1,5 @@
 package dev.nicsim.cli;
 
-import dev.nicsim.cli.NicsimCommand;
 import dev.nicsim.testsupport.ConsoleCapture;
 
 import java.util.List;

@@ -1,10 +1,12 @@
 package dev.nicsim.riscv;
 
-import java.net.URISyntaxException;
-import java.nio.file.Path;
+import dev.nicsim.testsupport.SharedFiles;
 
-/** The cycle models the riscv-tests run under, shared by the conformance and translator tests. */
-final class RiscvTestsModels {
+/**
+ * The cycle models the riscv-tests run under, shared by the conformance, translator and QEMU differential
+ * tests (some of which run from the command-line module, where this module's test resources are in a jar).
+ */
+public final class RiscvTestsModels {
     private RiscvTestsModels() {
     }
 
@@ -17,12 +19,8 @@ final class RiscvTestsModels {
         return test.contains("uzb") || test.endsWith("-p-ma_data") ? zbModel : "e31";
     }
 
-    /** @return the path of the test model file {@code e31-zbb-zbs.yaml} (a test resource) */
-    static String zbModel() {
-        try {
-            return Path.of(RiscvTestsModels.class.getResource("e31-zbb-zbs.yaml").toURI()).toString();
-        } catch (final URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+    /** @return the path of the test model file {@code e31-zbb-zbs.yaml} (a test resource of riscv-core) */
+    public static String zbModel() {
+        return SharedFiles.root().resolve("riscv-core/src/test/resources/dev/nicsim/riscv/e31-zbb-zbs.yaml").toString();
     }
 }

@@ -1,7 +1,7 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.pcc.Units;
 import dev.nicsim.riscv.IoReasons;
 import org.yaml.snakeyaml.DumperOptions;

@@ -1,6 +1,5 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.sw.SwitchConfig;

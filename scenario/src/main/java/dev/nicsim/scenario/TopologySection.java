@@ -1,6 +1,6 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.scenario.ns3.Ns3Topology;
+import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.pcc.Units;
 
 import java.nio.file.Path;

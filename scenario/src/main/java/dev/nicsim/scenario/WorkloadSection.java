@@ -1,6 +1,6 @@
 package dev.nicsim.scenario;
 
-import dev.nicsim.scenario.ns3.Ns3Flows;
+import dev.nicsim.scenario.Ns3Flows;
 import dev.nicsim.scenario.FlowSpec;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.Units;

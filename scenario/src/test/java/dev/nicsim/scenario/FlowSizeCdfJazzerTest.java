@@ -2,9 +2,6 @@ package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
-import dev.nicsim.scenario.FlowSizeCdf;
-import dev.nicsim.scenario.ScenarioException;
-
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * Jazzer target (issue 23): any text as a flow-size CDF file, loaded or refused with a one-line
  * {@link dev.nicsim.scenario.ScenarioException}; anything else escaping is a finding.
  * {@code mvn test} replays the committed corpus ({@code FlowSizeCdfJazzerTestInputs/}); {@code mvn test -Pfuzz
- * -pl fabric -am -Dtest=FlowSizeCdfJazzerTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes it (docs/reliability.md).
+ * -pl scenario -am -Dtest=FlowSizeCdfJazzerTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes it (docs/reliability.md).
  */
 class FlowSizeCdfJazzerTest {
     @FuzzTest(maxDuration = "7m", maxExecutions = 1_000_000)

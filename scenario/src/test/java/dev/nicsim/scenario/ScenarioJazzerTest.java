@@ -2,9 +2,6 @@ package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 
-import dev.nicsim.scenario.ScenarioException;
-import dev.nicsim.scenario.ScenarioLoader;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * Jazzer target (issue 23): any bytes as a scenario YAML file, loaded or refused with a one-line
  * {@link dev.nicsim.scenario.ScenarioException}; anything else escaping is a finding.
  * {@code mvn test} replays the committed corpus ({@code ScenarioJazzerTestInputs/}); {@code mvn test -Pfuzz
- * -pl fabric -am -Dtest=ScenarioJazzerTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes it (docs/reliability.md).
+ * -pl scenario -am -Dtest=ScenarioJazzerTest -Dsurefire.failIfNoSpecifiedTests=false} fuzzes it (docs/reliability.md).
  */
 class ScenarioJazzerTest {
     private static final Path FILE = Path.of("fuzz.yaml");

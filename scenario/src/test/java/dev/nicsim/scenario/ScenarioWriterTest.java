@@ -1,7 +1,7 @@
 package dev.nicsim.scenario;
 
 import dev.nicsim.testsupport.TestPaths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
+import dev.nicsim.scenario.Ns3Flows;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.riscv.CycleModel;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.nicsim.sweep;
 
-import dev.nicsim.fabric.run.RunOutputs;
+import dev.nicsim.fabric.outputs.RunOutputs;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.scenario.ScenarioLoader;

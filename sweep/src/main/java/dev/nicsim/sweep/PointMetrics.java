@@ -1,8 +1,8 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.fabric.outputs.RunOutputs;
 import dev.nicsim.fabric.run.FlowRecord;
 import dev.nicsim.fabric.run.Reports;
-import dev.nicsim.fabric.run.RunOutputs;
 import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 

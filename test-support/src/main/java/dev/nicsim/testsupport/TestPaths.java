@@ -1,6 +1,5 @@
 package dev.nicsim.testsupport;
 
-import dev.nicsim.testsupport.SharedFiles;
 import org.junit.jupiter.api.Assumptions;
 
 import java.nio.file.Files;

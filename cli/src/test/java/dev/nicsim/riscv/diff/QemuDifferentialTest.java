@@ -1,5 +1,7 @@
 package dev.nicsim.riscv.diff;
 
+import dev.nicsim.riscv.RiscvTestsModels;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -136,11 +138,7 @@ class QemuDifferentialTest {
      *     which the Zbb/Zbs targets run under (e31 and ibex trap those instructions)
      */
     static String zbModel() {
-        try {
-            return Paths.get(QemuDifferentialTest.class.getResource("/dev/nicsim/riscv/e31-zbb-zbs.yaml").toURI()).toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return RiscvTestsModels.zbModel();
     }
 
     private static void compare(Arch arch, Path elf, String model, String what, Path source) {

@@ -1,11 +1,10 @@
 package dev.nicsim.fabric.fct;
 
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
-
 import dev.nicsim.fabric.run.FlowRecord;
-import dev.nicsim.scenario.Scenario;
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.sim.RoceFraming;
 
 import java.util.ArrayList;

@@ -3,6 +3,7 @@ package dev.nicsim.fabric.run;
 import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.microcode.firmware.FirmwareServiceLog;
+import dev.nicsim.scenario.Scenario;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,10 @@
 package dev.nicsim.fabric.run;
 
-import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.scenario.ScenarioException;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -38,9 +39,9 @@ public final class PartitionPlan {
         final int hosts = g.hosts();
         final int nodes = g.nodeCount();
         partitionOf = new int[nodes];
-        java.util.Arrays.fill(partitionOf, -1);
+        Arrays.fill(partitionOf, -1);
         final int[] accessOf = new int[hosts];
-        java.util.Arrays.fill(accessOf, -1);
+        Arrays.fill(accessOf, -1);
         final int[] hostsOfSwitch = new int[nodes];
         final List<TopologyGraph.Edge> edges = g.edges();
         for (final TopologyGraph.Edge e : edges) {

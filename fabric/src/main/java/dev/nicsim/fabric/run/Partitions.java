@@ -10,7 +10,9 @@ import dev.nicsim.sim.PartitionedRun;
 import dev.nicsim.sim.Simulator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.IntFunction;
 
 /**
@@ -62,7 +64,7 @@ final class Partitions {
      * @param graph the fabric's graph
      * @param port  the egress port of (node, port)
      */
-    void cutLinks(final TopologyGraph graph, final java.util.function.BiFunction<Integer, Integer, EgressPort> port) {
+    void cutLinks(final TopologyGraph graph, final BiFunction<Integer, Integer, EgressPort> port) {
         for (final int i : plan.cutEdges()) {
             final TopologyGraph.Edge e = graph.edges().get(i);
             cutLinks.add(new CutLink(port.apply(e.a(), e.portA()), sims[plan.partitionOf(e.b())], cutLinks.size()));
@@ -142,8 +144,8 @@ final class Partitions {
         @Override
         public void onFlowComplete(final int flowId, final long completionPs) {
             if (count == flowIds.length) {
-                flowIds = java.util.Arrays.copyOf(flowIds, count * 2);
-                timesPs = java.util.Arrays.copyOf(timesPs, count * 2);
+                flowIds = Arrays.copyOf(flowIds, count * 2);
+                timesPs = Arrays.copyOf(timesPs, count * 2);
             }
             flowIds[count] = flowId;
             timesPs[count] = completionPs;

@@ -184,7 +184,7 @@ public final class Reports {
         final RunResult.PartitionFigures pf = r.partitioning();
         if (pf != null) {
             out.printf(Locale.ROOT, "partitions          %d on %d threads, hosts %s, %d cut links, window %.3f ns, %d windows%n",
-                pf.partitions(), pf.threads(), java.util.Arrays.toString(pf.hostsPerPartition()), pf.cutLinks(),
+                pf.partitions(), pf.threads(), Arrays.toString(pf.hostsPerPartition()), pf.cutLinks(),
                 pf.lookAheadPs() / 1e3, pf.windows());
         }
         if (r.kernelEpochs() > 0) { // which way the kernel's self-timed look-ahead went (speed only)

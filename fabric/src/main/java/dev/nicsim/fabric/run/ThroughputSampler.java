@@ -7,12 +7,12 @@ import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketObserver;
 import dev.nicsim.sim.Simulator;
 import dev.nicsim.sw.SwitchAsic;
-
 import org.apache.commons.csv.CSVPrinter;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.ToIntFunction;
 
 /**
  * Per-flow throughput delivered to the receivers, written to {@code throughput.csv}
@@ -97,7 +97,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
      */
     public ThroughputSampler(final Simulator sim, final TimeSeriesWriter series, final int flows, final long intervalPs,
                              final List<SwitchAsic> switches, final int partitions,
-                             final java.util.function.ToIntFunction<SwitchAsic> partOf) {
+                             final ToIntFunction<SwitchAsic> partOf) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }

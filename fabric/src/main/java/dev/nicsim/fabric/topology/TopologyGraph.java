@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.topology;
 
+import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.scenario.Scenario;
 
 import java.util.ArrayDeque;

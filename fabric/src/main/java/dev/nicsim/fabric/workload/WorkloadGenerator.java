@@ -1,12 +1,13 @@
 package dev.nicsim.fabric.workload;
 
 import dev.nicsim.scenario.FlowSpec;
-
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.sim.RngStreams;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -40,7 +41,7 @@ public final class WorkloadGenerator {
      * @return host ids, ascending
      */
     public static int[] hotSet(final Scenario.Workload w, final int hosts, final long seed) {
-        final int n = dev.nicsim.scenario.ScenarioLoader.hotHostCount(w.hotHostsFraction(), hosts);
+        final int n = ScenarioLoader.hotHostCount(w.hotHostsFraction(), hosts);
         final SplittableRandom rng = RngStreams.stream(seed, "workload/hot_set");
         final int[] all = new int[hosts];
         for (int i = 0; i < hosts; i++) {
@@ -52,8 +53,8 @@ public final class WorkloadGenerator {
             all[i] = all[j];
             all[j] = t;
         }
-        final int[] hot = java.util.Arrays.copyOf(all, n);
-        java.util.Arrays.sort(hot);
+        final int[] hot = Arrays.copyOf(all, n);
+        Arrays.sort(hot);
         return hot;
     }
 

@@ -1,8 +1,6 @@
 package dev.nicsim.fabric.fct;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-
-import dev.nicsim.fabric.fct.FctFile;
 import dev.nicsim.scenario.ScenarioException;
 
 import java.nio.charset.StandardCharsets;

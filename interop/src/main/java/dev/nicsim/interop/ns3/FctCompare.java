@@ -1,7 +1,6 @@
 package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.FctFile;
-
 import dev.nicsim.fabric.run.Reports;
 import dev.nicsim.scenario.ScenarioException;
 import org.apache.commons.csv.CSVPrinter;

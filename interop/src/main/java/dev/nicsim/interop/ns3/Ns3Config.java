@@ -1,7 +1,6 @@
 package dev.nicsim.interop.ns3;
 
-import dev.nicsim.scenario.ns3.Ns3Lines;
-
+import dev.nicsim.scenario.Ns3Lines;
 import dev.nicsim.scenario.ScenarioException;
 
 import java.nio.file.Path;

@@ -1,22 +1,21 @@
 package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.Ns3Paths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Lines;
-import dev.nicsim.scenario.ns3.Ns3Topology;
-
 import dev.nicsim.fabric.run.DeviceConfigs;
 import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
-import dev.nicsim.scenario.Scenario;
-import dev.nicsim.scenario.ScenarioException;
-import dev.nicsim.scenario.ScenarioLoader;
-import dev.nicsim.scenario.ScenarioWriter;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Lines;
+import dev.nicsim.scenario.Ns3Topology;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.scenario.ScenarioException;
+import dev.nicsim.scenario.ScenarioLoader;
+import dev.nicsim.scenario.ScenarioWriter;
 import dev.nicsim.sw.SwitchConfig;
 
 import java.nio.file.Files;

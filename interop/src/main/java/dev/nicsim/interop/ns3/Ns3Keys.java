@@ -1,7 +1,7 @@
 package dev.nicsim.interop.ns3;
 
 import dev.nicsim.scenario.ScenarioException;
-import dev.nicsim.scenario.ns3.Ns3Lines;
+import dev.nicsim.scenario.Ns3Lines;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

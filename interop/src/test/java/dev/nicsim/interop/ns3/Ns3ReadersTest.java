@@ -1,9 +1,8 @@
 package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.FctFile;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
-
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.scenario.ScenarioException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,13 +2,17 @@ package dev.nicsim.interop.ns3;
 
 import dev.nicsim.fabric.fct.FctFile;
 import dev.nicsim.fabric.fct.Ns3Paths;
-import dev.nicsim.scenario.ns3.Ns3Flows;
-import dev.nicsim.scenario.ns3.Ns3Topology;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
 
 import dev.nicsim.testsupport.TestPaths;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.scenario.Ns3Flows;
+import dev.nicsim.scenario.Ns3Topology;
+import dev.nicsim.scenario.Scenario;
+import dev.nicsim.testsupport.TestPaths;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

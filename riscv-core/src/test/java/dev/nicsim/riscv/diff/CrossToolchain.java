@@ -1,5 +1,7 @@
 package dev.nicsim.riscv.diff;
 
+import dev.nicsim.testsupport.SharedFiles;
+
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -142,6 +144,7 @@ final class CrossToolchain {
         }
         candidates.add(Paths.get("src", "test", "c"));
         candidates.add(Paths.get("riscv-core", "src", "test", "c"));
+        candidates.add(SharedFiles.root().resolve("riscv-core/src/test/c")); // from another module's tests
         for (Path p : candidates) {
             if (Files.isRegularFile(p.resolve("rt").resolve("crt0.S"))) {
                 return p.toAbsolutePath();

@@ -1,10 +1,8 @@
 package dev.nicsim.traces.replay;
 
-import dev.nicsim.fabric.run.TraceText;
 import dev.nicsim.fabric.run.MailboxLog;
-import dev.nicsim.scenario.Scenario;
+import dev.nicsim.fabric.run.TraceText;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
-
 import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.firmware.FirmwareAlgorithm;
@@ -17,6 +15,7 @@ import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.scenario.Scenario;
 import dev.nicsim.traces.PccEventSink;
 import org.agrona.collections.Int2ObjectHashMap;
 

@@ -1,11 +1,11 @@
 package dev.nicsim.traces.replay;
 
-import dev.nicsim.pcc.CcProcessor;
-import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.DirectCcProcessor;
 import dev.nicsim.microcode.emulator.EmulatorConfig;
 import dev.nicsim.microcode.emulator.UnicEmulator;
 import dev.nicsim.pcc.PccAlgorithm;
+import dev.nicsim.pcc.CcProcessor;
+import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;

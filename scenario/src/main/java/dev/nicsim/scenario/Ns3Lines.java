@@ -1,4 +1,4 @@
-package dev.nicsim.scenario.ns3;
+package dev.nicsim.scenario;
 
 import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.riscv.IoReasons;

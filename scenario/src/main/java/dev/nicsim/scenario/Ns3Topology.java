@@ -1,6 +1,4 @@
-package dev.nicsim.scenario.ns3;
-
-import dev.nicsim.scenario.ScenarioException;
+package dev.nicsim.scenario;
 
 import java.nio.file.Path;
 import java.util.ArrayDeque;

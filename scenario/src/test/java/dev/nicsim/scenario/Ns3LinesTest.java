@@ -1,4 +1,4 @@
-package dev.nicsim.scenario.ns3;
+package dev.nicsim.scenario;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,6 @@
-package dev.nicsim.scenario.ns3;
+package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-
-import dev.nicsim.scenario.Scenario;
-import dev.nicsim.scenario.ScenarioException;
-import dev.nicsim.scenario.ScenarioLoader;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

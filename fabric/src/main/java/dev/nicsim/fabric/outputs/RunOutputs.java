@@ -1,9 +1,17 @@
-package dev.nicsim.fabric.run;
+package dev.nicsim.fabric.outputs;
 
 import dev.nicsim.fabric.fct.FctFile;
 import dev.nicsim.fabric.fct.Ns3Fct;
-import dev.nicsim.scenario.Scenario;
+import dev.nicsim.fabric.run.ClassReport;
+import dev.nicsim.fabric.run.FirmwareServices;
+import dev.nicsim.fabric.run.Reports;
+import dev.nicsim.fabric.run.RunCharts;
+import dev.nicsim.fabric.run.RunResult;
+import dev.nicsim.fabric.run.Runner;
+import dev.nicsim.fabric.run.ThroughputChart;
+import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.scenario.Scenario;
 
 import java.io.IOException;
 import java.io.PrintStream;

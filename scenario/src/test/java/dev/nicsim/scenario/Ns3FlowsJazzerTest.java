@@ -1,8 +1,6 @@
-package dev.nicsim.scenario.ns3;
+package dev.nicsim.scenario;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-
-import dev.nicsim.scenario.ScenarioException;
 import dev.nicsim.nic.RoceNic;
 
 import java.nio.charset.StandardCharsets;

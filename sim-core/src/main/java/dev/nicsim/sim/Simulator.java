@@ -29,7 +29,7 @@ import java.util.function.LongSupplier;
  *       entries of the bucket when keys arrive out of order); taking the next event pops a head.
  *       Both are O(1) for the bucket sizes a fabric produces (about one event per bucket at
  *       4 events/ns).</li>
- *   <li>An overflow 4-ary min-heap of (time, key) pairs in one {@code long[]} for events beyond
+ *   <li>An overflow 4-ary min-heap ({@link EventHeap}) of (time, key) pairs for events beyond
  *       the wheel's window (flow starts, retransmission timers, sampling), where key = schedule
  *       sequence number (upper 40 bits) | slot (lower 24 bits); two events of the same time
  *       compare their slots' scheduled-at times, then their keys. When the current bucket
@@ -61,7 +61,8 @@ import java.util.function.LongSupplier;
  */
 public final class Simulator {
     private static final int SLOT_BITS = 24;
-    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    /** Mask of the slot in an {@link EventHeap} key. */
+    static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     private static final int MAX_SLOTS = 1 << SLOT_BITS;
     /** Sequence numbers take the 39 bits above the slot, so keys stay positive. */
     private static final long MAX_SEQUENCE = 1L << 39;
@@ -81,11 +82,12 @@ public final class Simulator {
     private final int[] buckets = new int[2 * WHEEL_SIZE];
     private final long[] occupied = new long[WHEEL_SIZE / 64];
     private int wheelCount;
-    private int heapSize;
-    /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
-    private long[] heap = new long[2 * 1024];
+    /** The events beyond the wheel's window. */
+    private final EventHeap heap = new EventHeap();
     /** Longs per slot in {@link #slots}. */
-    private static final int SLOT_STRIDE = 6;
+    static final int SLOT_STRIDE = 6;
+    /** Offset of the scheduled-at time in a slot. */
+    static final int SCHEDULED_AT = 4;
     /**
      * Per slot s: [6s] time in ps, [6s+1] the long argument, [6s+2] next slot in its bucket or -1,
      * [6s+3] kind, [6s+4] the time it was scheduled at, ps, [6s+5] its sequence number.
@@ -136,7 +138,7 @@ public final class Simulator {
 
     /** @return number of events waiting */
     public int pending() {
-        return wheelCount + heapSize;
+        return wheelCount + heap.size();
     }
 
     /**
@@ -216,7 +218,7 @@ public final class Simulator {
         if ((timePs >>> BUCKET_SHIFT) - cursorBucket < WHEEL_SIZE) {
             wheelAppend(slot, timePs);
         } else {
-            heapPush(timePs, (seq << SLOT_BITS) | slot);
+            heap.push(timePs, (seq << SLOT_BITS) | slot, slots);
         }
     }
 
@@ -253,9 +255,9 @@ public final class Simulator {
             if (wheelCount > 0) {
                 w = firstOccupiedBucket();
                 t = slots[SLOT_STRIDE * buckets[2 * w]];
-            } else if (heapSize > 0) {
+            } else if (heap.size() > 0) {
                 w = -1;
-                t = heap[0];
+                t = heap.headTimePs();
             } else {
                 break;
             }
@@ -496,7 +498,7 @@ public final class Simulator {
         if (wheelCount > 0) {
             return slots[SLOT_STRIDE * buckets[2 * firstOccupiedBucket()]];
         }
-        return heapSize == 0 ? Long.MAX_VALUE : heap[0];
+        return heap.size() == 0 ? Long.MAX_VALUE : heap.headTimePs();
     }
 
     /** @return wheel position of the first non-empty bucket at or after the cursor; wheelCount > 0 */
@@ -566,10 +568,10 @@ public final class Simulator {
      */
     private void advanceCursor(final long b) {
         cursorBucket = b;
-        while (heapSize > 0 && (heap[0] >>> BUCKET_SHIFT) - b < WHEEL_SIZE) {
-            final long t = heap[0];
-            final int slot = (int) (heap[1] & SLOT_MASK);
-            removeTop();
+        while (heap.size() > 0 && (heap.headTimePs() >>> BUCKET_SHIFT) - b < WHEEL_SIZE) {
+            final long t = heap.headTimePs();
+            final int slot = (int) (heap.headKey() & SLOT_MASK);
+            heap.removeTop(slots);
             wheelAppend(slot, t);
         }
     }
@@ -588,80 +590,5 @@ public final class Simulator {
             freeSlots = Arrays.copyOf(freeSlots, n);
         }
         return slotsUsed++;
-    }
-
-    private void heapPush(final long timePs, final long key) {
-        if (2 * heapSize == heap.length) {
-            heap = Arrays.copyOf(heap, heap.length * 2);
-        }
-        siftUp(heap, slots, heapSize++, timePs, key);
-    }
-
-    /**
-     * Puts (time, key) at heap position {@code i} or above: moves it up past every parent that
-     * orders after it (time, then key).
-     */
-    private static void siftUp(final long[] h, final long[] s, final int from, final long timePs, final long key) {
-        int i = from;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 2;
-            final long pt = h[2 * parent];
-            if (pt < timePs || (pt == timePs && keyBefore(s, h[2 * parent + 1], key))) {
-                break;
-            }
-            h[2 * i] = pt;
-            h[2 * i + 1] = h[2 * parent + 1];
-            i = parent;
-        }
-        h[2 * i] = timePs;
-        h[2 * i + 1] = key;
-    }
-
-    /**
-     * Removes the heap's root: the hole left at the root moves down along the smallest children to
-     * a leaf (three comparisons a level, none against the displaced last element, which almost
-     * always belongs near the bottom), then the last element moves up from there (Floyd's method).
-     */
-    private void removeTop() {
-        final long[] h = heap;
-        final int last = --heapSize;
-        if (last == 0) {
-            return;
-        }
-        final long t = h[2 * last];
-        final long k = h[2 * last + 1];
-        int i = 0;
-        while (true) {
-            final int first = 4 * i + 1;
-            if (first >= last) {
-                break;
-            }
-            int c = first;
-            long ct = h[2 * first];
-            long ck = h[2 * first + 1];
-            final int end = Math.min(first + 4, last);
-            for (int j = first + 1; j < end; j++) {
-                final long jt = h[2 * j];
-                if (jt < ct || (jt == ct && keyBefore(slots, h[2 * j + 1], ck))) {
-                    c = j;
-                    ct = jt;
-                    ck = h[2 * j + 1];
-                }
-            }
-            h[2 * i] = ct;
-            h[2 * i + 1] = ck;
-            i = c;
-        }
-        siftUp(h, slots, i, t, k);
-    }
-
-    /**
-     * @return whether the heap key {@code a} orders before {@code b}, of two events of the same
-     *         time: by scheduled-at time, then sequence number (the keys' upper bits)
-     */
-    private static boolean keyBefore(final long[] s, final long a, final long b) {
-        final long sa = s[SLOT_STRIDE * (int) (a & SLOT_MASK) + 4];
-        final long sb = s[SLOT_STRIDE * (int) (b & SLOT_MASK) + 4];
-        return sa < sb || (sa == sb && a < b);
     }
 }

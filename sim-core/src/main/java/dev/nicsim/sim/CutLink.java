@@ -22,13 +22,23 @@ import java.util.Arrays;
  * other in the same window: in window k the sending partition writes outbox {@code k mod 2} and
  * the receiving partition drains outbox {@code (k - 1) mod 2} (the frames of window k - 1) before
  * its own events. At the barrier the coordinator only flips the two ({@link #flip}), which also
- * tells it the earliest arrival waiting, for the next window's start. The receiving partition
- * schedules the head's delivery where a hand-over by the coordinator at the barrier would (after
- * the barrier's global events, before any event of the next window, links in hand-over order,
- * frames in send order), so the event order, and every result, is the same as with such a
- * hand-over; the FIFO and the delivery event are written on the receiving partition's core, in
- * parallel with the other partitions, instead of on the coordinator's while every other thread
- * waits.
+ * tells it the earliest arrival waiting, for the next window's start. The FIFO and the delivery
+ * event are written on the receiving partition's core, in parallel with the other partitions,
+ * instead of on the coordinator's while every other thread waits.
+ *
+ * <h2>Order among the events of the same time</h2>
+ * On one simulator a link's delivery is scheduled either by the sending port when the frame goes
+ * on an empty wire (scheduled at the send time), or by the delivery of the frame before it (at
+ * that delivery's time, before the frame is passed to the peer). The receiving partition gives
+ * each delivery the same place among the events of its time ({@link Simulator#scheduleAs}): a
+ * delivery that leaves the FIFO empty reserves the sequence number it would have used for the
+ * next one; when a window's first frame is taken over into an empty FIFO, it is scheduled with
+ * that delivery's time and reserved number if it was sent before that delivery, else with its
+ * send time and a fresh number. Deliveries scheduled by the delivery before them are scheduled
+ * then, as on one simulator. What stays undecided is a tie of two scheduling events in different
+ * partitions at the same picosecond (a send and another partition's event of that time both
+ * scheduling events of one time at the receiver): the frame then runs after the receiver's
+ * events scheduled at that picosecond.
  *
  * <p>Thread-safety: outbox {@code w} (the write side of the current window, {@link #flip}'s) is
  * written only by the sending partition's thread, the other outbox read and cleared and the FIFO
@@ -58,6 +68,8 @@ public final class CutLink implements EventHandler {
     private static final class Outbox {
         Packet[] frames = new Packet[64];
         long[] arrivalPs = new long[64];
+        /** The sending port's time when each frame went on the link, ps. */
+        long[] sentPs = new long[64];
         int count;
         private long pad0, pad1, pad2, pad3, pad4, pad5, pad6;
     }
@@ -69,6 +81,10 @@ public final class CutLink implements EventHandler {
         int head;
         int count;
         long framesHandedOver;
+        /** Time of the last delivery that left the FIFO empty, ps, or -1 before the first. */
+        long emptiedAtPs = -1;
+        /** The sequence number reserved by that delivery for the next frame's delivery event. */
+        long emptiedSeq;
     }
 
     /**
@@ -118,16 +134,19 @@ public final class CutLink implements EventHandler {
      *
      * @param p         the frame; ownership passes to the link
      * @param arrivalPs its arrival time at the peer, ps (non-decreasing over calls)
+     * @param sentPs    the sending port's now, ps
      */
-    void offer(final Packet p, final long arrivalPs) {
+    void offer(final Packet p, final long arrivalPs, final long sentPs) {
         final Outbox o = filling;
         final int n = o.count;
         if (n == o.frames.length) {
             o.frames = Arrays.copyOf(o.frames, n * 2);
             o.arrivalPs = Arrays.copyOf(o.arrivalPs, n * 2);
+            o.sentPs = Arrays.copyOf(o.sentPs, n * 2);
         }
         o.frames[n] = p;
         o.arrivalPs[n] = arrivalPs;
+        o.sentPs[n] = sentPs;
         o.count = n + 1;
     }
 
@@ -177,7 +196,15 @@ public final class CutLink implements EventHandler {
         o.count = 0;
         f.framesHandedOver += n;
         if (wasEmpty) {
-            receiverSim.schedule(f.arrivalPs[f.head], this, 0, 0, f.frames[f.head]);
+            final long sentPs = o.sentPs[0];
+            if (sentPs < f.emptiedAtPs) {
+                // on one simulator the frame was on the wire when the last delivery ran: that delivery scheduled it
+                receiverSim.scheduleAs(f.arrivalPs[f.head], f.emptiedAtPs, f.emptiedSeq, this, 0, 0, f.frames[f.head]);
+            } else {
+                // on one simulator the wire was empty when it was sent: the sending port scheduled it then
+                receiverSim.scheduleAs(f.arrivalPs[f.head], sentPs, receiverSim.reserveSequence(), this, 0, 0,
+                    f.frames[f.head]);
+            }
         }
     }
 
@@ -218,6 +245,9 @@ public final class CutLink implements EventHandler {
         f.count--;
         if (f.count > 0) {
             receiverSim.schedule(f.arrivalPs[f.head], this, 0, 0, f.frames[f.head]);
+        } else {
+            f.emptiedAtPs = receiverSim.nowPs();
+            f.emptiedSeq = receiverSim.reserveSequence();
         }
         peer.receive(p, peerPort);
     }

@@ -241,7 +241,7 @@ public abstract class EgressPort implements EventHandler {
      */
     private void putOnWire(final Packet p, final long arrivalPs) {
         if (cutLink != null) {
-            cutLink.offer(p, arrivalPs); // the peer is in another partition: delivered through the cut link
+            cutLink.offer(p, arrivalPs, sim.nowPs()); // the peer is in another partition: delivered through the cut link
             return;
         }
         if (wireCount == wire.length) {

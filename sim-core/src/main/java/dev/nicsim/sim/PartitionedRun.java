@@ -30,9 +30,10 @@ import java.util.Arrays;
  *       pools.</li>
  * </ol>
  * A frame put on a cut link at t &lt;= E arrives at or after t + L &gt; E, so it is scheduled on
- * the receiving partition (at the start of its next window, after the barrier's global events,
- * as a hand-over by the coordinator at the barrier would schedule it) before it is due, and no
- * partition ever sees an event from the past.
+ * the receiving partition (at the start of its next window) before it is due, and no partition
+ * ever sees an event from the past; it is scheduled with the tie-break key its delivery would
+ * have had on one simulator ({@link CutLink}, {@link Simulator#scheduleAs}), so it runs among the
+ * receiving partition's events of its time where the sequential run runs it.
  * Within a window the partitions share no mutable state, so the results depend on the partition
  * count only, never on the number of threads, the scheduler, the gate or which thread runs what:
  * one thread running the partitions one after the other gives byte-identical results to one

@@ -7,7 +7,18 @@ import java.util.function.LongSupplier;
  * Discrete-event kernel: time in {@code long} picoseconds and deterministic tie order (events at
  * the same time run in the order they were scheduled).
  *
- * <p>Layout: two tiers that together keep the exact (time, schedule order) order.
+ * <h2>Order</h2>
+ * Events run in (time, scheduled-at time, sequence number) order, where an event's scheduled-at
+ * time is the simulator's now when {@link #schedule} was called and its sequence number counts the
+ * calls. Now never decreases, so over {@link #schedule}'s calls the scheduled-at time never
+ * decreases either, and the order is simply (time, schedule order). The scheduled-at time is in
+ * the key for {@link #scheduleAs}: a partitioned run's {@link CutLink} schedules a frame from
+ * another partition after its sender's window has ended, and gives it the scheduled-at time (and,
+ * where the receiving side's own event would have scheduled it, the sequence number) its delivery
+ * would have had on one simulator, so that it runs among the events of its time where the
+ * sequential run runs it.
+ *
+ * <p>Layout: two tiers that together keep the exact (time, scheduled-at time, sequence) order.
  * <ul>
  *   <li>A timing wheel (calendar queue, Brown 1988) of {@value #WHEEL_SIZE} buckets of
  *       2^{@value #BUCKET_SHIFT} ps (256 ps) each, covering the next ~2.1 us from the current
@@ -15,21 +26,22 @@ import java.util.function.LongSupplier;
  *       propagation delay, NIC wake-ups). Each bucket is a list, in time then schedule order, of
  *       slot indices linked through a {@code next} array; an occupancy bitmap finds the next
  *       non-empty bucket 64 buckets per word. Scheduling appends at the tail (or walks the few
- *       entries of the bucket when times arrive out of order); taking the next event pops a head.
+ *       entries of the bucket when keys arrive out of order); taking the next event pops a head.
  *       Both are O(1) for the bucket sizes a fabric produces (about one event per bucket at
  *       4 events/ns).</li>
- *   <li>An overflow 4-ary min-heap of (time, key) pairs in one {@code long[]} for events beyond
+ *   <li>An overflow 4-ary min-heap ({@link EventHeap}) of (time, key) pairs for events beyond
  *       the wheel's window (flow starts, retransmission timers, sampling), where key = schedule
- *       sequence number (upper 40 bits) | slot (lower 24 bits). When the current bucket advances,
- *       heap events that enter the window move, in heap order, to the tails of their buckets.
- *       Those buckets had been outside the window, so they were empty, and later schedules carry
- *       later sequence numbers: every bucket stays in (time, sequence) order.</li>
+ *       sequence number (upper 40 bits) | slot (lower 24 bits); two events of the same time
+ *       compare their slots' scheduled-at times, then their keys. When the current bucket
+ *       advances, heap events that enter the window move, in heap order, to their buckets, which
+ *       stay in (time, scheduled-at time, sequence) order.</li>
  * </ul>
  * The event's handler, kind, time and arguments live in slots recycled through a free list (the
  * most recently freed slot first, so the slots in use stay few and cached). A slot is laid out
  * across two arrays so that scheduling or taking an event touches two cache lines rather than one
- * per field: {@code slots[4s]} time, {@code [4s+1]} arg, {@code [4s+2]} next slot in the bucket,
- * {@code [4s+3]} kind; {@code slotRefs[2s]} handler and {@code [2s+1]} ref. A bucket's first and
+ * per field: {@code slots[6s]} time, {@code [6s+1]} arg, {@code [6s+2]} next slot in the bucket,
+ * {@code [6s+3]} kind, {@code [6s+4]} scheduled-at time, {@code [6s+5]} sequence number;
+ * {@code slotRefs[2s]} handler and {@code [2s+1]} ref. A bucket's first and
  * last slot sit side by side ({@code buckets[2w]}, {@code [2w+1]}), so an append to a non-empty
  * bucket reads one line of the wheel, not two.
  *
@@ -49,7 +61,8 @@ import java.util.function.LongSupplier;
  */
 public final class Simulator {
     private static final int SLOT_BITS = 24;
-    private static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    /** Mask of the slot in an {@link EventHeap} key. */
+    static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     private static final int MAX_SLOTS = 1 << SLOT_BITS;
     /** Sequence numbers take the 39 bits above the slot, so keys stay positive. */
     private static final long MAX_SEQUENCE = 1L << 39;
@@ -69,12 +82,16 @@ public final class Simulator {
     private final int[] buckets = new int[2 * WHEEL_SIZE];
     private final long[] occupied = new long[WHEEL_SIZE / 64];
     private int wheelCount;
-    private int heapSize;
-    /** heap[2i] = time of node i, heap[2i+1] = key of node i. */
-    private long[] heap = new long[2 * 1024];
+    /** The events beyond the wheel's window. */
+    private final EventHeap heap = new EventHeap();
     /** Longs per slot in {@link #slots}. */
-    private static final int SLOT_STRIDE = 4;
-    /** Per slot s: [4s] time in ps, [4s+1] the long argument, [4s+2] next slot in its bucket or -1, [4s+3] kind. */
+    static final int SLOT_STRIDE = 6;
+    /** Offset of the scheduled-at time in a slot. */
+    static final int SCHEDULED_AT = 4;
+    /**
+     * Per slot s: [6s] time in ps, [6s+1] the long argument, [6s+2] next slot in its bucket or -1,
+     * [6s+3] kind, [6s+4] the time it was scheduled at, ps, [6s+5] its sequence number.
+     */
     private long[] slots = new long[SLOT_STRIDE * 1024];
     /** Per slot s: [2s] the {@link EventHandler}, [2s+1] the object argument. */
     private Object[] slotRefs = new Object[2 * 1024];
@@ -121,7 +138,7 @@ public final class Simulator {
 
     /** @return number of events waiting */
     public int pending() {
-        return wheelCount + heapSize;
+        return wheelCount + heap.size();
     }
 
     /**
@@ -142,17 +159,66 @@ public final class Simulator {
         if (sequence == MAX_SEQUENCE) {
             throw new IllegalStateException("more than " + MAX_SEQUENCE + " events scheduled in one run");
         }
+        insert(timePs, nowPs, sequence++, handler, kind, arg, ref);
+    }
+
+    /**
+     * Schedules an event with the tie-break key it would have had if it had been scheduled
+     * earlier: at time {@code scheduledAtPs} with sequence number {@code seq}. Events at the same
+     * time run in (scheduled-at time, sequence number) order; {@link #schedule} uses now and the
+     * next sequence number, so over one thread's calls the order is the scheduling order. A
+     * partitioned run's {@link CutLink} schedules a frame taken over from another partition with the
+     * key the sending port would have given its delivery on one simulator.
+     *
+     * @param timePs        absolute time in ps, not before {@link #nowPs()}
+     * @param scheduledAtPs the time the event counts as scheduled at, ps, at most {@code timePs}
+     * @param seq           its sequence number: one {@link #reserveSequence} returned, or
+     *                      {@link #reserveSequence}'s next
+     * @param handler       receiver
+     * @param kind          kind passed back to the handler
+     * @param arg           long argument passed back
+     * @param ref           object argument passed back, or null
+     * @throws IllegalArgumentException if {@code timePs} is in the past
+     * @throws IllegalStateException    if 2^24 events are already pending
+     */
+    void scheduleAs(final long timePs, final long scheduledAtPs, final long seq, final EventHandler handler,
+                    final int kind, final long arg, final Object ref) {
+        if (timePs < nowPs) {
+            throw new IllegalArgumentException("event at " + timePs + " ps is before now " + nowPs + " ps");
+        }
+        insert(timePs, scheduledAtPs, seq, handler, kind, arg, ref);
+    }
+
+    /**
+     * Takes the next sequence number without scheduling: an event later scheduled with it
+     * ({@link #scheduleAs}) orders among the events of its time and scheduled-at time as if it had
+     * been scheduled now.
+     *
+     * @return the sequence number
+     * @throws IllegalStateException if 2^39 sequence numbers were taken
+     */
+    long reserveSequence() {
+        if (sequence == MAX_SEQUENCE) {
+            throw new IllegalStateException("more than " + MAX_SEQUENCE + " events scheduled in one run");
+        }
+        return sequence++;
+    }
+
+    private void insert(final long timePs, final long scheduledAtPs, final long seq, final EventHandler handler,
+                        final int kind, final long arg, final Object ref) {
         final int slot = allocateSlot();
-        slots[SLOT_STRIDE * slot] = timePs;
-        slots[SLOT_STRIDE * slot + 1] = arg;
-        slots[SLOT_STRIDE * slot + 3] = kind;
+        final int base = SLOT_STRIDE * slot;
+        slots[base] = timePs;
+        slots[base + 1] = arg;
+        slots[base + 3] = kind;
+        slots[base + 4] = scheduledAtPs;
+        slots[base + 5] = seq;
         slotRefs[2 * slot] = handler;
         slotRefs[2 * slot + 1] = ref;
-        final long seq = sequence++;
         if ((timePs >>> BUCKET_SHIFT) - cursorBucket < WHEEL_SIZE) {
             wheelAppend(slot, timePs);
         } else {
-            heapPush(timePs, (seq << SLOT_BITS) | slot);
+            heap.push(timePs, (seq << SLOT_BITS) | slot, slots);
         }
     }
 
@@ -189,9 +255,9 @@ public final class Simulator {
             if (wheelCount > 0) {
                 w = firstOccupiedBucket();
                 t = slots[SLOT_STRIDE * buckets[2 * w]];
-            } else if (heapSize > 0) {
+            } else if (heap.size() > 0) {
                 w = -1;
-                t = heap[0];
+                t = heap.headTimePs();
             } else {
                 break;
             }
@@ -432,7 +498,7 @@ public final class Simulator {
         if (wheelCount > 0) {
             return slots[SLOT_STRIDE * buckets[2 * firstOccupiedBucket()]];
         }
-        return heapSize == 0 ? Long.MAX_VALUE : heap[0];
+        return heap.size() == 0 ? Long.MAX_VALUE : heap.headTimePs();
     }
 
     /** @return wheel position of the first non-empty bucket at or after the cursor; wheelCount > 0 */
@@ -459,7 +525,7 @@ public final class Simulator {
             return;
         }
         final int tail = buckets[2 * w + 1];
-        if (slots[SLOT_STRIDE * tail] <= timePs) {
+        if (!after(tail, slot)) {
             slots[SLOT_STRIDE * tail + 2] = slot;
             slots[SLOT_STRIDE * slot + 2] = -1;
             buckets[2 * w + 1] = slot;
@@ -467,7 +533,7 @@ public final class Simulator {
         }
         int prev = -1;
         int n = buckets[2 * w];
-        while (slots[SLOT_STRIDE * n] <= timePs) { // stops before the tail, whose time is later
+        while (!after(n, slot)) { // stops at the tail at the latest, which orders after
             prev = n;
             n = (int) slots[SLOT_STRIDE * n + 2];
         }
@@ -480,15 +546,32 @@ public final class Simulator {
     }
 
     /**
+     * @return whether slot {@code a}'s event runs after slot {@code b}'s: (time, scheduled-at time,
+     *         sequence number) order
+     */
+    private boolean after(final int a, final int b) {
+        final long[] s = slots;
+        final int ia = SLOT_STRIDE * a;
+        final int ib = SLOT_STRIDE * b;
+        if (s[ia] != s[ib]) {
+            return s[ia] > s[ib];
+        }
+        if (s[ia + 4] != s[ib + 4]) {
+            return s[ia + 4] > s[ib + 4];
+        }
+        return s[ia + 5] > s[ib + 5];
+    }
+
+    /**
      * Moves the cursor forward to bucket {@code b} (no wheel event lies before it) and moves the
      * heap events that now fall inside the window to the wheel, in (time, sequence) order.
      */
     private void advanceCursor(final long b) {
         cursorBucket = b;
-        while (heapSize > 0 && (heap[0] >>> BUCKET_SHIFT) - b < WHEEL_SIZE) {
-            final long t = heap[0];
-            final int slot = (int) (heap[1] & SLOT_MASK);
-            removeTop();
+        while (heap.size() > 0 && (heap.headTimePs() >>> BUCKET_SHIFT) - b < WHEEL_SIZE) {
+            final long t = heap.headTimePs();
+            final int slot = (int) (heap.headKey() & SLOT_MASK);
+            heap.removeTop(slots);
             wheelAppend(slot, t);
         }
     }
@@ -507,70 +590,5 @@ public final class Simulator {
             freeSlots = Arrays.copyOf(freeSlots, n);
         }
         return slotsUsed++;
-    }
-
-    private void heapPush(final long timePs, final long key) {
-        if (2 * heapSize == heap.length) {
-            heap = Arrays.copyOf(heap, heap.length * 2);
-        }
-        siftUp(heap, heapSize++, timePs, key);
-    }
-
-    /**
-     * Puts (time, key) at heap position {@code i} or above: moves it up past every parent that
-     * orders after it (time, then key).
-     */
-    private static void siftUp(final long[] h, final int from, final long timePs, final long key) {
-        int i = from;
-        while (i > 0) {
-            final int parent = (i - 1) >>> 2;
-            final long pt = h[2 * parent];
-            if (pt < timePs || (pt == timePs && h[2 * parent + 1] < key)) {
-                break;
-            }
-            h[2 * i] = pt;
-            h[2 * i + 1] = h[2 * parent + 1];
-            i = parent;
-        }
-        h[2 * i] = timePs;
-        h[2 * i + 1] = key;
-    }
-
-    /**
-     * Removes the heap's root: the hole left at the root moves down along the smallest children to
-     * a leaf (three comparisons a level, none against the displaced last element, which almost
-     * always belongs near the bottom), then the last element moves up from there (Floyd's method).
-     */
-    private void removeTop() {
-        final long[] h = heap;
-        final int last = --heapSize;
-        if (last == 0) {
-            return;
-        }
-        final long t = h[2 * last];
-        final long k = h[2 * last + 1];
-        int i = 0;
-        while (true) {
-            final int first = 4 * i + 1;
-            if (first >= last) {
-                break;
-            }
-            int c = first;
-            long ct = h[2 * first];
-            long ck = h[2 * first + 1];
-            final int end = Math.min(first + 4, last);
-            for (int j = first + 1; j < end; j++) {
-                final long jt = h[2 * j];
-                if (jt < ct || (jt == ct && h[2 * j + 1] < ck)) {
-                    c = j;
-                    ct = jt;
-                    ck = h[2 * j + 1];
-                }
-            }
-            h[2 * i] = ct;
-            h[2 * i + 1] = ck;
-            i = c;
-        }
-        siftUp(h, i, t, k);
     }
 }

@@ -256,7 +256,7 @@ class PartitionedRunTest {
         final Fabric f = new Fabric(true, 1);
         final Packet p = new Packet();
         p.frameBytes = FRAME_BYTES;
-        f.ab.offer(p, 2_000_000);
+        f.ab.offer(p, 2_000_000, 0);
         assertEquals(2_000_000, f.ab.flip());
         assertEquals(1, f.ab.framesInFlight());
         assertEquals(Long.MAX_VALUE, f.simB.nextEventTimePs(), "not on the receiving simulator before the drain");
@@ -264,7 +264,7 @@ class PartitionedRunTest {
         assertEquals(2_000_000, f.simB.nextEventTimePs());
         assertEquals(1, f.ab.framesHandedOver());
         assertEquals(Long.MAX_VALUE, f.ab.flip(), "nothing sent in the second window");
-        f.ab.offer(new Packet(), 3_000_000);
+        f.ab.offer(new Packet(), 3_000_000, 0);
         f.ab.flip();
         final IllegalStateException e = assertThrows(IllegalStateException.class, f.ab::flip);
         assertEquals("cut link 0: 1 frames of the previous window were not taken over by the receiving partition", e.getMessage());

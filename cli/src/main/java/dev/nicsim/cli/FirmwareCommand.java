@@ -148,7 +148,7 @@ final class FirmwareCommand implements Callable<Integer> {
                 }
             }
             o.println("disabled events: " + (disabled.isEmpty() ? "none" : String.join(", ", disabled)));
-            // issue 23 defect 7: a set-up call that failed declared nothing, even if the program ignored its return
+            // a set-up call that failed declared nothing, even if the program ignored its return
             final List<String> failed = d.failedSetupCalls();
             o.println("failed set-up calls: " + (failed.isEmpty() ? "none"
                 : failed.size() + " (returned DOCA_PCC_DEV_STATUS_FAIL in doca_pcc_dev_user_init; nothing of them is declared)"));
@@ -158,7 +158,7 @@ final class FirmwareCommand implements Callable<Integer> {
             return 0;
         }
 
-        /** The optional DOCA callbacks the ELF defines (issue 22). */
+        /** The optional DOCA callbacks the ELF defines. */
         private static void handlers(final PrintStream o, final FirmwareImage image) {
             o.printf(Locale.ROOT, "handlers: NP packet %s, host mailbox %s, port info %s%n", yes(image.hasNpHandler()),
                 yes(image.hasMailboxHandler()), yes(image.hasPortInfoHandler()));

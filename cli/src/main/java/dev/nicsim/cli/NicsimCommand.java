@@ -155,9 +155,9 @@ public final class NicsimCommand implements Callable<Integer> {
     }
 
     /**
-     * Turns a lost standard output into an error (issue 23 defect 9): {@code System.out} is a
-     * {@link java.io.PrintStream}, which swallows write errors, so {@code trace dump > /dev/full} or a
-     * dump into a full disk used to exit 0 with the text lost. Flushes standard output and checks its
+     * Turns a lost standard output into an error: {@code System.out} is a
+     * {@link java.io.PrintStream}, which swallows write errors, so without this check {@code trace dump > /dev/full} or a
+     * dump into a full disk would exit 0 with the text lost. Flushes standard output and checks its
      * error flag; the stream does not keep the cause, so the line names the usual ones.
      *
      * @param code the command's exit code

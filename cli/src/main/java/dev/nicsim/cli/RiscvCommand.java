@@ -45,8 +45,8 @@ public final class RiscvCommand implements Callable<Integer> {
     /** Exit status for an unhandled fault or the instruction limit. */
     public static final int EXIT_FAULT = RiscvRun.EXIT_FAULT;
     /**
-     * Default {@code --max-instructions}: 10^9 instructions, about 8 s of one core on the
-     * reference machine (2-core AMD EPYC VM, e31, a tight loop: 1.0e9 in 8.7 s of CPU, 2026-11-27).
+     * Default {@code --max-instructions}: 10^9 instructions, seconds of one core for the
+     * interpreter (docs/performance.md, "RISC-V core", has the measured rate).
      * A program that runs longer needs the option; one that never ends stops there with
      * {@link #EXIT_FAULT} and a line saying the default limit was reached.
      */

@@ -9,6 +9,7 @@ import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.pcc.Units;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -140,7 +141,7 @@ public class SteppedEmulatorBenchmark extends NicsimBenchmark {
         final int flow = 1 + target % FLOWS_PER_NIC;
         final long t = nowPs;
         nowPs = t + STEP_PS;
-        event.reset(PccEventType.ACK, 0, flow, ++psn[target], (int) (t / 1000));
+        event.reset(PccEventType.ACK, 0, flow, ++psn[target], (int) (t / Units.PS_PER_NS));
         e.offer(event, t);
         offered++;
         long next = e.advance(t);

@@ -11,6 +11,7 @@ import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.pcc.Units;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.ObjLongConsumer;
@@ -71,7 +72,7 @@ public final class DirectCcProcessor implements CcProcessor {
         store.wrap(slot, context);
         attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         result.reset();
-        algorithm.initFlow(context, (int) (nowPs / 1000), attributes, result);
+        algorithm.initFlow(context, (int) (nowPs / Units.PS_PER_NS), attributes, result);
         sink.onResult(qpn, result, nowPs, 0);
     }
 

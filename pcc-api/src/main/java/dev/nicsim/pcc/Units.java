@@ -69,6 +69,16 @@ public final class Units {
     }
 
     /**
+     * Nanoseconds to microseconds.
+     *
+     * @param ns a time, ns
+     * @return the time, us (exact up to double precision)
+     */
+    public static double usFromNs(final long ns) {
+        return ns / (double) NS_PER_US;
+    }
+
+    /**
      * Picoseconds to whole nanoseconds, truncated toward zero (as a 32-bit PCC timestamp source).
      *
      * @param ps a time, ps

@@ -1,5 +1,7 @@
 package dev.nicsim.scenario;
 
+import dev.nicsim.pcc.Units;
+
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -188,7 +190,7 @@ public final class Ns3Topology {
         for (final Link l : links) {
             if (l.delayPs() > MAX_DELAY_PS) {
                 throw new ScenarioException(file + ":" + l.line() + ": delay: expected at most 1s (1000000000ns), got "
-                    + l.delayPs() / 1000 + " ns");
+                    + l.delayPs() / Units.PS_PER_NS + " ns");
             }
             if (l.errorRate() != 0) {
                 throw new ScenarioException(file + ":" + l.line() + ": error_rate: nicsim models no link errors,"

@@ -5,6 +5,7 @@ import dev.nicsim.fabric.run.FlowRecord;
 import dev.nicsim.fabric.run.Reports;
 import dev.nicsim.fabric.run.RunResult;
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.pcc.Units;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -105,7 +106,7 @@ public final class PointMetrics {
         m.put("pfc_pause_frames", Long.toString(pause));
         m.put("cnps", Long.toString(r.cnpsSent()));
         m.put("max_queue_bytes", Long.toString(maxQueue));
-        m.put("simulated_ns", Long.toString(r.simulatedPs() / 1000));
+        m.put("simulated_ns", Long.toString(r.simulatedPs() / Units.PS_PER_NS));
         m.put("wall_s", wall(wallNanos));
         final boolean firmware = o.runner().programs().provider() instanceof FirmwareProvider;
         final RunResult.EmulatorFigures e = r.emulator();

@@ -1,5 +1,7 @@
 package dev.nicsim.traces;
 
+import dev.nicsim.pcc.Units;
+
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -330,7 +332,7 @@ public final class PcapWriter implements AutoCloseable {
             Arrays.fill(frame, n, MIN_FRAME, (byte) 0);
             n = MIN_FRAME;
         }
-        final long ns = baseEpochNs + timePs / 1_000;
+        final long ns = baseEpochNs + timePs / Units.PS_PER_NS;
         Bytes.put32le(record, 0, (int) (ns / 1_000_000_000L));
         Bytes.put32le(record, 4, (int) (ns % 1_000_000_000L));
         Bytes.put32le(record, 8, n);
@@ -347,7 +349,7 @@ public final class PcapWriter implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("the pcap writer is closed");
         }
-        check(timePs >= 0 && timePs / 1_000 < MAX_EPOCH_NS - baseEpochNs, "timePs",
+        check(timePs >= 0 && timePs / Units.PS_PER_NS < MAX_EPOCH_NS - baseEpochNs, "timePs",
             "a time after baseEpochNs that fits the 32-bit pcap seconds field", timePs);
     }
 

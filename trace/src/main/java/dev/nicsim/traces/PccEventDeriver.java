@@ -4,6 +4,7 @@ import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.Units;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -83,7 +84,7 @@ public final class PccEventDeriver implements RocePacketHandler {
     private static final int MASK24 = PccEventLayout.MASK_24;
     private static final int REC = PccEventLayout.RECORD_LENGTH;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-    private static final long MAX_DELTA_NS = Long.MAX_VALUE / 1_000;
+    private static final long MAX_DELTA_NS = Long.MAX_VALUE / Units.PS_PER_NS;
 
     private final PccEventSink sink;
     private final long burstGapPs;
@@ -146,8 +147,8 @@ public final class PccEventDeriver implements RocePacketHandler {
             throw new IllegalArgumentException("pairingWaitNs: expected 0..1000000000000 ns, got " + pairingWaitNs);
         }
         this.sink = sink;
-        this.burstGapPs = burstGapNs * 1_000;
-        this.pairingWaitPs = pairingWaitNs * 1_000;
+        this.burstGapPs = burstGapNs * Units.PS_PER_NS;
+        this.pairingWaitPs = pairingWaitNs * Units.PS_PER_NS;
         this.rttFromAckReq = rttFromAckReq;
     }
 
@@ -220,7 +221,7 @@ public final class PccEventDeriver implements RocePacketHandler {
         if (d > MAX_DELTA_NS) {
             d = MAX_DELTA_NS;
         }
-        final long ps = d < 0 ? -1 : d * 1_000;
+        final long ps = d < 0 ? -1 : d * Units.PS_PER_NS;
         if (ps < nowPs) {
             timeRegressions++;
             return nowPs;
@@ -229,7 +230,7 @@ public final class PccEventDeriver implements RocePacketHandler {
     }
 
     private static int ns32(final long ps) {
-        return (int) (ps / 1_000);
+        return (int) (ps / Units.PS_PER_NS);
     }
 
     // ------------------------------------------------------------------ requests

@@ -15,7 +15,7 @@ public interface PccEventSink {
      * @param event  the event record ({@link dev.nicsim.pcc.PccEventLayout}); a flyweight over a reused
      *               buffer, valid only during the call: copy it ({@link PccEvent#copyFrom}) to keep it
      * @param timePs when the event happened, picoseconds since the capture's first packet
-     *               (its 32-bit nanosecond timestamp is {@code (int) (timePs / 1000)})
+     *               (its 32-bit nanosecond timestamp is {@code (int) (timePs / Units.PS_PER_NS)})
      */
     void onEvent(PccEvent event, long timePs);
 }

@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.fct;
 
 import dev.nicsim.fabric.topology.TopologyGraph;
+import dev.nicsim.pcc.Units;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,7 +73,7 @@ public final class Ns3Paths {
                 }
                 final TopologyGraph.Edge e = graph.edges().get(nb[1]);
                 final long rate = e.link().rateBitsPerSec();
-                d[next] = d[now] + e.link().delayPs() / 1000;
+                d[next] = d[now] + e.link().delayPs() / Units.PS_PER_NS;
                 tx[next] = tx[now] + payloadBytes * 1_000_000_000L * 8 / rate;
                 b[next] = Math.min(b[now], rate);
                 if (next >= graph.hosts()) { // only switches forward

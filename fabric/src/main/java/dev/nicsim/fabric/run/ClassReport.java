@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.run;
 
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.FlowSpec;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -110,7 +111,7 @@ public final class ClassReport {
             bytes += throughput.deliveredBytes(id);
             final FlowRecord r = records.get(id);
             if (r.completed()) {
-                fct.add(r.fctNs() / 1000.0);
+                fct.add(Units.usFromNs(r.fctNs()));
                 slow.add(r.slowdown());
             }
         }

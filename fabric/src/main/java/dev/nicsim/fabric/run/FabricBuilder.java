@@ -20,6 +20,7 @@ import dev.nicsim.nic.NpProgram;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccIntHop;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.NetDevice;
@@ -258,7 +259,8 @@ final class FabricBuilder {
     private static NpProgram npProgram(final FirmwareNotificationPoint.Nic fw) {
         return probe -> {
             final int o = fw.handle(probe.port, probe.requestSendNs, probe.srcHost, probe.dstHost, probe.udpSrcPort, probe.dscp,
-                probe.ecn, probe.nowPs / 1000, probe.ifa2HopLimit, probe.ifa2Gns, probe.ifa2Records, probe.ifa2RecordCount);
+                probe.ecn, probe.nowPs / Units.PS_PER_NS, probe.ifa2HopLimit, probe.ifa2Gns, probe.ifa2Records,
+                probe.ifa2RecordCount);
             probe.word0 = fw.word0();
             probe.word1 = fw.word1();
             probe.word2 = fw.word2();

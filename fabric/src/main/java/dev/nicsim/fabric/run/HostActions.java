@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.run;
 
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.fabric.topology.TopologyGraph;
 import dev.nicsim.microcode.firmware.FirmwareAlgorithm;
@@ -55,7 +56,7 @@ final class HostActions {
     void deliverMailbox(final int i) {
         final Scenario.MailboxMessage m = scenario.mailbox().get(i);
         final byte[] request = m.request();
-        final int nowNs = (int) (sim.nowPs() / 1000);
+        final int nowNs = (int) (sim.nowPs() / Units.PS_PER_NS);
         final long rate = scenario.topology().hostLink().rateBitsPerSec();
         for (int h = 0; h < fabric.nics().length; h++) {
             if (m.nic() == Scenario.ALL_NICS || m.nic() == h) {
@@ -108,7 +109,7 @@ final class HostActions {
             if (recorder != null) {
                 recorder.portState(h, sim.nowPs(), ev.up(), rate);
             }
-            fw.portStateChanged(ev.up(), (int) (sim.nowPs() / 1000), rate);
+            fw.portStateChanged(ev.up(), (int) (sim.nowPs() / Units.PS_PER_NS), rate);
         }
     }
 }

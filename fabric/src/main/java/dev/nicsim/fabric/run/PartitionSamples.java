@@ -2,6 +2,7 @@ package dev.nicsim.fabric.run;
 
 import dev.nicsim.nic.QpRateVisitor;
 import dev.nicsim.nic.RoceNic;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.sw.SwitchAsic;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -198,7 +199,7 @@ final class PartitionSamples {
         }
         if (endPs == rateSampleAtPs) {
             part.rateRows.setLength(0);
-            part.rateTimeNs = endPs / 1000;
+            part.rateTimeNs = endPs / Units.PS_PER_NS;
             for (final int h : part.ownHosts) {
                 rateRowStart[h] = part.rateRows.length();
                 nics[h].forEachActiveQp(part);
@@ -214,7 +215,7 @@ final class PartitionSamples {
         rows.setLength(0);
         for (final int i : part.ownSwitches) {
             queueRowStart[i] = rows.length();
-            sampleSwitch(switches[i], endPs / 1000, lastDepth[i], sampledDepth[i], part);
+            sampleSwitch(switches[i], endPs / Units.PS_PER_NS, lastDepth[i], sampledDepth[i], part);
             queueRowEnd[i] = rows.length();
         }
         part.queuesAtPs = endPs;

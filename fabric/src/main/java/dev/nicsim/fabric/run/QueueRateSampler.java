@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.run;
 
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.sim.EventHandler;
@@ -85,7 +86,7 @@ final class QueueRateSampler implements EventHandler {
     }
 
     private void sampleQueues() {
-        final long nowNs = sim.nowPs() / 1000;
+        final long nowNs = sim.nowPs() / Units.PS_PER_NS;
         final long[][][] lastDepth = fabric.lastDepth();
         for (int i = 0; i < fabric.switches().length; i++) {
             PartitionSamples.sampleSwitch(fabric.switches()[i], nowNs, lastDepth[i], lastDepth[i], series::queue);
@@ -93,7 +94,7 @@ final class QueueRateSampler implements EventHandler {
     }
 
     private void sampleRates() {
-        final long nowNs = sim.nowPs() / 1000;
+        final long nowNs = sim.nowPs() / Units.PS_PER_NS;
         for (final RoceNic n : fabric.nics()) {
             n.forEachActiveQp((qpn, rate, window) -> series.rate(nowNs, qpn, rate, window));
         }

@@ -2,6 +2,7 @@ package dev.nicsim.fabric.run;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
@@ -104,7 +105,7 @@ public final class Reports {
             g.writeNumberField("seed", r.seed());
             g.writeStringField("version", VERSION);
             g.writeStringField("algorithm", scenario.algorithm().name());
-            g.writeNumberField("simulated_ns", r.simulatedPs() / 1000);
+            g.writeNumberField("simulated_ns", r.simulatedPs() / Units.PS_PER_NS);
             g.writeNumberField("wall_s", r.wallNanos() / 1e9);
             g.writeNumberField("events", r.events());
             g.writeNumberField("events_per_sec", Math.round(r.eventsPerSecond()));
@@ -180,12 +181,12 @@ public final class Reports {
         out.printf(Locale.ROOT, "wall time           %.3f s%n", r.wallNanos() / 1e9);
         out.printf(Locale.ROOT, "events              %d (%.2f M events/s)%n", r.events(), r.eventsPerSecond() / 1e6);
         out.printf(Locale.ROOT, "data packets        %d (%.3f us wall per data packet)%n", r.dataPackets(),
-            r.wallNsPerDataPacket() / 1000);
+            r.wallNsPerDataPacket() / Units.NS_PER_US);
         final RunResult.PartitionFigures pf = r.partitioning();
         if (pf != null) {
             out.printf(Locale.ROOT, "partitions          %d on %d threads, hosts %s, %d cut links, window %.3f ns, %d windows%n",
                 pf.partitions(), pf.threads(), Arrays.toString(pf.hostsPerPartition()), pf.cutLinks(),
-                pf.lookAheadPs() / 1e3, pf.windows());
+                Units.nsFromPs(pf.lookAheadPs()), pf.windows());
         }
         if (r.kernelEpochs() > 0) { // which way the kernel's self-timed look-ahead went (speed only)
             out.printf(Locale.ROOT, "kernel look-ahead   on in %d of %d epochs of 65536 events%n", r.lookAheadEpochs(),

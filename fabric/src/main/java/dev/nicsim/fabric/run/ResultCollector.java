@@ -9,6 +9,7 @@ import dev.nicsim.microcode.firmware.FirmwareProvider;
 import dev.nicsim.nic.FlowProgress;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.PccEventType;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.Simulator;
 import dev.nicsim.sw.SwitchAsic;
@@ -50,8 +51,8 @@ final class ResultCollector {
         final List<FlowRecord> records = new ArrayList<>(flows.size());
         for (final FlowSpec f : flows) {
             final long fct = fctPs[f.flowId()];
-            records.add(new FlowRecord(f.flowId(), f.src(), f.dst(), f.sizeBytes(), f.startPs() / 1000,
-                fct < 0 ? -1 : fct / 1000, Math.max(1, idealPs[f.flowId()] / 1000)));
+            records.add(new FlowRecord(f.flowId(), f.src(), f.dst(), f.sizeBytes(), f.startPs() / Units.PS_PER_NS,
+                fct < 0 ? -1 : fct / Units.PS_PER_NS, Math.max(1, idealPs[f.flowId()] / Units.PS_PER_NS)));
         }
         final List<RunResult.SwitchFigures> sw = new ArrayList<>();
         for (final SwitchAsic s : fabric.switches()) {

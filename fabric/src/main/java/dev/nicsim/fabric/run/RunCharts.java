@@ -3,6 +3,7 @@ package dev.nicsim.fabric.run;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.FlowSpec;
 import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
@@ -72,7 +73,7 @@ public final class RunCharts {
     /** Height of every figure, pixels. */
     public static final int HEIGHT_PX = 560;
     /** Largest {@code time_ns} accepted: the simulator's clock counts picoseconds in a {@code long}. */
-    static final long MAX_TIME_NS = Long.MAX_VALUE / 1000;
+    static final long MAX_TIME_NS = Long.MAX_VALUE / Units.PS_PER_NS;
 
     private RunCharts() {
     }
@@ -178,7 +179,7 @@ public final class RunCharts {
 
     /**
      * The line of one series sampled on a grid: its value at each grid time, 0 where it has no row,
-     * times in us ({@code time / 1000}), values times {@code scale}; reduced to {@link #WIDTH_PX}
+     * times in us ({@link Units#usFromNs}), values times {@code scale}; reduced to {@link #WIDTH_PX}
      * columns over the grid's time range. Only the rows and the grid times next to them (their 0s,
      * when no row is there) are visited, which is the same polyline as every grid time; a row off
      * the grid is drawn at its own time.
@@ -212,9 +213,9 @@ public final class RunCharts {
             throw new IllegalArgumentException("time_ns: the sample times overflow the picosecond clock (at most "
                 + MAX_TIME_NS + " ns)");
         }
-        final PixelColumns line = new PixelColumns(0, Math.max(lastNs, points.lastKey()) / 1000.0, WIDTH_PX);
+        final PixelColumns line = new PixelColumns(0, Units.usFromNs(Math.max(lastNs, points.lastKey())), WIDTH_PX);
         for (final Map.Entry<Long, Double> p : points.entrySet()) {
-            line.add(p.getKey() / 1000.0, p.getValue());
+            line.add(Units.usFromNs(p.getKey()), p.getValue());
         }
         return line;
     }
@@ -264,8 +265,8 @@ public final class RunCharts {
         double xMax = Double.NEGATIVE_INFINITY;
         for (final TreeMap<Long, Long> pts : byQpn.values()) {
             if (!pts.isEmpty()) {
-                xMin = Math.min(xMin, pts.firstKey() / 1000.0);
-                xMax = Math.max(xMax, pts.lastKey() / 1000.0);
+                xMin = Math.min(xMin, Units.usFromNs(pts.firstKey()));
+                xMax = Math.max(xMax, Units.usFromNs(pts.lastKey()));
             }
         }
         boolean any = false;
@@ -277,7 +278,7 @@ public final class RunCharts {
             any = true;
             final PixelColumns line = new PixelColumns(xMin, xMax, WIDTH_PX);
             for (final Map.Entry<Long, Long> p : pts.entrySet()) {
-                line.add(p.getKey() / 1000.0, p.getValue() / 1e9);
+                line.add(Units.usFromNs(p.getKey()), p.getValue() / 1e9);
             }
             chart.addSeries("flow " + id + " (" + sizes.get(id) + " B)", line.xs(), line.ys()).setMarker(SeriesMarkers.NONE);
         }

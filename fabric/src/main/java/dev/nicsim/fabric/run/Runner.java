@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.run;
 
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioPrograms;
 import dev.nicsim.scenario.ScenarioException;
@@ -167,7 +168,7 @@ public final class Runner implements FlowListener, EventHandler {
             final var path = graph.path(f.src(), f.dst());
             fctPs[f.flowId()] = -1;
             idealPs[f.flowId()] = IdealFct.idealPs(path, f.sizeBytes(), scenario.nic().mtuBytes());
-            final long rttNs = IdealFct.baseRttPs(path, scenario.nic().mtuBytes()) / 1000;
+            final long rttNs = IdealFct.baseRttPs(path, scenario.nic().mtuBytes()) / Units.PS_PER_NS;
             if (rttNs > Integer.MAX_VALUE) { // the PCC flow attribute base_rtt_ns is 32 bits
                 throw new ScenarioException(scenario.file() + ": topology: flow " + f.flowId()
                     + " (host " + f.src() + " to " + f.dst() + ") has a base RTT of " + rttNs + " ns, more than the "

@@ -1,5 +1,6 @@
 package dev.nicsim.fabric.run;
 
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.FlowSpec;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -105,10 +106,10 @@ public final class ThroughputChart {
         drawn.sort(Comparator.naturalOrder());
         final RunCharts.Grid grid;
         if (intervalPs > 0) {
-            final long n = Math.round(lastNs[0] * 1000.0 / intervalPs) + 1;
+            final long n = Math.round(lastNs[0] * (double) Units.PS_PER_NS / intervalPs) + 1;
             // the sampler stamps rows with k x interval in ns, rounded down
-            grid = new RunCharts.Grid(n, i -> Math.multiplyExact(i, intervalPs) / 1000,
-                t -> RunCharts.ceilDiv(Math.multiplyExact(t, 1000L), intervalPs));
+            grid = new RunCharts.Grid(n, i -> Math.multiplyExact(i, intervalPs) / Units.PS_PER_NS,
+                t -> RunCharts.ceilDiv(Math.multiplyExact(t, Units.PS_PER_NS), intervalPs));
         } else {
             grid = RunCharts.Grid.uniform(Math.max(1, gcd[0]), lastNs[0]);
         }

@@ -1,6 +1,7 @@
 package dev.nicsim.fabric.run;
 
 import dev.nicsim.nic.RoceNic;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
@@ -188,7 +189,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     }
 
     private void emit(final long endPs) {
-        final long timeNs = endPs / 1000;
+        final long timeNs = endPs / Units.PS_PER_NS;
         if (parts.length == 1) {
             final Part p = parts[0];
             Arrays.sort(p.touchedIds, 0, p.touchedCount);
@@ -254,7 +255,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
         }
         final StringBuilder rows = p.rows;
         rows.setLength(0);
-        final long timeNs = endPs / 1000;
+        final long timeNs = endPs / Units.PS_PER_NS;
         try {
             for (int i = 0; i < n; i++) {
                 final int id = p.touchedIds[i];
@@ -291,7 +292,7 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
                 return false;
             }
         }
-        final long timeNs = nextSamplePs / 1000;
+        final long timeNs = nextSamplePs / Units.PS_PER_NS;
         final int[] at = mergeAt;
         Arrays.fill(at, 0);
         while (true) {

@@ -9,6 +9,7 @@ import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.PccAlgorithmProvider;
 import dev.nicsim.pcc.PccAlgorithms;
 import dev.nicsim.pcc.PccParameterValues;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Ns3Flows;
 import dev.nicsim.scenario.Ns3Lines;
 import dev.nicsim.scenario.Ns3Topology;
@@ -388,7 +389,7 @@ public final class Ns3Import {
                 reserved[node] += perPort;
                 if (reserved[node] >= c.bufferBytes) {
                     throw new ScenarioException(topo.file() + ":" + l.line() + ": delay: link " + l.a() + "-" + l.b() + " ("
-                        + l.delayPs() / 1000 + " ns at " + l.rateBitsPerSec() / 1e9 + " Gb/s) needs " + perPort
+                        + l.delayPs() / Units.PS_PER_NS + " ns at " + l.rateBitsPerSec() / 1e9 + " Gb/s) needs " + perPort
                         + " bytes of PFC headroom on switch node " + node + " (2 x delay x rate plus the frames in flight, per"
                         + " lossless priority), which with the links before it there reaches its " + c.bufferBytes + "-byte buffer"
                         + " (BUFFER_SIZE, " + keys.file() + ":" + buffer.line() + "), so nicsim run could not build the"
@@ -430,11 +431,11 @@ public final class Ns3Import {
         param("initial_alpha", 1);
         comments.above("algorithm.params.initial_alpha", "cnp_received_mlx sets alpha = 1 on the first CNP");
         final Ns3Config.Entry alphaUs = keys.need("ALPHA_RESUME_INTERVAL");
-        param("alpha_update_period_ns", Math.round(keys.number(alphaUs, 0, 0.001, 1e6) * 1000), alphaUs);
+        param("alpha_update_period_ns", Math.round(keys.number(alphaUs, 0, 0.001, 1e6) * Units.NS_PER_US), alphaUs);
         final Ns3Config.Entry decUs = keys.need("RATE_DECREASE_INTERVAL");
-        param("rate_reduce_monitor_period_ns", Math.round(keys.number(decUs, 0, 0.001, 1e6) * 1000), decUs);
+        param("rate_reduce_monitor_period_ns", Math.round(keys.number(decUs, 0, 0.001, 1e6) * Units.NS_PER_US), decUs);
         final Ns3Config.Entry timer = keys.need("RP_TIMER");
-        param("rpg_time_reset_ns", Math.round(keys.number(timer, 0, 0.001, 1e6) * 1000), timer);
+        param("rpg_time_reset_ns", Math.round(keys.number(timer, 0, 0.001, 1e6) * Units.NS_PER_US), timer);
         param("rpg_byte_reset_bytes", 0);
         comments.inline("algorithm.params.rpg_byte_reset_bytes", "the reference has no byte counter");
         final Ns3Config.Entry fr = keys.need("FAST_RECOVERY_TIMES");

@@ -8,6 +8,7 @@ import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.pcc.Units;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
@@ -200,7 +201,7 @@ final class EmulatorCore extends CoreQueues {
         store.wrap(slot, scratch.context);
         scratch.attributes.set(lineRateBitsPerSec, algorithmSlot, false, mtuBytes, baseRttNs).initialPsn(initialPsn);
         scratch.result.reset();
-        algorithm.initFlow(scratch.context, (int) (nowPs / 1000), scratch.attributes, scratch.result);
+        algorithm.initFlow(scratch.context, (int) (nowPs / Units.PS_PER_NS), scratch.attributes, scratch.result);
         return scratch.result;
     }
 

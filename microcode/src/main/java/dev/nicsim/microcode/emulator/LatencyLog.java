@@ -1,5 +1,7 @@
 package dev.nicsim.microcode.emulator;
 
+import dev.nicsim.pcc.Units;
+
 import org.HdrHistogram.Histogram;
 
 /**
@@ -65,7 +67,7 @@ final class LatencyLog {
     private void flush() {
         for (int i = 0; i < logged; i++) {
             final long latencyPs = logPs[i];
-            final long ns = (latencyPs + 999) / 1000;
+            final long ns = (latencyPs + Units.PS_PER_NS - 1) / Units.PS_PER_NS;
             latencyNs.recordValue(Math.min(UnicEmulator.LATENCY_HIGHEST, Math.max(0, ns)));
             latencyCycles.recordValue(Math.min(UnicEmulator.LATENCY_HIGHEST, Math.max(0, psToCycles(latencyPs))));
         }

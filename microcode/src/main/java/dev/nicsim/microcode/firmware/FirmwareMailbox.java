@@ -6,6 +6,7 @@ import dev.nicsim.pcc.PccEvent;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.riscv.Memory;
 
 import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
@@ -75,7 +76,7 @@ final class FirmwareMailbox {
         mem.store(m + AT_NOW_NS, 4, event.timestampNs());
         mem.store(m + CT_CALL, 4, CALL_EVENT);
         mem.store(m + CT_NOW_NS, 8, event.timestampNs() & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / 1000);
+        mem.store(m + CT_NOW_US, 8, (event.timestampNs() & 0xFFFF_FFFFL) / Units.NS_PER_US);
     }
 
     /**
@@ -94,7 +95,7 @@ final class FirmwareMailbox {
         mem.store(m + AT_NOW_NS, 4, nowNs);
         mem.store(m + CT_CALL, 4, CALL_FLOW_INIT);
         mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / 1000);
+        mem.store(m + CT_NOW_US, 8, (nowNs & 0xFFFF_FFFFL) / Units.NS_PER_US);
     }
 
     /**
@@ -113,7 +114,7 @@ final class FirmwareMailbox {
         mem.store(m + CT_CALL, 4, call);
         mem.store(m + CT_THREAD_RANK, 4, rank);
         mem.store(m + CT_NOW_NS, 8, nowNs & 0xFFFF_FFFFL);
-        mem.store(m + CT_NOW_US, 8, nowNs / 1000);
+        mem.store(m + CT_NOW_US, 8, nowNs / Units.NS_PER_US);
         mem.store(m + CT_STATUS, 4, 0);
         mem.store(m + CT_ARG, 4, arg);
         mem.store(m + CT_ARG2, 4, arg2);

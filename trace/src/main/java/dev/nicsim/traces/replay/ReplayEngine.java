@@ -15,6 +15,7 @@ import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameterValues;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.traces.PccEventSink;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -216,8 +217,8 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
     }
 
     private void deliver(final Source s, final int i, final Scenario.MailboxMessage m, final long at) {
-        mailboxLog.delivered(at, s.id, i, m, s.firmware.hostMailbox(m.request(), m.maxResponseBytes(), (int) (at / 1000),
-            settings.lineRateBitsPerSec()));
+        mailboxLog.delivered(at, s.id, i, m, s.firmware.hostMailbox(m.request(), m.maxResponseBytes(),
+            (int) (at / Units.PS_PER_NS), settings.lineRateBitsPerSec()));
         s.nextPs = s.processor.advance(at);
     }
 
@@ -278,10 +279,10 @@ public final class ReplayEngine implements TraceMessages, PccEventSink, AutoClos
             final Scenario.MailboxMessage m = new Scenario.MailboxMessage(
                 t, hex.toString(), call.source, call.maxResponseBytes);
             mailboxLog.delivered(t, s.id, call.index, m, s.firmware.hostMailbox(request, call.maxResponseBytes,
-                (int) (t / 1000), call.rateBitsPerSec));
+                (int) (t / Units.PS_PER_NS), call.rateBitsPerSec));
             recordedMailbox++;
         } else {
-            s.firmware.portStateChanged(call.index != 0, (int) (t / 1000), call.rateBitsPerSec);
+            s.firmware.portStateChanged(call.index != 0, (int) (t / Units.PS_PER_NS), call.rateBitsPerSec);
             recordedPortStates++;
         }
         s.nextPs = s.processor.advance(t);

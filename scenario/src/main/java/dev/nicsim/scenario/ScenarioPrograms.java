@@ -59,13 +59,13 @@ public record ScenarioPrograms(PccAlgorithmProvider provider, FirmwareNotificati
      * @param budget instructions a handler may retire per event
      * @param model  the cores' machine model
      * @return the provider
-     * @throws ScenarioException naming the ELF and why it does not load
+     * @throws ScenarioException {@code algorithm.firmware: }, the ELF and why it does not load
      */
     static FirmwareProvider firmware(final Path elf, final long budget, final CycleModel model) {
         try {
             return FirmwareProvider.load(elf, budget, model);
         } catch (final FirmwareException e) {
-            throw new ScenarioException(e.getMessage());
+            throw new ScenarioException("algorithm.firmware: " + e.getMessage());
         }
     }
 
@@ -76,13 +76,13 @@ public record ScenarioPrograms(PccAlgorithmProvider provider, FirmwareNotificati
      * @param budget instructions a handler may retire per probe
      * @param model  the cores' machine model
      * @return the program
-     * @throws ScenarioException naming the ELF and why it does not load
+     * @throws ScenarioException {@code firmware.np: }, the ELF and why it does not load
      */
     static FirmwareNotificationPoint notificationPoint(final Path elf, final long budget, final CycleModel model) {
         try {
             return FirmwareNotificationPoint.load(elf, budget, model);
         } catch (final FirmwareException e) {
-            throw new ScenarioException(e.getMessage());
+            throw new ScenarioException("firmware.np: " + e.getMessage());
         }
     }
 }

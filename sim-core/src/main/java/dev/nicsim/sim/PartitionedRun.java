@@ -87,6 +87,36 @@ public final class PartitionedRun implements AutoCloseable {
         void windowEnded(int partition, long endPs);
     }
 
+    /**
+     * The run's end at the end of a time, as a sequential run that calls
+     * {@link Simulator#endAfterNow} ends (e.g. when the last flow completes): each partition that
+     * holds pending work (unfinished flows) calls {@code endAfterNow} on its own simulator when its
+     * last piece of work finishes, and says when. A window then runs in two passes: first the
+     * partitions that hold pending work, each up to the window's end or to the end of the time its
+     * work finished; then, if all of them finished, every partition up to the end of the latest of
+     * those times T (and the run ends at T, with exactly the events at or before T run, as in the
+     * sequential run), else every partition that has not reached the window's end up to it. Within a
+     * window the partitions share no state, so the two passes give the results of one.
+     */
+    public interface RunEnd {
+        /**
+         * Coordinator, at a window's start.
+         *
+         * @param partition the partition
+         * @return whether it holds work the run waits for (its pending work has not all finished)
+         */
+        boolean holdsPending(int partition);
+
+        /**
+         * Coordinator, after the first pass.
+         *
+         * @param partition a partition that held pending work at the window's start
+         * @return the time its last pending work finished, ps (its simulator then stopped at the end
+         *         of that time), or -1 if some is still pending
+         */
+        long finishedAtPs(int partition);
+    }
+
     private final Simulator[] partitions;
     private final PacketPool[] pools;
     private final Simulator global;
@@ -101,6 +131,12 @@ public final class PartitionedRun implements AutoCloseable {
     private long windows;
     /** The caller's work at each partition's window end, or null; set before {@link #run}. */
     private WindowEnd windowEnd;
+    /** The run's end at the end of a time, or null (the caller's barrier ends it); set before {@link #run}. */
+    private RunEnd runEnd;
+    /** Per partition: the last time it runs to in the current pass, ps, or -1 to sit the pass out. */
+    private final long[] passEndPs;
+    /** Per partition: the window whose incoming frames it has taken over (drained once per window). */
+    private final long[] drainedWindow;
     /** The run's counters, or null when they are off. */
     final PartitionStats stats;
 
@@ -175,6 +211,9 @@ public final class PartitionedRun implements AutoCloseable {
             inbound[p][inbound[p].length - 1] = l;
         }
         this.lookAheadPs = lookAheadPs;
+        this.passEndPs = new long[partitions.length];
+        this.drainedWindow = new long[partitions.length];
+        Arrays.fill(drainedWindow, -1);
         this.scheduler = new WindowScheduler(partitions.length, threads, this::advance, gate, keepStats);
         this.stats = scheduler.stats;
     }
@@ -188,6 +227,18 @@ public final class PartitionedRun implements AutoCloseable {
      */
     public PartitionedRun onWindowEnd(final WindowEnd hook) {
         this.windowEnd = hook;
+        return this;
+    }
+
+    /**
+     * Makes the run end at the end of the time the partitions' pending work finishes
+     * ({@link RunEnd}). Call before {@link #run}, on the coordinator.
+     *
+     * @param end the partitions' pending work, or null for none (then only the barrier ends the run)
+     * @return this run
+     */
+    public PartitionedRun onRunEnd(final RunEnd end) {
+        this.runEnd = end;
         return this;
     }
 
@@ -221,13 +272,13 @@ public final class PartitionedRun implements AutoCloseable {
                 t = st.lap(PartitionStats.NEXT_NS, t);
             }
             windowEndPs = e;
-            scheduler.runWindow();
+            final long finishedPs = runPasses(e);
             windows++;
-            end = e;
+            end = finishedPs >= 0 ? finishedPs : e;
             if (st != null) {
                 t = st.afterPartitions(t, scheduler.lastRunNs);
             }
-            if (barrier.afterWindow(e)) {
+            if (barrier.afterWindow(end) || finishedPs >= 0) {
                 printStats();
                 return end;
             }
@@ -255,17 +306,68 @@ public final class PartitionedRun implements AutoCloseable {
     }
 
     /**
-     * One partition's share of the current window, on whichever thread the scheduler runs it:
-     * takes over the frames of its incoming cut links, runs its events up to the window's end,
-     * then does the caller's window-end work.
+     * Runs the current window ({@link RunEnd}): in one pass without a run end; else the partitions
+     * holding pending work first, then the rest to the window's end or to the time the run ends.
+     *
+     * @param e the window's last time, ps
+     * @return the time the run ends at (every partition has run its events up to it), or -1
+     */
+    private long runPasses(final long e) {
+        final RunEnd re = runEnd;
+        if (re == null) {
+            Arrays.fill(passEndPs, e);
+            scheduler.runWindow();
+            return -1;
+        }
+        boolean any = false;
+        for (int p = 0; p < partitions.length; p++) {
+            passEndPs[p] = re.holdsPending(p) ? e : -1;
+            any |= passEndPs[p] >= 0;
+        }
+        long finished = -1;
+        if (any) {
+            scheduler.runWindow();
+            for (int p = 0; p < partitions.length && finished != Long.MIN_VALUE; p++) {
+                if (passEndPs[p] >= 0) {
+                    final long t = re.finishedAtPs(p);
+                    finished = t < 0 ? Long.MIN_VALUE : Math.max(finished, t);
+                }
+            }
+        }
+        final long to = finished >= 0 ? finished : e;
+        boolean second = false;
+        for (int p = 0; p < partitions.length; p++) {
+            final boolean ran = passEndPs[p] >= 0;
+            final boolean needs = !ran || partitions[p].nowPs() < to;
+            passEndPs[p] = needs ? to : -1;
+            second |= needs;
+        }
+        if (second) {
+            scheduler.runWindow();
+        }
+        return finished >= 0 ? finished : -1;
+    }
+
+    /**
+     * One partition's share of the current pass, on whichever thread the scheduler runs it: the
+     * first time in a window it takes over the frames of its incoming cut links; it runs its events
+     * up to the pass's end for it, then, if it reached the window's end, does the caller's
+     * window-end work. A partition without a pass end sits the pass out.
      */
     private void advance(final int p) {
-        for (final CutLink l : inbound[p]) {
-            l.drain();
+        final long to = passEndPs[p];
+        if (to < 0) {
+            return;
         }
-        partitions[p].runUntil(windowEndPs);
+        if (drainedWindow[p] != windows) {
+            drainedWindow[p] = windows;
+            for (final CutLink l : inbound[p]) {
+                l.drain();
+            }
+        }
+        partitions[p].runUntil(to);
         final WindowEnd w = windowEnd;
-        if (w != null) {
+        if (w != null && to == windowEndPs && partitions[p].nowPs() == windowEndPs) {
             w.windowEnded(p, windowEndPs);
         }
     }

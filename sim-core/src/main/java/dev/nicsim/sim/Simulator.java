@@ -74,7 +74,8 @@ public final class Simulator {
     private static final int WORD_MASK = WHEEL_SIZE / 64 - 1;
 
     private long nowPs;
-    private long sequence;
+    /** The next sequence number {@link #schedule} gives; 0 is {@link #scheduleFirstAmong}'s. */
+    private long sequence = 1;
     private long eventsProcessed;
     /** Absolute index (time >>> BUCKET_SHIFT) of the wheel's first bucket; never after nowPs's. */
     private long cursorBucket;
@@ -99,6 +100,8 @@ public final class Simulator {
     private int freeCount;
     private int slotsUsed;
     private boolean stopRequested;
+    /** The current {@link #runUntil}'s last time, ps; lowered to now by {@link #endAfterNow}. */
+    private long runEndPs;
 
     /** Creates a simulator at time 0 with no events; the look-ahead chooses itself ({@link #LOOKAHEAD_AUTO}). */
     public Simulator() {
@@ -190,6 +193,30 @@ public final class Simulator {
     }
 
     /**
+     * Schedules an event that runs before every other event of its time that counts as scheduled
+     * at the same time ({@code scheduledAtPs}): it takes sequence number 0, which
+     * {@link #schedule} never gives (its numbers start at 1). A partitioned run's partitions take
+     * their shares of a sample this way, where the sequential run's sampler event, scheduled at the
+     * previous sample, runs among the events of the sample's time.
+     *
+     * @param timePs        absolute time in ps, not before {@link #nowPs()}
+     * @param scheduledAtPs the time the event counts as scheduled at, ps, at most {@code timePs}
+     * @param handler       receiver
+     * @param kind          kind passed back to the handler
+     * @param arg           long argument passed back
+     * @param ref           object argument passed back, or null
+     * @throws IllegalArgumentException if {@code timePs} is in the past or {@code scheduledAtPs} after it
+     * @throws IllegalStateException    if 2^24 events are already pending
+     */
+    public void scheduleFirstAmong(final long timePs, final long scheduledAtPs, final EventHandler handler,
+                                   final int kind, final long arg, final Object ref) {
+        if (scheduledAtPs > timePs) {
+            throw new IllegalArgumentException("scheduled at " + scheduledAtPs + " ps, after its time " + timePs + " ps");
+        }
+        scheduleAs(timePs, scheduledAtPs, 0, handler, kind, arg, ref);
+    }
+
+    /**
      * Takes the next sequence number without scheduling: an event later scheduled with it
      * ({@link #scheduleAs}) orders among the events of its time and scheduled-at time as if it had
      * been scheduled now.
@@ -236,15 +263,17 @@ public final class Simulator {
     }
 
     /**
-     * Runs events in time order until none is left, the next is later than {@code endPs}, or
-     * {@link #stop()} is called. If the next event is later than {@code endPs}, or none is left,
-     * time advances to {@code endPs} (unless {@code endPs} is {@link Long#MAX_VALUE}).
+     * Runs events in time order until none is left, the next is later than {@code endPs} (or than
+     * the time at which {@link #endAfterNow} was called), or {@link #stop()} is called. If the next
+     * event is later than {@code endPs}, or none is left, time advances to {@code endPs} (unless
+     * {@code endPs} is {@link Long#MAX_VALUE}, or the run was ended early).
      *
      * @param endPs last time at which events run, ps
      * @return number of events handled by this call
      */
     public long runUntil(final long endPs) {
         stopRequested = false;
+        runEndPs = endPs;
         final long start = eventsProcessed;
         if (lookAheadMode == LOOKAHEAD_AUTO) {
             epochMarkNs = nanoClock.getAsLong();
@@ -261,7 +290,7 @@ public final class Simulator {
             } else {
                 break;
             }
-            if (t > endPs) {
+            if (t > runEndPs) {
                 break;
             }
             final long b = t >>> BUCKET_SHIFT;
@@ -301,7 +330,7 @@ public final class Simulator {
         if (lookAheadMode == LOOKAHEAD_AUTO) {
             epochLoopNs += nanoClock.getAsLong() - epochMarkNs; // only time inside the loop counts
         }
-        if (!stopRequested && endPs != Long.MAX_VALUE && endPs > nowPs) {
+        if (!stopRequested && runEndPs == endPs && endPs != Long.MAX_VALUE && endPs > nowPs) {
             // nothing left at or before the horizon: time reaches it
             nowPs = endPs;
             final long b = endPs >>> BUCKET_SHIFT;
@@ -491,6 +520,19 @@ public final class Simulator {
     /** Asks {@link #runUntil} to return after the current event. */
     public void stop() {
         stopRequested = true;
+    }
+
+    /**
+     * Asks {@link #runUntil} to return once every event of the current time has run, those that
+     * events of this time schedule for it included, and to leave its now there: the run ends at
+     * the end of a time, not after one event of it, so where it ends does not depend on how
+     * same-time events are split over the partitions of a partitioned run ({@link PartitionedRun}).
+     * Call from an event handler (or between calls, where it has no effect).
+     */
+    public void endAfterNow() {
+        if (nowPs < runEndPs) {
+            runEndPs = nowPs;
+        }
     }
 
     /** @return time of the next event, or {@link Long#MAX_VALUE} if none */

@@ -11,6 +11,31 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SimulatorTest {
 
+    /**
+     * An event scheduled "first among" (time T, scheduled-at S) runs after the events of T scheduled
+     * before S and before every event of T scheduled at S or later, whenever it was itself
+     * scheduled: where a sampler event scheduled at S (the previous sample) runs in a sequential run.
+     */
+    @Test
+    void anEventFirstAmongItsScheduledAtTimeRunsWhereAnEventScheduledThenFirstWould() {
+        final Simulator sim = new Simulator();
+        final List<String> order = new ArrayList<>();
+        final long t = 2_000_000;
+        final long s = 1_000_000;
+        sim.schedule(t, (k, a, r) -> order.add("scheduled-at-0"), 0, 0, null);
+        sim.schedule(s, (k, a, r) -> {
+            sim.schedule(t, (k2, a2, r2) -> order.add("scheduled-at-S"), 0, 0, null);
+            sim.schedule(s + 500, (k2, a2, r2) ->
+                sim.schedule(t, (k3, a3, r3) -> order.add("scheduled-after-S"), 0, 0, null), 0, 0, null);
+        }, 0, 0, null);
+        sim.runUntil(s + 600);
+        // scheduled last, from outside any event, yet it counts as scheduled at S, before the others of S
+        sim.scheduleFirstAmong(t, s, (k, a, r) -> order.add("first-among-S"), 0, 0, null);
+        sim.runUntil(t);
+        assertEquals(List.of("scheduled-at-0", "first-among-S", "scheduled-at-S", "scheduled-after-S"), order);
+        assertThrows(IllegalArgumentException.class, () -> sim.scheduleFirstAmong(t + 10, t + 11, (k, a, r) -> { }, 0, 0, null));
+    }
+
     @Test
     void eventsRunInTimeOrderAndTiesInScheduleOrder() {
         final Simulator sim = new Simulator();

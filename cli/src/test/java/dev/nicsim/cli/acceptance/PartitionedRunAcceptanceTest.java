@@ -71,47 +71,31 @@ class PartitionedRunAcceptanceTest {
             .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1))).sorted().toArray();
     }
 
-    /** Sum of throughput.csv's bits_per_sec column: every payload byte counted once, whichever partition counted it. */
-    private static double throughputSum(final Path out) throws IOException {
-        return Files.readAllLines(out.resolve("throughput.csv")).stream().skip(1)
-            .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(',') + 1))).sum();
-    }
-
-    private static double percentile(final double[] sorted, final double p) {
-        return sorted[(int) Math.ceil(p / 100 * sorted.length) - 1];
-    }
-
     /**
      * websearch-leafspine-dcqcn cut to 300 flows (ECMP over 4 spines, WRED, PFC, the uNIC emulator):
-     * 2 partitions of 64 hosts, 16 cut links. One thread and two threads give the same bytes; against
-     * the sequential run the FCT slowdown's p50 and p95 stay within 3 %, and throughput.csv counts the
-     * same bytes (the partitions' counts merged).
+     * 2 partitions of 64 hosts, 16 cut links, on one thread and on two, and 4 partitions: every
+     * output file is the sequential run's, byte for byte, counters.csv included (the run ends at the
+     * end of the last completion's time in every partition, as the sequential run does).
      */
     @Test
-    void twoPartitionsGiveTheSameOutputsOnOneOrTwoThreadsAndStayCloseToTheSequentialRun() throws IOException {
-        final String[] flows = {"--set", "workload.flows=300"};
-        final Path seq = run("websearch-leafspine-dcqcn.yaml", "seq", flows);
+    void partitionedRunsGiveTheSequentialRunsBytesOnOneOrTwoThreads() throws IOException {
+        final Path seq = run("websearch-leafspine-dcqcn.yaml", "seq", "--set", "workload.flows=300");
         final Path one = run("websearch-leafspine-dcqcn.yaml", "one", "--set", "workload.flows=300", "--partitions", "2",
             "--threads", "1");
         final Path two = run("websearch-leafspine-dcqcn.yaml", "two", "--set", "workload.flows=300", "--partitions", "2",
             "--threads", "2");
+        final Path four = run("websearch-leafspine-dcqcn.yaml", "four", "--set", "workload.flows=300", "--partitions", "4");
         assertSameOutputs(one, two);
+        for (final String f : OUTPUTS) {
+            assertArrayEquals(Files.readAllBytes(seq.resolve(f)), Files.readAllBytes(two.resolve(f)), f + ": 2 partitions");
+            assertArrayEquals(Files.readAllBytes(seq.resolve(f)), Files.readAllBytes(four.resolve(f)), f + ": 4 partitions");
+        }
         final String json = Files.readString(two.resolve("run.json"));
         assertTrue(json.contains("\"count\" : 2"), json);
         assertTrue(json.contains("\"hosts_per_partition\" : [ 64, 64 ]"), json);
         assertTrue(json.contains("\"cut_links\" : 16"), json);
         assertTrue(json.contains("\"window_ps\" : 1000000"), json);
-        final double sum = throughputSum(seq);
-        assertTrue(sum > 0);
-        assertEquals(1, throughputSum(two) / sum, 1e-6, "throughput.csv's bytes, partitioned against sequential");
-        final double[] s = slowdowns(seq);
-        final double[] p = slowdowns(two);
-        assertEquals(300, p.length);
-        for (final double pct : new double[] {50, 95}) {
-            final double ratio = percentile(p, pct) / percentile(s, pct);
-            assertTrue(Math.abs(ratio - 1) <= 0.03, "p" + pct + " slowdown " + percentile(p, pct) + " against "
-                + percentile(s, pct) + " sequential");
-        }
+        assertEquals(300, slowdowns(two).length);
     }
 
     /** A k = 4 fat tree with regional congestion mitigation (CN frames between switches, RCC windows) and PFC. */

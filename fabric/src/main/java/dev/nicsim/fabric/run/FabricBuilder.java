@@ -148,7 +148,7 @@ final class FabricBuilder {
             attach(e.b(), e.portB(), e.a(), e.portA(), e);
         }
         final PartitionSamples partitionSamples = partitions == null || !sampleInPartitions() ? null
-            : new PartitionSamples(switches, nics, lastDepth, plan, hosts);
+            : new PartitionSamples(switches, nics, lastDepth, plan, hosts, partitions.sims);
         if (partitions != null) {
             partitions.cutLinks(graph, (node, port) -> node < hosts ? nics[node].port() : switches[node - hosts].egressPort(port));
         }

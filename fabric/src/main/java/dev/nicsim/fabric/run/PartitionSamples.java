@@ -3,6 +3,8 @@ package dev.nicsim.fabric.run;
 import dev.nicsim.nic.QpRateVisitor;
 import dev.nicsim.nic.RoceNic;
 import dev.nicsim.pcc.Units;
+import dev.nicsim.sim.EventHandler;
+import dev.nicsim.sim.Simulator;
 import dev.nicsim.sw.SwitchAsic;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -11,24 +13,25 @@ import java.io.UncheckedIOException;
 
 /**
  * The queue and rate samples of a partitioned run ({@code --partitions N}), taken inside the
- * partitions: at the end of the window that ends at a sample time (the sample's global event caps
- * the window there, {@link dev.nicsim.sim.PartitionedRun}), each partition reads its own switches'
- * queue depths and its own NICs' QP rates and formats their rows into its own buffers
- * ({@link #prepare}, on the thread that ran it, on that core's caches, both threads at once). The
+ * partitions: an event of each partition's own simulator at the sample time ({@link #shareQueuesAt},
+ * {@link #shareRatesAt}), placed among that time's events where the sequential run's sampler event
+ * runs (after the events scheduled before the previous sample, before those scheduled since),
+ * reads its own switches' queue depths and its own NICs' QP rates and formats their rows into its
+ * own buffers (on the thread that runs the partition, on that core's caches, both threads at once). The
  * sample's global event on the coordinator then only copies the rows to {@code queues.csv} and
  * {@code rates.csv} in device order ({@link #writeQueues}, {@link #writeRates}), where it used to
  * read every device across cores and format every row itself while the other thread waited.
  *
  * <p>The rows are byte for byte those the coordinator's own sampling writes
- * ({@link TimeSeriesWriter#rowPrinter}): same devices, same order, same state (every partition's
- * events up to the sample time have run, no event after it). A global event that changes devices
+ * ({@link TimeSeriesWriter#rowPrinter}): same devices, same order, same state (the sequential
+ * run's events before its sampler's have run, none after). A global event that changes devices
  * (a flow start, a mailbox message, a link event) at the sample time itself and before the sample
  * would make the partitions' rows miss its change: then the caller samples directly
  * ({@link #writeQueues} is not called, or returns false), and the prepared rows are dropped.
  * Preparing changes no state the direct sampling reads: a partition records the depths it saw in
  * its own arrays, which replace the last-sampled depths only when its rows are written.
  *
- * <p>Thread-safety: {@link #prepare} for partition p only on the thread running p (reads only p's
+ * <p>Thread-safety: partition p's share event only on the thread running p (reads only p's
  * devices, writes only p's buffers and its switches' rows of the depth arrays); everything else on
  * the coordinator between windows. The coordinator's writes (the next sample times, the swapped
  * depth arrays) reach the partitions through the window's publication, theirs reach it through
@@ -51,10 +54,10 @@ final class PartitionSamples {
     private final int[] rateRowStart;
     private final int[] rateRowEnd;
     private final Part[] parts;
-    /** Time of the next queue sample, ps: partitions prepare at a window ending there. Coordinator writes. */
-    long queueSampleAtPs;
-    /** Time of the next rate sample, ps. Coordinator writes. */
-    long rateSampleAtPs;
+    /** Each partition's simulator, where its share of a sample is an event. */
+    private final Simulator[] sims;
+    private static final int SHARE_QUEUES = 0;
+    private static final int SHARE_RATES = 1;
 
     /** Where {@link #sampleSwitch} puts a queue row (the {@code queues.csv} columns). */
     @FunctionalInterface
@@ -98,7 +101,7 @@ final class PartitionSamples {
     }
 
     /** One partition's devices and buffers. */
-    private static final class Part implements QpRateVisitor, QueueRowSink {
+    private final class Part implements QpRateVisitor, QueueRowSink, EventHandler {
         final int[] ownSwitches;
         final int[] ownHosts;
         final StringBuilder queueRows = new StringBuilder(1 << 12);
@@ -126,6 +129,16 @@ final class PartitionSamples {
             }
         }
 
+        /** Its share of a sample: queues or rates ({@code kind}) at time {@code arg}, ps. Partition thread. */
+        @Override
+        public void onEvent(final int kind, final long arg, final Object ref) {
+            if (kind == SHARE_QUEUES) {
+                prepareQueues(this, arg);
+            } else {
+                prepareRates(this, arg);
+            }
+        }
+
         @Override
         public void accept(final int qpn, final long rateBitsPerSec, final long windowBytes) {
             try {
@@ -142,10 +155,12 @@ final class PartitionSamples {
      * @param lastDepth  the last-sampled depths the direct sampling keeps, per switch, port, priority (8)
      * @param plan       which partition each device is in
      * @param hosts      number of hosts (switch {@code s} is node {@code hosts + s} of the plan)
+     * @param sims       each partition's simulator
      */
     PartitionSamples(final SwitchAsic[] switches, final RoceNic[] nics, final long[][][] lastDepth,
-                     final PartitionPlan plan, final int hosts) {
+                     final PartitionPlan plan, final int hosts, final Simulator[] sims) {
         this.switches = switches;
+        this.sims = sims;
         this.nics = nics;
         this.lastDepth = lastDepth;
         this.switchPartition = new int[switches.length];
@@ -185,28 +200,42 @@ final class PartitionSamples {
     }
 
     /**
-     * A partition's window ended: if a queue or rate sample is due at {@code endPs}, its share of
-     * the rows is formatted now (the rows the direct sampling writes for its devices). Partition
-     * thread.
+     * Schedules every partition's share of the queue sample at {@code atPs}: an event in its
+     * simulator that formats its devices' rows ({@link Simulator#scheduleFirstAmong}), at the place
+     * among that time's events where the sequential run's sampler event, scheduled at
+     * {@code scheduledAtPs}, runs. Coordinator, between windows.
      *
-     * @param partition the partition
-     * @param endPs     the window's last time, ps
+     * @param atPs          the sample's time, ps
+     * @param scheduledAtPs when the sampler scheduled it, ps (the previous sample's time, or 0)
      */
-    void prepare(final int partition, final long endPs) {
-        final Part part = parts[partition];
-        if (endPs == queueSampleAtPs) {
-            prepareQueues(part, endPs);
+    void shareQueuesAt(final long atPs, final long scheduledAtPs) {
+        for (int p = 0; p < parts.length; p++) {
+            sims[p].scheduleFirstAmong(atPs, scheduledAtPs, parts[p], SHARE_QUEUES, atPs, null);
         }
-        if (endPs == rateSampleAtPs) {
-            part.rateRows.setLength(0);
-            part.rateTimeNs = endPs / Units.PS_PER_NS;
-            for (final int h : part.ownHosts) {
-                rateRowStart[h] = part.rateRows.length();
-                nics[h].forEachActiveQp(part);
-                rateRowEnd[h] = part.rateRows.length();
-            }
-            part.ratesAtPs = endPs;
+    }
+
+    /**
+     * As {@link #shareQueuesAt}, for the rate sample.
+     *
+     * @param atPs          the sample's time, ps
+     * @param scheduledAtPs when the sampler scheduled it, ps
+     */
+    void shareRatesAt(final long atPs, final long scheduledAtPs) {
+        for (int p = 0; p < parts.length; p++) {
+            sims[p].scheduleFirstAmong(atPs, scheduledAtPs, parts[p], SHARE_RATES, atPs, null);
         }
+    }
+
+    /** One partition's rate rows ({@link RoceNic#forEachActiveQp} on each of its NICs). */
+    private void prepareRates(final Part part, final long atPs) {
+        part.rateRows.setLength(0);
+        part.rateTimeNs = atPs / Units.PS_PER_NS;
+        for (final int h : part.ownHosts) {
+            rateRowStart[h] = part.rateRows.length();
+            nics[h].forEachActiveQp(part);
+            rateRowEnd[h] = part.rateRows.length();
+        }
+        part.ratesAtPs = atPs;
     }
 
     /** One partition's queue rows ({@link #sampleSwitch} on each of its switches, the depths seen kept aside). */

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The per-partition state of a partitioned run ({@code nicsim run --partitions N}, N &gt;= 2) that the
@@ -53,6 +54,7 @@ final class Partitions {
             this.pools[p] = pools.apply(p);
             releases[p] = new PeerQpReleases();
             completions[p] = new Completions();
+            completions[p].sim = sims[p];
         }
         this.threads = threads;
     }
@@ -84,8 +86,41 @@ final class Partitions {
      * @return the run; close it when done
      */
     PartitionedRun start(final Simulator global) {
-        return new PartitionedRun(sims, pools, global, cutLinks.toArray(new CutLink[0]), plan.lookAheadPs(), threads);
+        return new PartitionedRun(sims, pools, global, cutLinks.toArray(new CutLink[0]), plan.lookAheadPs(), threads)
+            .onRunEnd(runEnd);
     }
+
+    /**
+     * The flows the run waits for, by the partition whose host requests them (whose listener
+     * reports their completion): the run ends at the end of the time the last one completes
+     * ({@link PartitionedRun.RunEnd}), as the sequential run does ({@link Simulator#endAfterNow}).
+     * Call once, before {@link #start}.
+     *
+     * @param flows     number of flows, ids {@code 0 .. flows-1}
+     * @param requester the requesting host of each flow
+     */
+    void expectFlows(final int flows, final IntUnaryOperator requester) {
+        final boolean[] done = new boolean[flows]; // each flow's element written by its requester's partition only
+        for (final Completions c : completions) {
+            c.done = done;
+        }
+        for (int f = 0; f < flows; f++) {
+            completions[plan.partitionOf(requester.applyAsInt(f))].remaining++;
+        }
+    }
+
+    /** The run's end: each partition's flows left and when its last one completed. */
+    private final PartitionedRun.RunEnd runEnd = new PartitionedRun.RunEnd() {
+        @Override
+        public boolean holdsPending(final int partition) {
+            return completions[partition].remaining > 0;
+        }
+
+        @Override
+        public long finishedAtPs(final int partition) {
+            return completions[partition].remaining > 0 ? -1 : completions[partition].lastPs;
+        }
+    };
 
     /**
      * Barrier step: the deferred releases (partition order), then the completions merged by
@@ -134,15 +169,33 @@ final class Partitions {
         return n;
     }
 
-    /** One partition's flow completions of the current window, in the order they happened. */
+    /**
+     * One partition's flow completions of the current window, in the order they happened; and its
+     * flows left: when the last completes, its simulator ends at the end of that time.
+     */
     static final class Completions implements FlowListener {
         int[] flowIds = new int[64];
         long[] timesPs = new long[64];
         int count;
         int next;
+        /** This partition's simulator, ended at the end of the time its last flow completes. */
+        Simulator sim;
+        /** Every flow's completion seen, shared by the partitions (each writes its own flows'). */
+        boolean[] done = new boolean[0];
+        /** Flows of this partition's requesters not yet completed. */
+        int remaining;
+        /** Time of this partition's latest first completion of a flow, ps. */
+        long lastPs = -1;
 
         @Override
         public void onFlowComplete(final int flowId, final long completionPs) {
+            if (flowId >= 0 && flowId < done.length && !done[flowId]) {
+                done[flowId] = true;
+                lastPs = completionPs;
+                if (--remaining == 0 && sim != null) {
+                    sim.endAfterNow();
+                }
+            }
             if (count == flowIds.length) {
                 flowIds = Arrays.copyOf(flowIds, count * 2);
                 timesPs = Arrays.copyOf(timesPs, count * 2);

@@ -52,6 +52,11 @@ final class QueueRateSampler implements EventHandler {
     void start() {
         sim.schedule(0, this, EV_SAMPLE_QUEUES, 0, null);
         sim.schedule(0, this, EV_SAMPLE_RATES, 0, null);
+        final PartitionSamples shares = fabric.partitionSamples();
+        if (shares != null) {
+            shares.shareQueuesAt(0, 0);
+            shares.shareRatesAt(0, 0);
+        }
     }
 
     /** Notes that a global event changed devices now, so that samples at this time are taken directly. */
@@ -72,7 +77,7 @@ final class QueueRateSampler implements EventHandler {
             }
             sim.scheduleIn(sampling.queueIntervalPs(), this, EV_SAMPLE_QUEUES, 0, null);
             if (shares != null) {
-                shares.queueSampleAtPs = now + sampling.queueIntervalPs();
+                shares.shareQueuesAt(now + sampling.queueIntervalPs(), now);
             }
         } else {
             if (shares == null || devicesChangedAtPs == now || !shares.writeRates(now, series)) {
@@ -80,7 +85,7 @@ final class QueueRateSampler implements EventHandler {
             }
             sim.scheduleIn(sampling.rateIntervalPs(), this, EV_SAMPLE_RATES, 0, null);
             if (shares != null) {
-                shares.rateSampleAtPs = now + sampling.rateIntervalPs();
+                shares.shareRatesAt(now + sampling.rateIntervalPs(), now);
             }
         }
     }

@@ -164,6 +164,13 @@ public final class Runner implements FlowListener, EventHandler {
         completionOrder = new int[flows.size()];
         idealPs = new long[flows.size()];
         baseRttNs = new int[flows.size()];
+        if (partitions != null) {
+            final int[] requester = new int[flows.size()];
+            for (final FlowSpec f : flows) {
+                requester[f.flowId()] = f.src();
+            }
+            partitions.expectFlows(flows.size(), f -> requester[f]);
+        }
         for (final FlowSpec f : flows) {
             final var path = graph.path(f.src(), f.dst());
             fctPs[f.flowId()] = -1;
@@ -191,6 +198,9 @@ public final class Runner implements FlowListener, EventHandler {
             ? new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), switches)
             : new ThroughputSampler(sim, series, flows.size(), scenario.sampling().throughputIntervalPs(), switches,
                 partitionCount, sw -> fabric.plan().partitionOf(hosts + switches.indexOf(sw)));
+        if (fabric.partitionSamples() != null) {
+            throughput.shareSamplesIn(partitions.sims);
+        }
     }
 
     /**
@@ -246,7 +256,7 @@ public final class Runner implements FlowListener, EventHandler {
             completionOrder[completed] = flowId;
             completed++;
             if (completed == flows.size()) {
-                sim.stop();
+                sim.endAfterNow(); // the run ends at the end of this time, as a partitioned run does
             }
         }
     }
@@ -304,10 +314,10 @@ public final class Runner implements FlowListener, EventHandler {
 
     /**
      * The partitioned run's loop ({@link PartitionedRun}): at every barrier the
-     * deferred QP releases and the completions are merged; the run ends after the barrier at which
-     * every flow has completed, at the last completion's time. Events of other partitions after that
-     * time but inside that last window (less than one look-ahead) have run, so counters may include
-     * them.
+     * deferred QP releases and the completions are merged; the run ends at the end of the last
+     * completion's time with every partition's events up to that time run and none after
+     * ({@link Partitions#expectFlows}, {@link dev.nicsim.sim.PartitionedRun.RunEnd}): the events,
+     * and so every counter, of the sequential run.
      *
      * @return the run's end time, ps
      */
@@ -316,14 +326,6 @@ public final class Runner implements FlowListener, EventHandler {
         final long[] nextProgressPs = {PROGRESS_STEP_PS};
         final long end;
         final PartitionedRun pr = partitions.start(sim);
-        if (fabric.partitionSamples() != null) {
-            final PartitionSamples samples = fabric.partitionSamples();
-            final ThroughputSampler tput = throughput;
-            pr.onWindowEnd((p, endPs) -> {
-                samples.prepare(p, endPs);
-                tput.prepare(p, endPs);
-            });
-        }
         try (pr) {
             end = pr.run(stop, e -> {
                 partitions.merge(this);

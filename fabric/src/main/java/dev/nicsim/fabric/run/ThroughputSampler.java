@@ -40,8 +40,8 @@ import java.util.function.ToIntFunction;
  * <p>Allocation: none per frame or per sample besides the CSV printers' own row formatting (one
  * counter array and one touched-flow list per partition, sized by the flow count). Thread-safety:
  * simulation thread only; in a partitioned run each partition's ports count into that partition's
- * part (its thread only), each partition takes its share of a sample at the window ending at the
- * sample time ({@link #prepare}, its thread only), and the sampler's own events run on the
+ * part (its thread only), each partition takes its share of a sample in an event of its own at the
+ * sample time ({@link #shareSamplesIn}, {@link #prepare}, its thread only), and the sampler's own events run on the
  * coordinator with every partition stopped.
  */
 public final class ThroughputSampler implements EventHandler, PacketObserver {
@@ -56,6 +56,9 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     private final List<Part> portParts = new ArrayList<>();
     /** One counting part per partition of a partitioned run (one part otherwise). */
     private final Part[] parts;
+    /** The partitions' simulators where they take their shares of each sample, or null ({@link #shareSamplesIn}). */
+    private Simulator[] shareSims;
+    private EventHandler[] shareHandlers;
     /** Flow ids touched in any part in the interval (merged at each sample; unused with one part). */
     private final boolean[] mergedTouched;
     private final int[] mergedIds;
@@ -170,6 +173,38 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
         }
         nextSamplePs += intervalPs;
         sim.schedule(nextSamplePs, this, EV_SAMPLE, 0, null);
+        shareNext();
+    }
+
+    /**
+     * Makes every partition take its share of each sample ({@link #prepare}) as an event of its own
+     * simulator at the sample's time, placed among that time's events where the sequential run's
+     * sample event runs ({@link Simulator#scheduleFirstAmong}, scheduled at the previous sample's
+     * time). Call once, before the run, on a sampler with one part per partition.
+     *
+     * @param partitionSims each partition's simulator, one per part
+     * @throws IllegalArgumentException if the count is not the sampler's partition count
+     */
+    public void shareSamplesIn(final Simulator[] partitionSims) {
+        if (partitionSims.length != parts.length) {
+            throw new IllegalArgumentException(partitionSims.length + " simulators for " + parts.length + " partitions");
+        }
+        shareSims = partitionSims.clone();
+        shareHandlers = new EventHandler[parts.length];
+        for (int p = 0; p < parts.length; p++) {
+            final int partition = p;
+            shareHandlers[p] = (kind, arg, ref) -> prepare(partition, arg);
+        }
+        shareNext();
+    }
+
+    /** Schedules the partitions' shares of the next sample (scheduled at now), if they take them. */
+    private void shareNext() {
+        if (shareSims != null) {
+            for (int p = 0; p < shareSims.length; p++) {
+                shareSims[p].scheduleFirstAmong(nextSamplePs, sim.nowPs(), shareHandlers[p], 0, nextSamplePs, null);
+            }
+        }
     }
 
     /**
@@ -230,15 +265,15 @@ public final class ThroughputSampler implements EventHandler, PacketObserver {
     }
 
     /**
-     * A partition's window ended (partitioned run, the partition's thread): at the window that ends
-     * at the next sample time, the partition takes its share of the sample, on its own core: it
+     * A partition's share of a sample (partitioned run, the partition's thread, its event at the
+     * sample time, {@link #shareSamplesIn}): the partition takes its share, on its own core: it
      * sorts the flows its ports counted, formats their rows ({@link TimeSeriesWriter#rowPrinter})
      * and clears its counts, so that the sample's event on the coordinator only merges the
      * partitions' rows by flow id ({@link #writePrepared}). Does nothing with one part or at any
      * other time.
      *
      * @param partition the partition, {@code 0 .. partitions-1}
-     * @param endPs     the window's last time, ps
+     * @param endPs     the sample's time, ps
      */
     public void prepare(final int partition, final long endPs) {
         if (endPs != nextSamplePs || parts.length == 1) {

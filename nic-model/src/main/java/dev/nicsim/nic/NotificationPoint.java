@@ -27,8 +27,8 @@ final class NotificationPoint {
     private final int cnpDscp;
     private final int cnpPriority;
     private final int cnpEcnCodepoint;
-    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
-    private final long[] perFrame;
+    /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
+    private final long[] cells;
 
     /**
      * Creates the notification point of a NIC.
@@ -46,7 +46,7 @@ final class NotificationPoint {
         this.cnpDscp = config.cnpDscp;
         this.cnpPriority = config.cnpPriority;
         this.cnpEcnCodepoint = config.cnpEcnCodepoint;
-        this.perFrame = counters.perFrame;
+        this.cells = counters.cells;
     }
 
     /**
@@ -59,7 +59,7 @@ final class NotificationPoint {
         if (p.ecn != Packet.ECN_CE) {
             return;
         }
-        perFrame[NicCounters.NP_ECN_MARKED]++;
+        cells[NicCounters.NP_ECN_MARKED]++;
         if (!npEnabled) {
             return;
         }
@@ -71,7 +71,7 @@ final class NotificationPoint {
         final Packet c = tx.controlFrame(Packet.KIND_CNP, RoceOpcodes.CNP, p.srcHost, q.qpn, p.srcQpn, cnpDscp,
             cnpPriority, cnpEcnCodepoint, RoceNic.CNP_FRAME_BYTES, q.udpSrcPort, p.flowId);
         c.becn = true;
-        perFrame[NicCounters.NP_CNP_SENT]++;
+        cells[NicCounters.NP_CNP_SENT]++;
         tx.enqueueControl(c);
     }
 }

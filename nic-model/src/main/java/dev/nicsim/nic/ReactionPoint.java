@@ -7,7 +7,6 @@ import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccIntHop;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccResult;
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RoceFraming;
@@ -85,12 +84,8 @@ final class ReactionPoint {
 
     private final UnsafeBuffer eventBuffer = new UnsafeBuffer(new byte[PccEventLayout.RECORD_LENGTH]);
     private final PccEvent event = new PccEvent().wrap(eventBuffer, 0);
-
-    private final Counter rpCnpHandled;
-    private final Counter rpCnpIgnored;
-    private final Counter txRttProbes;
-    private final Counter rxUnknownQp;
-    private final Counter ccResultsApplied;
+    /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
+    private final long[] cells;
 
     /**
      * Creates the reaction point of a NIC.
@@ -115,11 +110,7 @@ final class ReactionPoint {
         this.intMulti = config.intMulti;
         this.probeIfa2HopLimit = config.probeIfa2HopLimit;
         this.probeIfa2Gns = config.probeIfa2Gns;
-        rpCnpHandled = counters.rpCnpHandled;
-        rpCnpIgnored = counters.rpCnpIgnored;
-        txRttProbes = counters.txRttProbes;
-        rxUnknownQp = counters.rxUnknownQp;
-        ccResultsApplied = counters.ccResultsApplied;
+        this.cells = counters.cells;
     }
 
     /** @param port the NIC's port, once connected (line rate for results and the pacer) */
@@ -272,10 +263,10 @@ final class ReactionPoint {
     void onCnp(final Packet p) {
         final Qp q = qps.get(p.dstQpn);
         if (q == null || q.role != Qp.REQUESTER) {
-            rpCnpIgnored.increment();
+            cells[NicCounters.RP_CNP_IGNORED]++;
             return;
         }
-        rpCnpHandled.increment();
+        cells[NicCounters.RP_CNP_HANDLED]++;
         if (processor != null) {
             event.reset(PccEventType.CNP, PccEventType.SUBTYPE_NONE, q.qpn, RequesterTransport.lastSentPsn(q),
                 sim.nowNs32());
@@ -291,7 +282,7 @@ final class ReactionPoint {
     void onRttResponse(final Packet p) {
         final Qp q = qps.get(p.dstQpn);
         if (q == null || q.role != Qp.REQUESTER) {
-            rxUnknownQp.increment();
+            cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
         }
         q.rttResponses++;
@@ -374,7 +365,7 @@ final class ReactionPoint {
 
     private void applyResult(final Qp q, final int rate, final long windowBytes, final boolean probe,
                              final int timerNs, final int fastStart) {
-        ccResultsApplied.increment();
+        cells[NicCounters.CC_RESULTS_APPLIED]++;
         q.awaitingInit = false;
         q.lastResultPs = sim.nowPs();
         if (rate != PccResult.RATE_UNCHANGED) {
@@ -415,7 +406,7 @@ final class ReactionPoint {
             p.ifa2Gns = probeIfa2Gns;
             p.frameBytes += Packet.IFA2_HEADER_BYTES;
         }
-        txRttProbes.increment();
+        cells[NicCounters.TX_RTT_PROBES]++;
         q.rttProbes++;
         q.rttReqSentPending = true;
         tx.enqueueControl(p);

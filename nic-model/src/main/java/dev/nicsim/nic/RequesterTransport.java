@@ -1,7 +1,6 @@
 package dev.nicsim.nic;
 
 import dev.nicsim.pcc.FixedPoint;
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RoceFraming;
@@ -53,15 +52,8 @@ final class RequesterTransport {
     private final int intHeaderBytes;
     private final int ecnCodepoint;
 
-    private final Counter packetSeqErr;
-    private final Counter localAckTimeoutErr;
-    private final Counter impliedNakSeqErr;
-    private final Counter roceAdpRetrans;
-    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
-    private final long[] perFrame;
-    private final Counter rxNakPackets;
-    private final Counter txReadRequests;
-    private final Counter rxUnknownQp;
+    /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
+    private final long[] cells;
 
     /**
      * Creates the requester side of a NIC.
@@ -86,14 +78,7 @@ final class RequesterTransport {
         this.rtoPs = config.rtoNs * 1000L;
         this.ecnCodepoint = config.ecnCodepoint;
         this.intHeaderBytes = config.intHeaderBytes;
-        packetSeqErr = counters.packetSeqErr;
-        localAckTimeoutErr = counters.localAckTimeoutErr;
-        impliedNakSeqErr = counters.impliedNakSeqErr;
-        roceAdpRetrans = counters.roceAdpRetrans;
-        perFrame = counters.perFrame;
-        rxNakPackets = counters.rxNakPackets;
-        txReadRequests = counters.txReadRequests;
-        rxUnknownQp = counters.rxUnknownQp;
+        cells = counters.cells;
     }
 
     /**
@@ -132,10 +117,10 @@ final class RequesterTransport {
             p.lastOfMessage = true;
             q.readRequestPending = false;
             if (q.readRequestsSent > 0) {
-                roceAdpRetrans.increment();
+                cells[NicCounters.ROCE_ADP_RETRANS]++;
             }
             q.readRequestsSent++;
-            txReadRequests.increment();
+            cells[NicCounters.TX_READ_REQUESTS]++;
             if (q.rtoDeadlinePs == NEVER) {
                 armRto(q);
             }
@@ -153,7 +138,7 @@ final class RequesterTransport {
         p.lastOfMessage = last;
         final boolean retransmission = index < q.sndMax;
         if (retransmission) {
-            roceAdpRetrans.increment();
+            cells[NicCounters.ROCE_ADP_RETRANS]++;
         } else if (q.fastStartRemaining > 0) {
             // LDCP draft §2.3/§3.1: first-RTT packets Not-ECT, the budget's last and the message's last ECT
             q.fastStartRemaining--;
@@ -168,7 +153,7 @@ final class RequesterTransport {
         if (q.rtoDeadlinePs == NEVER) {
             armRto(q);
         }
-        perFrame[NicCounters.TX_DATA_PACKETS]++;
+        cells[NicCounters.TX_DATA_PACKETS]++;
         return true;
     }
 
@@ -185,13 +170,13 @@ final class RequesterTransport {
     void onAck(final Packet p) {
         final boolean ack = p.aethSyndrome == Packet.AETH_ACK;
         if (ack) {
-            perFrame[NicCounters.RX_ACK_PACKETS]++;
+            cells[NicCounters.RX_ACK_PACKETS]++;
         } else {
-            rxNakPackets.increment();
+            cells[NicCounters.RX_NAK_PACKETS]++;
         }
         final Qp q = qps.get(p.dstQpn);
         if (q == null || q.role != Qp.REQUESTER) {
-            rxUnknownQp.increment();
+            cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
         }
         if (ack) {
@@ -231,7 +216,7 @@ final class RequesterTransport {
     }
 
     private void requesterNak(final Qp q, final Packet p) {
-        packetSeqErr.increment();
+        cells[NicCounters.PACKET_SEQ_ERR]++;
         if (q.op == MessageOp.READ) {
             reissueRead(q);
         } else {
@@ -271,7 +256,7 @@ final class RequesterTransport {
                 armRto(q);
             }
         } else if (d > 0 && !q.readGapReissued) {
-            impliedNakSeqErr.increment();
+            cells[NicCounters.IMPLIED_NAK_SEQ_ERR]++;
             reissueRead(q);
         }
         // d < 0: duplicate response (from a re-executed request), dropped
@@ -316,11 +301,11 @@ final class RequesterTransport {
         q.rtoDeadlinePs = NEVER;
         if (q.op == MessageOp.READ) {
             if (q.readExpectedIndex < q.totalPackets) {
-                localAckTimeoutErr.increment();
+                cells[NicCounters.LOCAL_ACK_TIMEOUT_ERR]++;
                 reissueRead(q);
             }
         } else if (q.sndUna < q.sndMax) {
-            localAckTimeoutErr.increment();
+            cells[NicCounters.LOCAL_ACK_TIMEOUT_ERR]++;
             q.sndNxt = q.sndUna; // go-back-N from the oldest unacknowledged packet
             tx.addActive(q);
             tx.kickPort();

@@ -2,7 +2,6 @@ package dev.nicsim.nic;
 
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccEventLayout;
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RoceFraming;
@@ -56,22 +55,11 @@ final class Responder {
     private final int ackPriority;
     private final int ackEcnCodepoint;
 
-    private final Counter outOfSequence;
-    private final Counter duplicateRequest;
-    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
-    private final long[] perFrame;
-    private final Counter txNakPackets;
-    private final Counter rxReadRequests;
-    private final Counter txRttResponses;
-    private final Counter rxUnknownQp;
+    /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
+    private final long[] cells;
     /** The notification-point program answering RTT probes, or null for the hardware responder. */
     private NpProgram npProgram;
     private final NpProbe npProbe = new NpProbe();
-    private Counter npCalls;
-    private Counter npFailed;
-    private Counter npFaults;
-    private Counter npBudget;
-    private Counter npCycles;
 
     /**
      * Creates the responder side of a NIC.
@@ -97,13 +85,7 @@ final class Responder {
         this.intHeaderBytes = config.intHeaderBytes;
         this.ackPriority = config.ackPriority;
         this.ackEcnCodepoint = config.ackEcnCodepoint;
-        outOfSequence = counters.outOfSequence;
-        duplicateRequest = counters.duplicateRequest;
-        perFrame = counters.perFrame;
-        txNakPackets = counters.txNakPackets;
-        rxReadRequests = counters.rxReadRequests;
-        txRttResponses = counters.txRttResponses;
-        rxUnknownQp = counters.rxUnknownQp;
+        cells = counters.cells;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -118,7 +100,7 @@ final class Responder {
     void onData(final Qp q, final Packet p) {
         final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
         if (d > 0) {
-            outOfSequence.increment();
+            cells[NicCounters.OUT_OF_SEQUENCE]++;
             if (!q.nakSent) {
                 q.nakSent = true;
                 if (q.unacked > 0) {
@@ -129,7 +111,7 @@ final class Responder {
             return;
         }
         if (d < 0) {
-            duplicateRequest.increment();
+            cells[NicCounters.DUPLICATE_REQUEST]++;
             if (q.unacked > 0) {
                 flushAck(q);
             } else {
@@ -214,9 +196,9 @@ final class Responder {
             }
         }
         if (syndrome == Packet.AETH_ACK) {
-            perFrame[NicCounters.TX_ACK_PACKETS]++;
+            cells[NicCounters.TX_ACK_PACKETS]++;
         } else {
-            txNakPackets.increment();
+            cells[NicCounters.TX_NAK_PACKETS]++;
         }
         tx.enqueueControl(a);
     }
@@ -231,16 +213,16 @@ final class Responder {
      * @param p the request (not kept)
      */
     void onReadRequest(final Packet p) {
-        rxReadRequests.increment();
+        cells[NicCounters.RX_READ_REQUESTS]++;
         final Qp q = qps.get(p.dstQpn);
         if (q == null || q.role != Qp.RESPONDER || q.op != MessageOp.READ) {
-            rxUnknownQp.increment();
+            cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
         }
         np.onPacket(q, p);
         final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
         if (d > 0) {
-            outOfSequence.increment();
+            cells[NicCounters.OUT_OF_SEQUENCE]++;
             if (!q.nakSent) {
                 q.nakSent = true;
                 sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR);
@@ -248,7 +230,7 @@ final class Responder {
             return;
         }
         if (d < 0) {
-            duplicateRequest.increment(); // re-executed: the stream restarts at the requested PSN
+            cells[NicCounters.DUPLICATE_REQUEST]++; // re-executed: the stream restarts at the requested PSN
         }
         final int len = p.payloadBytes;
         final int packets = Math.max(1, (int) ((len + (long) q.mtuBytes - 1) / q.mtuBytes));
@@ -283,7 +265,7 @@ final class Responder {
         q.respIndex++;
         q.respBytesLeft -= payload;
         p.lastOfMessage = q.respIndex == q.respPackets;
-        perFrame[NicCounters.TX_DATA_PACKETS]++;
+        cells[NicCounters.TX_DATA_PACKETS]++;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -303,24 +285,18 @@ final class Responder {
             p.srcQpn, ackDscp, ackPriority, ackEcnCodepoint, RoceNic.RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
         r.txTimestampNs = p.txTimestampNs;
         r.rttRequestReceiveNs = sim.nowNs32();
-        txRttResponses.increment();
+        cells[NicCounters.TX_RTT_RESPONSES]++;
         tx.enqueueControl(r);
     }
 
     /**
      * Installs a notification-point program that answers RTT probes instead of the hardware
-     * responder, with its counters.
+     * responder; it counts into the NIC's {@code np_program_*} cells ({@link NicCounters#NP_PROGRAM}).
      *
-     * @param program  the program
-     * @param counters the NIC's NP-program counters: calls, failed, faults, budget exceeded, cycles
+     * @param program the program
      */
-    void setNpProgram(final NpProgram program, final Counter[] counters) {
+    void setNpProgram(final NpProgram program) {
         this.npProgram = program;
-        npCalls = counters[0];
-        npFailed = counters[1];
-        npFaults = counters[2];
-        npBudget = counters[3];
-        npCycles = counters[4];
     }
 
     /**
@@ -349,20 +325,20 @@ final class Responder {
         q.word2 = 0;
         q.handlerPs = 0;
         q.cycles = 0;
-        npCalls.increment();
+        cells[NicCounters.NP_PROGRAM_CALLS]++;
         final int outcome = npProgram.handle(q);
         q.ifa2Records = null; // the probe goes back to its pool
-        npCycles.add(q.cycles);
+        cells[NicCounters.NP_PROGRAM_CYCLES] += q.cycles;
         if (outcome == NpProgram.FAULT) {
-            npFaults.increment();
+            cells[NicCounters.NP_PROGRAM_FAULTS]++;
             return;
         }
         if (outcome == NpProgram.BUDGET) {
-            npBudget.increment();
+            cells[NicCounters.NP_PROGRAM_BUDGET_EXCEEDED]++;
             return;
         }
         if (outcome == NpProgram.FAILED) {
-            npFailed.increment();
+            cells[NicCounters.NP_PROGRAM_FAILED]++;
         }
         final Packet r = tx.controlFrame(Packet.KIND_RTT_RESPONSE, RoceOpcodes.RTT_RESPONSE, p.srcHost, p.dstQpn,
             p.srcQpn, ackDscp, ackPriority, ackEcnCodepoint, RoceNic.RTT_FRAME_BYTES, p.udpSrcPort, p.flowId);
@@ -383,7 +359,7 @@ final class Responder {
      * @param r the response frame
      */
     void sendNpResponse(final Packet r) {
-        txRttResponses.increment();
+        cells[NicCounters.TX_RTT_RESPONSES]++;
         tx.enqueueControl(r);
     }
 }

@@ -4,7 +4,6 @@ import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
@@ -83,10 +82,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private final String name;
     private final int hostId;
     private final PacketPool pool;
-    private final CounterRegistry counters;
     private final NicCounters c;
-    /** {@link NicCounters#perFrame}: the NIC's per-frame counters, updated in place. */
-    private final long[] perFrame;
+    /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
+    private final long[] cells;
     private final Handler handler = new Handler();
     private final int mtuBytes;
     private final int dataPriority;
@@ -126,11 +124,10 @@ public final class RoceNic implements NetDevice, CcResultSink {
         this.name = name;
         this.hostId = hostId;
         this.pool = pool;
-        this.counters = counters;
         this.mtuBytes = config.mtuBytes;
         this.dataPriority = config.dataPriority;
         this.c = new NicCounters(counters, name);
-        this.perFrame = c.perFrame;
+        this.cells = c.cells;
         tx = new TxArbiter(sim, pool, handler, hostId, config, c);
         rp = new ReactionPoint(sim, handler, qps, tx, config, c);
         requester = new RequesterTransport(sim, handler, this, qps, tx, rp, config, c);
@@ -184,7 +181,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
      * the hardware responder (DOCA PCC {@code doca_pcc_dev_np_user_packet_handler}, fact sheet
      * Addendum A.7): each probe runs {@link NpProgram#handle} when it has fully arrived, and the RTT
      * response, carrying the program's 12 bytes as its three RTT words, is queued when the handler's
-     * time has passed. A handler that faults or exceeds its budget sends no response. Allocates the
+     * time has passed. A handler that faults or exceeds its budget sends no response. Registers the
      * counters {@code np_program_calls}, {@code np_program_failed}, {@code np_program_faults},
      * {@code np_program_budget_exceeded} and {@code np_program_cycles} under the NIC's name (so a run
      * without NP programs keeps its counter set).
@@ -199,9 +196,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
             throw new IllegalStateException(name + ": a notification-point program is already set");
         }
         npProgramSet = true;
-        responder.setNpProgram(program, new Counter[] {counters.counter(name, "np_program_calls"),
-            counters.counter(name, "np_program_failed"), counters.counter(name, "np_program_faults"),
-            counters.counter(name, "np_program_budget_exceeded"), counters.counter(name, "np_program_cycles")});
+        c.registerNpProgram();
+        responder.setNpProgram(program);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -294,7 +290,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         q.rateSincePs = now;
         q.readRequestPending = op == MessageOp.READ;
         qps.put(q);
-        c.flowsStarted.increment();
+        cells[NicCounters.FLOWS_STARTED]++;
 
         rp.startFlow(q, now, mtuBytes, baseRttNs);
         tx.addActive(q);
@@ -319,7 +315,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
             q.peerNic.releaseQp(peer);
         }
         releaseQp(q);
-        c.flowsCompleted.increment();
+        cells[NicCounters.FLOWS_COMPLETED]++;
         if (listener != null) {
             listener.onFlowComplete(flowId, now);
         }
@@ -377,22 +373,14 @@ public final class RoceNic implements NetDevice, CcResultSink {
     }
 
     /**
-     * Copies the CC processor's counters (and its algorithm's) into the counter registry, under
-     * component {@code <name>/cc}, with the processor's counter names, and sets the NIC's
+     * Copies the CC processor's counters (and its algorithm's) into the counter registry (one block
+     * per NIC, names shared by NICs whose processors name the same counters), under component {@code <name>/cc}, with the processor's counter names, and sets the NIC's
      * {@code rx_pause_duration_us} (time its port's data priority was paused by received PFC, as
      * mlx5's {@code rx_prio<p>_pause_duration} counts it for that priority). Call at the end of a run (or whenever a snapshot is
      * wanted); values are set, not added. Allocates (not for hot paths).
      */
     public void publishProcessorCounters() {
-        if (port != null) {
-            counters.counter(name, "rx_pause_duration_us").set(port.pausedDurationPs(dataPriority) / 1_000_000);
-        }
-        final CcProcessor processor = rp.processor();
-        if (processor == null) {
-            return;
-        }
-        final String component = name + "/cc";
-        processor.forEachCounter((counterName, value) -> counters.counter(component, counterName).set(value));
+        c.publishEnd(port != null ? port.pausedDurationPs(dataPriority) / 1_000_000 : -1, rp.processor());
     }
 
     // ------------------------------------------------------------------------------------------
@@ -433,7 +421,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
 
     /** @return data packets sent (WRITE/SEND packets and READ responses), including retransmissions */
     public long dataPacketsSent() {
-        return c.txDataPackets.get();
+        return cells[NicCounters.TX_DATA_PACKETS];
     }
 
     // ------------------------------------------------------------------------------------------
@@ -450,14 +438,14 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     @Override
     public void receive(final Packet packet, final int inPort) {
-        final long[] f = perFrame;
+        final long[] f = cells;
         f[NicCounters.RX_BYTES] += packet.frameBytes;
         if (packet.ecn == Packet.ECN_CE) {
             f[NicCounters.ECN_CE_RECEIVED]++;
         }
         switch (packet.kind) {
             case Packet.KIND_PFC -> {
-                c.pfcPauseReceived.increment();
+                cells[NicCounters.PFC_PAUSE_RECEIVED]++;
                 if (port != null) {
                     port.applyPause(packet);
                 }
@@ -468,7 +456,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
             case Packet.KIND_CNP -> rp.onCnp(packet);
             case Packet.KIND_RTT_PROBE -> responder.onRttProbe(packet);
             case Packet.KIND_RTT_RESPONSE -> rp.onRttResponse(packet);
-            default -> c.rxUnknownQp.increment();
+            default -> cells[NicCounters.RX_UNKNOWN_QP]++;
         }
         pool.release(packet);
     }
@@ -483,28 +471,28 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     @Override
     public int touch(final Packet packet, final int inPort) {
-        return (int) perFrame[NicCounters.RX_BYTES];
+        return (int) cells[NicCounters.RX_BYTES];
     }
 
     /** A data packet: the NP sees it, then the responder (WRITE/SEND) or requester (READ response). */
     private void onData(final Packet p) {
-        perFrame[NicCounters.RX_DATA_PACKETS]++;
+        cells[NicCounters.RX_DATA_PACKETS]++;
         final Qp q = qps.get(p.dstQpn);
         if (q == null) {
-            c.rxUnknownQp.increment();
+            cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
         }
         np.onPacket(q, p);
         if (q.role == Qp.RESPONDER) {
             if (q.op == MessageOp.READ) {
-                c.rxUnknownQp.increment(); // a READ responder takes READ requests only
+                cells[NicCounters.RX_UNKNOWN_QP]++; // a READ responder takes READ requests only
             } else {
                 responder.onData(q, p);
             }
         } else if (q.op == MessageOp.READ && RoceOpcodes.isReadResponse(p.opcode)) {
             requester.onReadResponse(q, p);
         } else {
-            c.rxUnknownQp.increment();
+            cells[NicCounters.RX_UNKNOWN_QP]++;
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.nicsim.nic;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
@@ -43,7 +42,8 @@ final class TxArbiter {
     private final int dataDscp;
     private final int dataPriority;
     private final int ecnCodepoint;
-    private final Counter txBytes;
+    /** {@link NicCounters#cells}: the NIC's counters ({@code tx_bytes}), updated in place. */
+    private final long[] cells;
 
     private NicPort port;
     private RequesterTransport requester;
@@ -84,7 +84,7 @@ final class TxArbiter {
         this.dataDscp = config.dataDscp;
         this.dataPriority = config.dataPriority;
         this.ecnCodepoint = config.ecnCodepoint;
-        this.txBytes = counters.txBytes;
+        this.cells = counters.cells;
     }
 
     /**
@@ -407,7 +407,7 @@ final class TxArbiter {
      * @param f the frame
      */
     void onTransmitStart(final Packet f) {
-        txBytes.add(f.frameBytes);
+        cells[NicCounters.TX_BYTES] += f.frameBytes;
         switch (f.kind) {
             case Packet.KIND_DATA -> {
                 f.txTimestampNs = sim.nowNs32();

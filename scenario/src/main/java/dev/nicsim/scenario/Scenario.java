@@ -422,8 +422,10 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param charts               whether all four figures ({@code throughput.png}, {@code queues.png},
      *                             {@code rates.png}, {@code slowdown.png}) are drawn after the run
      *                             ({@code sampling.charts}, see {@code RunCharts})
+     * @param allCounters          whether {@code counters.csv} lists every counter ({@code sampling.counters: all})
+     *                             rather than those whose value is not 0 ({@code nonzero}, the default)
      */
     public record Sampling(long queueIntervalPs, long rateIntervalPs, long throughputIntervalPs,
-                           boolean throughputChart, boolean charts) {
+                           boolean throughputChart, boolean charts, boolean allCounters) {
     }
 }

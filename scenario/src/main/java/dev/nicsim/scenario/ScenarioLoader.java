@@ -160,7 +160,7 @@ public final class ScenarioLoader {
         final Scenario.Workload workload = WorkloadSection.read(f.child("workload"), file, topology, nic);
         final YamlFields s = f.childOrEmpty("sampling");
         final Scenario.Sampling sampling = new Scenario.Sampling(s.scaled("queue_interval_us"), s.scaled("rate_interval_us"),
-            s.scaled("throughput_interval_us"), s.bool("throughput_chart"), s.bool("charts"));
+            s.scaled("throughput_interval_us"), s.bool("throughput_chart"), s.bool("charts"), "all".equals(s.choice("counters")));
         s.finish();
         // host-side DOCA PCC actions: mailbox messages to the firmware; host link state changes
         final YamlFields fw = f.childOrEmpty("firmware");

@@ -364,7 +364,10 @@ public final class ScenarioSchema {
             bool("sampling.throughput_chart", false, "draw `throughput.png` after the run"),
             bool("sampling.charts", false,
                 "draw `throughput.png`, `queues.png`, `rates.png` and `slowdown.png` after the run (see"
-                    + " [sweep.md](sweep.md#figures-for-every-run-nicsim-plot-samplingcharts))"))),
+                    + " [sweep.md](sweep.md#figures-for-every-run-nicsim-plot-samplingcharts))"),
+            oneOf("sampling.counters", "nonzero", "which counters `counters.csv` lists: `nonzero` omits a counter whose"
+                + " value is 0 (a counter that never moved is not a row); `all` writes every counter, in the same order",
+                "nonzero", "all"))),
         new Section("firmware", "firmware", List.of(
             doc("firmware.np", "path", "", "an existing ELF defining `doca_pcc_dev_np_user_packet_handler`",
                 "none (the NICs' hardware RTT responders answer probes)",

@@ -179,6 +179,9 @@ public final class ScenarioWriter {
         smp.scaled("throughput_interval_us", s.sampling().throughputIntervalPs());
         smp.bool("throughput_chart", s.sampling().throughputChart());
         smp.bool("charts", s.sampling().charts());
+        if (s.sampling().allCounters()) { // written when not the default, so files written before the field are unchanged
+            smp.str("counters", "all");
+        }
         f.map("sampling", smp);
         if (!s.mailbox().isEmpty() || s.npFirmware() != null || s.probe().ifa2()) {
             final Fields fw = new Fields("firmware");

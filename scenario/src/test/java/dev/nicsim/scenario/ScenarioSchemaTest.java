@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -140,6 +141,9 @@ class ScenarioSchemaTest {
         // DEFAULTS asks for IFA2 probes (so their fields are written); FLOWS gives no format, and the writer
         // writes none for CCMAD probes
         written.put("firmware.probe.format", s.probe().ifa2() ? "ifa2" : "ccmad");
+        // the writer writes sampling.counters only when it is all, so files written before the field stay as they were
+        assertFalse(written.containsKey("sampling.counters"));
+        written.put("sampling.counters", s.sampling().allCounters() ? "all" : "nonzero");
         final Path mailbox = dir.resolve("m.yaml");
         Files.writeString(mailbox, "mailbox: [{at_us: 1, hex: '00', nic: 0}]\n");
         written.put("firmware.mailbox[i].max_response_bytes", ScenarioLoader.mailboxFile(mailbox).get(0).maxResponseBytes());
@@ -167,7 +171,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(88, checked, "rows with a default checked");
+        assertEquals(89, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */

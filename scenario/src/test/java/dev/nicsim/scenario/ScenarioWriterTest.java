@@ -101,7 +101,8 @@ public class ScenarioWriterTest {
         algorithm: {name: dcqcn, params: {g: 0.125}}
         workload: {type: hotspot, op: read, start_us: 1.5, load: 0.4, flows: 50, size_bytes: 9000, hot_fraction: 0.3,
                    hot_hosts_fraction: 0.25}
-        sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true, charts: true}
+        sampling: {queue_interval_us: 5, rate_interval_us: 6, throughput_interval_us: 7, throughput_chart: true, charts: true,
+                   counters: all}
         link_events: [{at_us: 3.5, host: 1, state: down}, {at_ns: 9000, host: 1, state: up}]
         firmware: {probe: {format: ifa2, ifa2_gns: 3, ifa2_hop_limit: 9}}
         """;
@@ -136,7 +137,7 @@ public class ScenarioWriterTest {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(99, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(100, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Simulator;
 
 /**
@@ -30,7 +29,8 @@ final class AdaptiveRouting {
     private final int[] detourKey;
     private final int[] detourPort;
     private final long[] detourExpiryPs;
-    private final Counter[] flowsDetoured;
+    /** The switch's RCM counters, {@code [port x RCM_ROW + RCM_*]} ({@link RegionalCongestion}). */
+    private final long[] rcmStats;
 
     /**
      * @param sim           simulator
@@ -38,10 +38,10 @@ final class AdaptiveRouting {
      * @param c             validated RCM configuration
      * @param crd           region detection (degrees)
      * @param recognition   flow recognition (harmful test)
-     * @param flowsDetoured {@code rcm_flows_detoured} per port
+     * @param rcmStats  the switch's RCM counters ({@code rcm_flows_detoured} at {@code [port x RCM_ROW + RCM_FLOWS_DETOURED]})
      */
     AdaptiveRouting(final Simulator sim, final SwitchPort[] ports, final RcmConfig c, final RegionDetection crd,
-                    final FlowRecognition recognition, final Counter[] flowsDetoured) {
+                    final FlowRecognition recognition, final long[] rcmStats) {
         this.sim = sim;
         this.ports = ports;
         this.enabled = c.adaptiveRouting;
@@ -53,7 +53,7 @@ final class AdaptiveRouting {
         this.detourKey = new int[tableSize];
         this.detourPort = new int[tableSize];
         this.detourExpiryPs = new long[tableSize];
-        this.flowsDetoured = flowsDetoured;
+        this.rcmStats = rcmStats;
     }
 
     /**
@@ -101,7 +101,7 @@ final class AdaptiveRouting {
             detourKey[slot] = key;
             detourPort[slot] = best;
             detourExpiryPs[slot] = now + detourIdlePs;
-            flowsDetoured[ecmpOut].increment();
+            rcmStats[ecmpOut * RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_FLOWS_DETOURED]++;
         }
         return best;
     }

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
 import dev.nicsim.sim.Simulator;
@@ -40,7 +39,8 @@ final class CongestionNotifier {
     private final RegionDetection crd;
     private final FlowRecognition recognition;
     private final boolean[] notifyNeighbour;
-    private final Counter[] cnSent;
+    /** The switch's RCM counters, {@code [port x RCM_ROW + RCM_*]} ({@link RegionalCongestion}). */
+    private final long[] rcmStats;
 
     /**
      * @param sim         simulator
@@ -49,10 +49,10 @@ final class CongestionNotifier {
      * @param c           validated RCM configuration
      * @param crd         region detection (congestion points, CNs held)
      * @param recognition flow recognition (local harmful flows)
-     * @param cnSent      {@code rcm_cn_sent} per port
+     * @param rcmStats     the switch's RCM counters ({@code rcm_cn_sent} at {@code [port x RCM_ROW + RCM_CN_SENT]})
      */
     CongestionNotifier(final Simulator sim, final PacketPool pool, final SwitchPort[] ports, final RcmConfig c,
-                       final RegionDetection crd, final FlowRecognition recognition, final Counter[] cnSent) {
+                       final RegionDetection crd, final FlowRecognition recognition, final long[] rcmStats) {
         this.sim = sim;
         this.pool = pool;
         this.ports = ports;
@@ -63,7 +63,7 @@ final class CongestionNotifier {
         this.crd = crd;
         this.recognition = recognition;
         this.notifyNeighbour = new boolean[numPorts];
-        this.cnSent = cnSent;
+        this.rcmStats = rcmStats;
     }
 
     /**
@@ -119,7 +119,7 @@ final class CongestionNotifier {
         f.rcmFlowCount = ids;
         f.frameBytes = CongestionNotification.frameBytes(ids);
         f.enqueuePs = now;
-        cnSent[inPort].increment();
+        rcmStats[inPort * RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_CN_SENT]++;
         up.enqueue(f, cnPriority);
         up.kick();
     }

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 
 import java.util.Arrays;
@@ -44,17 +43,18 @@ final class FlowRecognition {
     private final int[] latchedKeys;
     private final int[] latchedIngress;
     private final int[] latchedCount;
-    private final Counter[] flowsRecognised;
+    /** The switch's RCM counters, {@code [port x RCM_ROW + RCM_*]} ({@link RegionalCongestion}). */
+    private final long[] rcmStats;
 
     /**
      * @param queues          {@code ports x 8}
      * @param c               validated RCM configuration
      * @param cam             the switch's CAM (read only)
      * @param crd             region detection (the CNs held)
-     * @param flowsRecognised {@code rcm_flows_recognised} per port
+     * @param rcmStats  the switch's RCM counters ({@code rcm_flows_recognised} at {@code [port x RCM_ROW + RCM_FLOWS_RECOGNISED]})
      */
     FlowRecognition(final int queues, final RcmConfig c, final CongestionCam cam, final RegionDetection crd,
-                    final Counter[] flowsRecognised) {
+                    final long[] rcmStats) {
         this.enabled = c.flowRecognition;
         this.latching = c.latchHarmfulSet && c.flowRecognition && c.regionalControl;
         this.harmfulMin = c.harmfulMinEntries;
@@ -66,7 +66,7 @@ final class FlowRecognition {
         this.latchedIngress = new int[latchSlots];
         this.latchedCount = new int[latching ? queues : 0];
         Arrays.fill(latchedCount, -1);
-        this.flowsRecognised = flowsRecognised;
+        this.rcmStats = rcmStats;
     }
 
     /**
@@ -78,7 +78,7 @@ final class FlowRecognition {
      */
     void onCamWrite(final int q, final boolean alreadyIn) {
         if (enabled && !alreadyIn) {
-            flowsRecognised[q / PRIORITIES].increment();
+            rcmStats[q / PRIORITIES * RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_FLOWS_RECOGNISED]++;
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
@@ -26,19 +25,19 @@ final class IngressStage {
     private final int[] dscpToPriority;
     private final SwitchPort[] ports;
     private final PacketPool pool;
-    private final Counter[] pauseReceived;
+    private final SwitchCounters stats;
 
     /**
      * @param dscpToPriority 64 entries, each 0..7 (validated configuration; not copied)
      * @param ports          the switch's ports (shared; filled as ports connect)
      * @param pool           packet pool PFC frames return to
-     * @param pauseReceived  {@code pfc_pause_received} per {@code port x 8 + priority}
+     * @param stats          the switch's counters ({@code pfc_pause_received} per {@code port x 8 + priority})
      */
-    IngressStage(final int[] dscpToPriority, final SwitchPort[] ports, final PacketPool pool, final Counter[] pauseReceived) {
+    IngressStage(final int[] dscpToPriority, final SwitchPort[] ports, final PacketPool pool, final SwitchCounters stats) {
         this.dscpToPriority = dscpToPriority;
         this.ports = ports;
         this.pool = pool;
-        this.pauseReceived = pauseReceived;
+        this.stats = stats;
     }
 
     /**
@@ -67,7 +66,7 @@ final class IngressStage {
         if (port != null) {
             for (int g = 0; g < PRIORITIES; g++) {
                 if ((pfc.pfcClassEnable & (1 << g)) != 0) {
-                    pauseReceived[inPort * PRIORITIES + g].increment();
+                    stats.onPauseReceived(inPort * PRIORITIES + g);
                 }
             }
             port.applyPause(pfc);

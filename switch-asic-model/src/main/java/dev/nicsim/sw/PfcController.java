@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
@@ -36,8 +35,6 @@ final class PfcController implements EventHandler {
     private final PacketPool pool;
     private final SwitchPort[] ports;
     private final SwitchCounters stats;
-    private final Counter[] xoffSent;
-    private final Counter[] xonSent;
     private final boolean[] xoffActive;      // [port * 8 + pg]
     private final int[] xoffGeneration;      // [port * 8 + pg]: stale refresh timers carry an older one
     private final long[] refreshIntervalPs;  // per port
@@ -56,8 +53,6 @@ final class PfcController implements EventHandler {
         this.pool = pool;
         this.ports = ports;
         this.stats = stats;
-        this.xoffSent = stats.xoffSent;
-        this.xonSent = stats.xonSent;
         final int queues = ports.length * PRIORITIES;
         this.xoffActive = new boolean[queues];
         this.xoffGeneration = new int[queues];
@@ -99,7 +94,7 @@ final class PfcController implements EventHandler {
         xoffActive[pgIdx] = true;
         final int gen = ++xoffGeneration[pgIdx];
         sendPfc(up, pg, XOFF_QUANTA);
-        xoffSent[pgIdx].increment();
+        stats.onXoffSent(pgIdx);
         sim.scheduleIn(refreshIntervalPs[inPort], this, 0, ((long) gen << 32) | pgIdx, null);
     }
 
@@ -114,7 +109,7 @@ final class PfcController implements EventHandler {
         xoffActive[pgIdx] = false;
         xoffGeneration[pgIdx]++;
         sendPfc(ports[inPort], pg, 0);
-        xonSent[pgIdx].increment();
+        stats.onXonSent(pgIdx);
     }
 
     private void sendPfc(final SwitchPort up, final int pg, final int quanta) {
@@ -144,7 +139,7 @@ final class PfcController implements EventHandler {
         }
         final int next = ++xoffGeneration[pgIdx];
         sendPfc(ports[port], pg, XOFF_QUANTA);
-        xoffSent[pgIdx].increment();
+        stats.onXoffSent(pgIdx);
         sim.scheduleIn(refreshIntervalPs[port], this, 0, ((long) next << 32) | pgIdx, null);
     }
 }

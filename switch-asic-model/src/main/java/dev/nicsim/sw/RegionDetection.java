@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 
@@ -44,15 +43,16 @@ final class RegionDetection {
     private final int[] remoteIngress;   // [q * MAX_IDS + i]
     private final int[] scratchKeys = new int[MAX_IDS];
     private final int[] scratchIngress = new int[MAX_IDS];
-    private final Counter[] cnReceived;
+    /** The switch's RCM counters, {@code [port x RCM_ROW + RCM_*]} ({@link RegionalCongestion}). */
+    private final long[] rcmStats;
 
     /**
      * @param sim        simulator
      * @param queues     {@code ports x 8}
      * @param c          validated RCM configuration
-     * @param cnReceived {@code rcm_cn_received} per port
+     * @param rcmStats  the switch's RCM counters ({@code rcm_cn_received} at {@code [port x RCM_ROW + RCM_CN_RECEIVED]})
      */
-    RegionDetection(final Simulator sim, final int queues, final RcmConfig c, final Counter[] cnReceived) {
+    RegionDetection(final Simulator sim, final int queues, final RcmConfig c, final long[] rcmStats) {
         this.sim = sim;
         this.enabled = c.detection;
         this.priorityMask = c.priorityMask;
@@ -65,7 +65,7 @@ final class RegionDetection {
         this.remoteCount = new int[queues];
         this.remoteKeys = new int[queues * MAX_IDS];
         this.remoteIngress = new int[queues * MAX_IDS];
-        this.cnReceived = cnReceived;
+        this.rcmStats = rcmStats;
     }
 
     /** @return whether detection is on ({@link RcmConfig#detection}) */
@@ -100,7 +100,7 @@ final class RegionDetection {
      * @return the queue index the CN was stored for, or -1 if it was ignored
      */
     int onNotification(final Packet cn, final int inPort) {
-        cnReceived[inPort].increment();
+        rcmStats[inPort * RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_CN_RECEIVED]++;
         final int g = cn.rcmPriority;
         if (!enabled || g < 0 || g >= PRIORITIES || !watched(g)) {
             return -1;

@@ -1,6 +1,6 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.CounterLayout;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
@@ -27,7 +27,8 @@ import dev.nicsim.sim.Simulator;
  * (CNs sent upstream through port P), {@code rcm_cn_received} (CNs arrived on P),
  * {@code rcm_flows_recognised} (CAM writes of an ID not in the queue's CAM, on P's output queues),
  * {@code rcm_held_bytes} (bytes of packets RCC held back at least once on their way to P),
- * {@code rcm_flows_detoured} (flows SAR moved away from P).
+ * {@code rcm_flows_detoured} (flows SAR moved away from P). One {@code long[]} of
+ * {@code ports x RCM_ROW} cells, registered as one block with a layout shared by the run's switches.
  *
  * <p>Allocation-free after construction and port connection. Thread-safety: not thread-safe;
  * simulation thread only.
@@ -41,6 +42,20 @@ final class RegionalCongestion {
     static final int GATE_PASS_HARMFUL = 2;
 
     private static final int PRIORITIES = SwitchConfig.PRIORITIES;
+    /** Cells per port of the RCM counters (one {@code long[]}, {@code [port x RCM_ROW + RCM_*]}). */
+    static final int RCM_ROW = 5;
+    /** Cell: {@code rcm_cn_sent}. */
+    static final int RCM_CN_SENT = 0;
+    /** Cell: {@code rcm_cn_received}. */
+    static final int RCM_CN_RECEIVED = 1;
+    /** Cell: {@code rcm_flows_recognised}. */
+    static final int RCM_FLOWS_RECOGNISED = 2;
+    /** Cell: {@code rcm_held_bytes}. */
+    static final int RCM_HELD_BYTES = 3;
+    /** Cell: {@code rcm_flows_detoured}. */
+    static final int RCM_FLOWS_DETOURED = 4;
+    private static final String[] RCM_NAMES = {"rcm_cn_sent", "rcm_cn_received", "rcm_flows_recognised",
+        "rcm_held_bytes", "rcm_flows_detoured"};
 
     private final Simulator sim;
     private final RegionDetection crd;
@@ -66,27 +81,33 @@ final class RegionalCongestion {
                        final int numPorts, final RcmConfig c, final CongestionCam cam,
                        final SwitchPort[] ports, final CounterRegistry counters) {
         this.sim = sim;
-        final Counter[] cnSent = new Counter[numPorts];
-        final Counter[] cnReceived = new Counter[numPorts];
-        final Counter[] flowsRecognised = new Counter[numPorts];
-        final Counter[] heldBytes = new Counter[numPorts];
-        final Counter[] flowsDetoured = new Counter[numPorts];
-        for (int p = 0; p < numPorts; p++) {
-            final String comp = name + "/port" + p + "/rcm";
-            cnSent[p] = counters.counter(comp, "rcm_cn_sent");
-            cnReceived[p] = counters.counter(comp, "rcm_cn_received");
-            flowsRecognised[p] = counters.counter(comp, "rcm_flows_recognised");
-            heldBytes[p] = counters.counter(comp, "rcm_held_bytes");
-            flowsDetoured[p] = counters.counter(comp, "rcm_flows_detoured");
-        }
+        final long[] rcmStats = new long[numPorts * RCM_ROW];
+        counters.register(name, counters.shared("switch-rcm/" + numPorts, () -> layout(numPorts)), rcmStats, 0);
         final int queues = numPorts * PRIORITIES;
-        this.crd = new RegionDetection(sim, queues, c, cnReceived);
+        this.crd = new RegionDetection(sim, queues, c, rcmStats);
         this.input = crd.input();
         this.output = crd.output();
-        this.cfr = new FlowRecognition(queues, c, cam, crd, flowsRecognised);
-        this.notifier = new CongestionNotifier(sim, pool, ports, c, crd, cfr, cnSent);
-        this.rcc = new RegionalControl(owner, sim, ports, c, crd, cfr, heldBytes);
-        this.sar = new AdaptiveRouting(sim, ports, c, crd, cfr, flowsDetoured);
+        this.cfr = new FlowRecognition(queues, c, cam, crd, rcmStats);
+        this.notifier = new CongestionNotifier(sim, pool, ports, c, crd, cfr, rcmStats);
+        this.rcc = new RegionalControl(owner, sim, ports, c, crd, cfr, rcmStats);
+        this.sar = new AdaptiveRouting(sim, ports, c, crd, cfr, rcmStats);
+    }
+
+    /**
+     * The names of the RCM counters of a switch, in the order of the class comment.
+     *
+     * @param numPorts ports, {@code >= 1}
+     * @return the layout over {@code [port x RCM_ROW + RCM_*]}
+     */
+    static CounterLayout layout(final int numPorts) {
+        final CounterLayout.Builder b = CounterLayout.builder(numPorts * RCM_ROW);
+        for (int p = 0; p < numPorts; p++) {
+            final String comp = "/port" + p + "/rcm";
+            for (int k = 0; k < RCM_ROW; k++) {
+                b.row(comp, RCM_NAMES[k], p * RCM_ROW + k);
+            }
+        }
+        return b.build();
     }
 
     /**

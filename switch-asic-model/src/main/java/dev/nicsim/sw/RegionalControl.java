@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
@@ -40,7 +39,8 @@ final class RegionalControl implements EventHandler {
     private final FlowRecognition recognition;
     private final RccWindow[] windows;
     private final boolean[] timerPending;
-    private final Counter[] heldBytes;
+    /** The switch's RCM counters, {@code [port x RCM_ROW + RCM_*]} ({@link RegionalCongestion}). */
+    private final long[] rcmStats;
 
     /**
      * @param owner       the switch (its output scheduler runs at window ends)
@@ -49,10 +49,10 @@ final class RegionalControl implements EventHandler {
      * @param c           validated RCM configuration
      * @param crd         region detection
      * @param recognition flow recognition
-     * @param heldBytes   {@code rcm_held_bytes} per port
+     * @param rcmStats    the switch's RCM counters ({@code rcm_held_bytes} at {@code [port x RCM_ROW + RCM_HELD_BYTES]})
      */
     RegionalControl(final SwitchAsic owner, final Simulator sim, final SwitchPort[] ports, final RcmConfig c,
-                    final RegionDetection crd, final FlowRecognition recognition, final Counter[] heldBytes) {
+                    final RegionDetection crd, final FlowRecognition recognition, final long[] rcmStats) {
         this.owner = owner;
         this.sim = sim;
         this.ports = ports;
@@ -66,7 +66,7 @@ final class RegionalControl implements EventHandler {
         final int queues = ports.length * PRIORITIES;
         this.windows = new RccWindow[queues];
         this.timerPending = new boolean[queues];
-        this.heldBytes = heldBytes;
+        this.rcmStats = rcmStats;
     }
 
     /**
@@ -116,7 +116,7 @@ final class RegionalControl implements EventHandler {
         if (win != null) {
             win.onPassed(bytes, harmful, nowPs);
             if (wasHeld) {
-                heldBytes[out].add(bytes);
+                rcmStats[out * RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_HELD_BYTES] += bytes;
             }
         }
     }

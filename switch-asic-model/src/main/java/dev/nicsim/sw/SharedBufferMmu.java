@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 
@@ -80,7 +79,6 @@ final class SharedBufferMmu {
      * admission or a dequeue reads one 32-byte run instead of three arrays' lines.
      */
     private final long[] pgState;
-    private final Counter[] peakHeadroom;
 
     /**
      * @param c        validated configuration (arrays shared, not copied)
@@ -114,7 +112,6 @@ final class SharedBufferMmu {
         this.sharedPoolBytes = bufferBytes;
         final int queues = numPorts * PRIORITIES;
         this.pgState = new long[queues * PG_STRIDE];
-        this.peakHeadroom = stats.peakHeadroom;
     }
 
     /**
@@ -199,7 +196,7 @@ final class SharedBufferMmu {
                 sharedUsedBytes += bytes;
             } else if (pgs[s + PG_HEADROOM_BYTES] + bytes <= pgs[s + PG_HEADROOM_LIMIT_BYTES]) {
                 pgs[s + PG_HEADROOM_BYTES] += bytes;
-                peakHeadroom[pgIdx].max(pgs[s + PG_HEADROOM_BYTES]);
+                stats.onHeadroom(pgIdx, pgs[s + PG_HEADROOM_BYTES]);
             } else {
                 return SwitchCounters.QS_HEADROOM_DROPS;
             }

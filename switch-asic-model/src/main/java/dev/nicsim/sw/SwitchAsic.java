@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.NetDevice;
@@ -104,15 +103,13 @@ public final class SwitchAsic implements NetDevice {
         this.ports = new SwitchPort[numPorts];
         this.stats = new SwitchCounters(counters, name, numPorts);
         this.queueStats = stats.queueStats;
-        this.ingress = new IngressStage(c.dscpToPriority, ports, pool, stats.pauseReceived);
+        this.ingress = new IngressStage(c.dscpToPriority, ports, pool, stats);
 
         final boolean ioq = c.queueing == SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED;
-        Counter[] peakVoq = null;
-        if (ioq) {
-            peakVoq = new Counter[numPorts];
-            for (int p = 0; p < numPorts; p++) {
-                peakVoq[p] = counters.counter(name + "/port" + p + "/voq", "peak_voq_bytes");
-            }
+        long[] peakVoq = null;
+        if (ioq) { // peak_voq_bytes of component <name>/port<P>/voq, per input port P, one block
+            peakVoq = new long[numPorts];
+            counters.register(name, counters.shared("switch-voq/" + numPorts, () -> SwitchCounters.voqLayout(numPorts)), peakVoq, 0);
         }
         if (c.rcm.anyEnabled() && !pool.carriesRcmFlowIds()) {
             throw new IllegalArgumentException(name + ": regional congestion mitigation needs a packet pool whose packets carry RCM flow IDs");
@@ -470,7 +467,7 @@ public final class SwitchAsic implements NetDevice {
 
         final int[] group = router.group(p.dstHost);
         if (group == null) {
-            stats.noRouteDrops.increment();
+            stats.onNoRoute();
             drop(p);
             return;
         }
@@ -481,7 +478,7 @@ public final class SwitchAsic implements NetDevice {
         }
         final SwitchPort port = ports[out];
         if (port == null) {
-            stats.noRouteDrops.increment();
+            stats.onNoRoute();
             drop(p);
             return;
         }

@@ -1,22 +1,25 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
+import dev.nicsim.sim.CounterLayout;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.Packet;
 
 /**
  * The counters of one {@link SwitchAsic} that several pipeline stages write: the per-queue
- * statistics, the per-PG PFC counters and the switch-wide totals. Registered in the order
- * {@code counters.csv} lists them: {@code <name>}: {@code no_route_drops}; then for each port P and
- * priority i, component {@code <name>/port<P>/q<i>}: {@code enqueued_packets, dequeued_packets,
- * enqueued_bytes, ecn_marked_packets, wred_drops, tail_drops, headroom_drops, peak_depth_bytes,
- * pfc_pause_received}, and component {@code <name>/port<P>/pg<i>}: {@code pfc_xoff_sent (including
- * refreshes), pfc_xon_sent, peak_headroom_bytes}.
+ * statistics, the per-PG PFC counters and the switch-wide totals, all in one {@code long[]}
+ * ({@link #queueStats}) registered as one block. {@code counters.csv} lists them in this order:
+ * {@code <name>}: {@code no_route_drops}; then for each port P and priority i, component
+ * {@code <name>/port<P>/q<i>}: {@code enqueued_packets, dequeued_packets, enqueued_bytes,
+ * ecn_marked_packets, wred_drops, tail_drops, headroom_drops, peak_depth_bytes, pfc_pause_received},
+ * and component {@code <name>/port<P>/pg<i>}: {@code pfc_xoff_sent (including refreshes),
+ * pfc_xon_sent, peak_headroom_bytes}.
  *
- * <p>The per-queue counters are one {@code long[]}: row {@code q x QS_ROW} for queue
+ * <p>Cells: the per-queue counters first, row {@code q x QS_ROW} for queue
  * {@code q = port x 8 + priority}, cells {@code QS_*}, so an enqueue and a dequeue touch one cache
- * line of counters instead of one {@link Counter} object each; {@code counters.csv} reads them
- * through {@link Counter} views of the cells. Stages hold the arrays directly and index them.
+ * line of counters; then the PFC counters, row {@code pfcBase + q x PFC_ROW}, cells {@code PFC_*};
+ * then {@code no_route_drops}. The names are one {@link CounterLayout} per port count, shared by
+ * every switch of the run: registering a switch allocates no object per counter. Stages hold the
+ * array (or this object) and index it.
  *
  * <p>Allocation-free after construction. Thread-safety: not thread-safe; simulation thread only.
  */
@@ -40,19 +43,23 @@ final class SwitchCounters {
     static final int QS_TAIL_DROPS = 6;
     /** Cell: packets dropped for lack of headroom (lossless priority). */
     static final int QS_HEADROOM_DROPS = 7;
+    /** Cells per (port, priority) row of the PFC counters. */
+    static final int PFC_ROW = 4;
+    /** PFC cell: PFC frames received for the (port, priority). */
+    static final int PFC_PAUSE_RECEIVED = 0;
+    /** PFC cell: XOFF frames (including refreshes) sent for the (ingress port, PG). */
+    static final int PFC_XOFF_SENT = 1;
+    /** PFC cell: XON frames sent for the (ingress port, PG). */
+    static final int PFC_XON_SENT = 2;
+    /** PFC cell: largest headroom use of the (ingress port, PG), bytes. */
+    static final int PFC_PEAK_HEADROOM = 3;
 
-    /** Packets dropped for want of a route or a connected egress port. */
-    final Counter noRouteDrops;
-    /** Per-queue counters, {@code [q x QS_ROW + QS_*]}. */
+    /** Every counter of the switch: per-queue rows {@code [q x QS_ROW + QS_*]} first, then the PFC rows and no_route_drops. */
     final long[] queueStats;
-    /** PFC frames received per (port, priority), {@code [port x 8 + priority]}. */
-    final Counter[] pauseReceived;
-    /** XOFF frames (including refreshes) sent per (ingress port, PG). */
-    final Counter[] xoffSent;
-    /** XON frames sent per (ingress port, PG). */
-    final Counter[] xonSent;
-    /** Largest headroom use per (ingress port, PG), bytes. */
-    final Counter[] peakHeadroom;
+    /** First cell of the PFC rows: {@code queues x QS_ROW}. */
+    private final int pfcBase;
+    /** Cell of {@code no_route_drops}. */
+    private final int noRouteCell;
 
     /** Largest egress queue depth seen over all queues after an enqueue, bytes. */
     long peakQueueBytes;
@@ -64,7 +71,7 @@ final class SwitchCounters {
     long totalPauseFramesSent;
 
     /**
-     * Registers the counters in the order of the class comment.
+     * Allocates the cells and registers them as one block under the switch's name.
      *
      * @param counters registry
      * @param name     switch name (counter component prefix)
@@ -72,31 +79,104 @@ final class SwitchCounters {
      */
     SwitchCounters(final CounterRegistry counters, final String name, final int numPorts) {
         final int queues = numPorts * PRIORITIES;
-        this.noRouteDrops = counters.counter(name, "no_route_drops");
-        this.queueStats = new long[queues * QS_ROW];
-        this.pauseReceived = new Counter[queues];
-        this.xoffSent = new Counter[queues];
-        this.xonSent = new Counter[queues];
-        this.peakHeadroom = new Counter[queues];
+        this.pfcBase = queues * QS_ROW;
+        this.noRouteCell = pfcBase + queues * PFC_ROW;
+        this.queueStats = new long[noRouteCell + 1];
+        counters.register(name, counters.shared("switch-counters/" + numPorts, () -> layout(numPorts)), queueStats, 0);
+    }
+
+    /**
+     * The names of a switch's counters, in the order of the class comment.
+     *
+     * @param numPorts ports, {@code >= 1}
+     * @return the layout over {@link #queueStats}
+     */
+    static CounterLayout layout(final int numPorts) {
+        final int queues = numPorts * PRIORITIES;
+        final int pfc = queues * QS_ROW;
+        final CounterLayout.Builder b = CounterLayout.builder(1 + queues * 12);
+        b.row("", "no_route_drops", pfc + queues * PFC_ROW);
         for (int p = 0; p < numPorts; p++) {
             for (int g = 0; g < PRIORITIES; g++) {
                 final int i = p * PRIORITIES + g;
-                final String q = name + "/port" + p + "/q" + g;
+                final String q = "/port" + p + "/q" + g;
                 final int row = i * QS_ROW;
-                counters.counter(q, "enqueued_packets", queueStats, row + QS_ENQUEUED_PACKETS);
-                counters.counter(q, "dequeued_packets", queueStats, row + QS_DEQUEUED_PACKETS);
-                counters.counter(q, "enqueued_bytes", queueStats, row + QS_ENQUEUED_BYTES);
-                counters.counter(q, "ecn_marked_packets", queueStats, row + QS_ECN_MARKED);
-                counters.counter(q, "wred_drops", queueStats, row + QS_WRED_DROPS);
-                counters.counter(q, "tail_drops", queueStats, row + QS_TAIL_DROPS);
-                counters.counter(q, "headroom_drops", queueStats, row + QS_HEADROOM_DROPS);
-                counters.counter(q, "peak_depth_bytes", queueStats, row + QS_PEAK_DEPTH);
-                pauseReceived[i] = counters.counter(q, "pfc_pause_received");
-                final String pg = name + "/port" + p + "/pg" + g;
-                xoffSent[i] = counters.counter(pg, "pfc_xoff_sent");
-                xonSent[i] = counters.counter(pg, "pfc_xon_sent");
-                peakHeadroom[i] = counters.counter(pg, "peak_headroom_bytes");
+                b.row(q, "enqueued_packets", row + QS_ENQUEUED_PACKETS);
+                b.row(q, "dequeued_packets", row + QS_DEQUEUED_PACKETS);
+                b.row(q, "enqueued_bytes", row + QS_ENQUEUED_BYTES);
+                b.row(q, "ecn_marked_packets", row + QS_ECN_MARKED);
+                b.row(q, "wred_drops", row + QS_WRED_DROPS);
+                b.row(q, "tail_drops", row + QS_TAIL_DROPS);
+                b.row(q, "headroom_drops", row + QS_HEADROOM_DROPS);
+                b.row(q, "peak_depth_bytes", row + QS_PEAK_DEPTH);
+                final int pfcRow = pfc + i * PFC_ROW;
+                b.row(q, "pfc_pause_received", pfcRow + PFC_PAUSE_RECEIVED);
+                final String pg = "/port" + p + "/pg" + g;
+                b.row(pg, "pfc_xoff_sent", pfcRow + PFC_XOFF_SENT);
+                b.row(pg, "pfc_xon_sent", pfcRow + PFC_XON_SENT);
+                b.row(pg, "peak_headroom_bytes", pfcRow + PFC_PEAK_HEADROOM);
             }
+        }
+        return b.build();
+    }
+
+    /**
+     * The names of an input-output queued switch's {@code peak_voq_bytes} (largest bytes held in the
+     * VOQs of an input port), component {@code <name>/port<P>/voq}, cell P of the switch's own array.
+     *
+     * @param numPorts ports, {@code >= 1}
+     * @return the layout
+     */
+    static CounterLayout voqLayout(final int numPorts) {
+        final CounterLayout.Builder b = CounterLayout.builder(numPorts);
+        for (int p = 0; p < numPorts; p++) {
+            b.row("/port" + p + "/voq", "peak_voq_bytes", p);
+        }
+        return b.build();
+    }
+
+    /** A packet was dropped for want of a route or a connected egress port: counts it. */
+    void onNoRoute() {
+        queueStats[noRouteCell]++;
+    }
+
+    /**
+     * A PFC frame arrived for (port, priority) {@code i}: counts it.
+     *
+     * @param i {@code port x 8 + priority}
+     */
+    void onPauseReceived(final int i) {
+        queueStats[pfcBase + i * PFC_ROW + PFC_PAUSE_RECEIVED]++;
+    }
+
+    /**
+     * An XOFF (or its refresh) was sent for (ingress port, PG) {@code pgIdx}: counts it.
+     *
+     * @param pgIdx {@code ingress port x 8 + pg}
+     */
+    void onXoffSent(final int pgIdx) {
+        queueStats[pfcBase + pgIdx * PFC_ROW + PFC_XOFF_SENT]++;
+    }
+
+    /**
+     * An XON was sent for (ingress port, PG) {@code pgIdx}: counts it.
+     *
+     * @param pgIdx {@code ingress port x 8 + pg}
+     */
+    void onXonSent(final int pgIdx) {
+        queueStats[pfcBase + pgIdx * PFC_ROW + PFC_XON_SENT]++;
+    }
+
+    /**
+     * The PG {@code pgIdx} uses {@code headroomBytes} of headroom: raises its peak.
+     *
+     * @param pgIdx         {@code ingress port x 8 + pg}
+     * @param headroomBytes headroom in use, bytes
+     */
+    void onHeadroom(final int pgIdx, final long headroomBytes) {
+        final int cell = pfcBase + pgIdx * PFC_ROW + PFC_PEAK_HEADROOM;
+        if (headroomBytes > queueStats[cell]) {
+            queueStats[cell] = headroomBytes;
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 
@@ -43,7 +42,7 @@ final class VoqStage {
     private final long[] voqXoffBytes;          // [port * 8 + pg]
     private final long[] voqXonBytes;           // [port * 8 + pg]
     private final int[] voqsAboveXon;           // [port * 8 + pg]: VOQs of the PG holding more than xon bytes
-    private final Counter[] peakVoq;            // per input port
+    private final long[] peakVoq;               // per input port, bytes
 
     /**
      * @param c        validated configuration
@@ -56,7 +55,7 @@ final class VoqStage {
      * @param rcm      regional congestion mitigation hooks, or null
      */
     VoqStage(final SwitchConfig c, final Simulator sim, final SwitchPort[] ports, final SwitchCounters stats,
-             final Counter[] peakVoq, final PfcController pfc, final CongestionCam cam, final RegionalCongestion rcm) {
+             final long[] peakVoq, final PfcController pfc, final CongestionCam cam, final RegionalCongestion rcm) {
         this.sim = sim;
         this.numPorts = ports.length;
         this.ports = ports;
@@ -131,7 +130,9 @@ final class VoqStage {
         voqs.enqueue(inPort, out, prio, p);
         stats.onEnqueue(q, bytes);
         final long after = before + bytes;
-        peakVoq[inPort].max(after);
+        if (after > peakVoq[inPort]) {
+            peakVoq[inPort] = after;
+        }
         if (lossless) {
             if (before <= voqXonBytes[pgIdx] && after > voqXonBytes[pgIdx]) {
                 voqsAboveXon[pgIdx]++;

@@ -1,7 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Counter;
-import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketPool;
 import dev.nicsim.sim.Simulator;
@@ -20,10 +18,9 @@ class FlowRecognitionTest {
     private static final int Q = 11; // port 1, priority 3
 
     private final PacketPool pool = new PacketPool(true);
-    private final CounterRegistry counters = new CounterRegistry();
     private final CongestionCam cam = new CongestionCam(16, 4, 1, 0);
-    private final Counter[] recognised = {counters.counter("p0", "rcm_flows_recognised"),
-        counters.counter("p1", "rcm_flows_recognised")};
+    /** The RCM counters of two ports, {@code [port x RCM_ROW + RCM_*]}. */
+    private final long[] rcmStats = new long[2 * RegionalCongestion.RCM_ROW];
 
     private FlowRecognition recognition(final boolean latch) {
         final RcmConfig c = new RcmConfig();
@@ -32,8 +29,8 @@ class FlowRecognitionTest {
         c.regionalControl = true;
         c.latchHarmfulSet = latch;
         c.harmfulMinEntries = 2;
-        final RegionDetection crd = new RegionDetection(new Simulator(), 16, c, new Counter[2]);
-        return new FlowRecognition(16, c, cam, crd, recognised);
+        final RegionDetection crd = new RegionDetection(new Simulator(), 16, c, new long[2 * RegionalCongestion.RCM_ROW]);
+        return new FlowRecognition(16, c, cam, crd, rcmStats);
     }
 
     private void write(final int udpSrcPort, final int ingressPort) {
@@ -99,8 +96,8 @@ class FlowRecognitionTest {
         cfr.onCamWrite(Q, false);
         cfr.onCamWrite(Q, true);
         cfr.onCamWrite(Q, false);
-        assertEquals(2, recognised[1].get()); // queue 11 is on port 1
-        assertEquals(0, recognised[0].get());
+        assertEquals(2, rcmStats[RegionalCongestion.RCM_ROW + RegionalCongestion.RCM_FLOWS_RECOGNISED]); // queue 11 is on port 1
+        assertEquals(0, rcmStats[RegionalCongestion.RCM_FLOWS_RECOGNISED]);
         assertEquals(-1, cfr.latchedFlowCount(Q)); // latching off
         assertFalse(cfr.latchPending(Q));
     }

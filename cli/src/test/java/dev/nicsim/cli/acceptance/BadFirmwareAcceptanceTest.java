@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -81,7 +82,7 @@ class BadFirmwareAcceptanceTest {
         finishedAtLineRate("loop_on_cnp.elf", o);
         final Map<String, Long> c = ccSums("loop_on_cnp.elf");
         final long over = c.get("firmware_budget_exceeded");
-        assertEquals(0L, c.get("firmware_faults"));
+        assertNull(c.get("firmware_faults"), "no fault; a counter that never moved is not a row of counters.csv");
         // every CNP dispatched was abandoned; cnp_events_handled counts completions, so the CNPs
         // still on a core (over 100,000 instructions, about 56 us each) when the last flow ended are not in it
         assertTrue(over > 0 && over >= c.get("cnp_events_handled"), over + " vs " + c.get("cnp_events_handled"));
@@ -101,7 +102,7 @@ class BadFirmwareAcceptanceTest {
         // the trap is immediate: each CNP faulted and completed
         assertTrue(c.get("cnp_events_handled") > 0);
         assertEquals(c.get("cnp_events_handled"), c.get("firmware_faults"));
-        assertEquals(0L, c.get("firmware_budget_exceeded"));
+        assertNull(c.get("firmware_budget_exceeded"), "never over the budget; a counter that never moved is not a row of counters.csv");
         final String line = firmwareLine(o);
         assertTrue(line.contains(c.get("firmware_faults") + " faults, 0 over the budget of 100000 instructions; first:"
             + " illegal instruction at pc 0x"), line);
@@ -115,7 +116,7 @@ class BadFirmwareAcceptanceTest {
         final Map<String, Long> c = ccSums("wild_store.elf");
         assertTrue(c.get("cnp_events_handled") > 0);
         assertEquals(c.get("cnp_events_handled"), c.get("firmware_faults"));
-        assertEquals(0L, c.get("firmware_budget_exceeded"));
+        assertNull(c.get("firmware_budget_exceeded"), "never over the budget; a counter that never moved is not a row of counters.csv");
         final String line = firmwareLine(o);
         assertTrue(line.contains("first: store/AMO access fault at pc 0x"), line);
         assertTrue(line.contains("(doca_pcc_dev_user_algo+0x") && line.matches(".*address 0x20000000 \\(CNP event\\)" + WHERE), line);

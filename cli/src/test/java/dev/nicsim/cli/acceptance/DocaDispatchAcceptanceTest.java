@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -58,7 +59,7 @@ class DocaDispatchAcceptanceTest {
     void anEndlessLoopInAnUnregisteredProgramsCnpHandlerIsCounted() throws IOException {
         final Map<String, Long> c = ccSums(run("doca_loop_on_cnp.elf"));
         final long over = c.get("firmware_budget_exceeded");
-        assertEquals(0L, c.get("firmware_faults"));
+        assertNull(c.get("firmware_faults"), "no fault; a counter that never moved is not a row of counters.csv");
         // every CNP handled was abandoned at the budget (CNPs still on a core at the end are not "handled")
         assertTrue(over > 0 && over >= c.get("cnp_events_handled"), over + " vs " + c.get("cnp_events_handled"));
     }
@@ -67,8 +68,8 @@ class DocaDispatchAcceptanceTest {
     void theDefaultAlgorithmIsDcqcnAndCutsTheRate() throws IOException {
         final Path out = run("doca_count_calls.elf");
         final Map<String, Long> c = ccSums(out);
-        assertEquals(0L, c.get("firmware_faults"));
-        assertEquals(0L, c.get("firmware_budget_exceeded"));
+        assertNull(c.get("firmware_faults"), "no fault; a counter that never moved is not a row of counters.csv");
+        assertNull(c.get("firmware_budget_exceeded"), "never over the budget; a counter that never moved is not a row of counters.csv");
         final List<String> rates = Files.readAllLines(out.resolve("rates.csv"));
         long below = 0;
         for (final String row : rates.subList(1, rates.size())) {

@@ -60,7 +60,7 @@ class IncastLdcpAcceptanceTest {
             sw = run.runner().switches().get(0);
             port = Acceptance.portToward(sw, "host16");
             counters = run.runner().counters();
-            final Counter wred = counters.counter("sw0/port" + port + "/q" + PRIORITY, "wred_drops");
+            final Counter wred = counters.find("sw0/port" + port + "/q" + PRIORITY, "wred_drops");
             final Simulator sim = run.runner().simulator();
             // read-only observer: remembers the last microsecond in which the WRED drop count grew
             sim.schedule(0, new EventHandler() {

@@ -26,12 +26,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A run takes milliseconds, in this JVM.
  */
 class RunnerTinyScenarioTest {
-    private static Cli.Outcome run(final Path out, final int hosts, final long sizeBytes) {
-        return Cli.run("run", TestPaths.root().resolve("scenarios/incast-dcqcn.yaml").toString(),
+    private static Cli.Outcome run(final Path out, final int hosts, final long sizeBytes, final String... more) {
+        final List<String> args = new ArrayList<>(List.of("run", TestPaths.root().resolve("scenarios/incast-dcqcn.yaml").toString(),
             "--set", "topology.hosts=" + hosts, "--set", "workload.senders=" + (hosts - 1),
             "--set", "workload.receiver=" + (hosts - 1), "--set", "workload.size_bytes=" + sizeBytes,
             "--set", "sampling.queue_interval_us=1", "--set", "sampling.rate_interval_us=1", "--out", out.toString(),
-            "--no-progress");
+            "--no-progress"));
+        args.addAll(List.of(more));
+        return Cli.run(args.toArray(new String[0]));
     }
 
     private static String json(final Path dir, final String field) throws Exception {
@@ -91,6 +93,58 @@ class RunnerTinyScenarioTest {
             "host0,rx_ack_packets,1", "host0,flows_started,1", "host0,flows_completed,1", "host1,rx_bytes,1082")) {
             assertTrue(counters.contains(row), row);
         }
+    }
+
+    /**
+     * The one-packet flow's {@code counters.csv}: by default only the counters that moved, in the
+     * order of every counter; with {@code sampling.counters: all} every counter, zeros included, the
+     * same rows in the same places. Devices register in the order host0, host1, sw0 (2 ports), then
+     * at the end of the run each host's {@code rx_pause_duration_us} and its CC processor's counters.
+     */
+    @Test
+    void countersListTheMovedOnesByDefaultAndEveryOneWithAll(@TempDir final Path tmp) throws Exception {
+        final Path d = tmp.resolve("nonzero");
+        final Path e = tmp.resolve("all");
+        assertEquals(0, run(d, 2, 1000).exitCode());
+        assertEquals(0, run(e, 2, 1000, "--set", "sampling.counters=all").exitCode());
+        final List<String> nonzero = Files.readAllLines(d.resolve("counters.csv"));
+        final List<String> all = Files.readAllLines(e.resolve("counters.csv"));
+        // the sender sends one 1082 B data frame (1000 + 66 + RETH 16) and gets one 70 B ACK; its DCQCN
+        // processor handles two events (the flow's start, the ACK), so two results are applied; the
+        // receiver mirrors it. The switch queues each frame once on priority 3: the data frame on port 1
+        // (toward host1), the ACK on port 0; each queue's peak is its one frame. Nothing else moves
+        // on a NIC or the switch: no CE, CNP, NAK, pause, drop or retransmission.
+        final List<String> devices = List.of("component,counter,value",
+            "host0,tx_data_packets,1", "host0,tx_bytes,1082", "host0,rx_bytes,70", "host0,rx_ack_packets,1",
+            "host0,cc_results_applied,2", "host0,flows_started,1", "host0,flows_completed,1",
+            "host1,rx_data_packets,1", "host1,tx_bytes,70", "host1,rx_bytes,1082", "host1,tx_ack_packets,1",
+            "sw0/port0/q3,enqueued_packets,1", "sw0/port0/q3,dequeued_packets,1", "sw0/port0/q3,enqueued_bytes,70",
+            "sw0/port0/q3,peak_depth_bytes,70",
+            "sw0/port1/q3,enqueued_packets,1", "sw0/port1/q3,dequeued_packets,1", "sw0/port1/q3,enqueued_bytes,1082",
+            "sw0/port1/q3,peak_depth_bytes,1082");
+        assertEquals(devices, nonzero.subList(0, devices.size()));
+        // then the sender's CC processor (the receiver's handled nothing); no rx_pause_duration_us: never paused
+        for (final String row : nonzero.subList(devices.size(), nonzero.size())) {
+            assertTrue(row.startsWith("host0/cc,") && !row.endsWith(",0"), row);
+        }
+        assertTrue(nonzero.contains("host0/cc,tx_events_handled,1"), nonzero.toString());
+
+        // all: 28 counters per NIC, 1 + 2 ports x 8 priorities x 12 on the switch, then per NIC the pause
+        // time and the processor's counters
+        final long cc = all.stream().filter(r -> r.startsWith("host0/cc,")).count();
+        assertTrue(cc > 0);
+        assertEquals(1 + 2 * 28 + (1 + 2 * 8 * 12) + 2 * (1 + cc), all.size());
+        assertEquals("host0,np_cnp_sent,0", all.get(1));
+        assertEquals("host1,np_cnp_sent,0", all.get(1 + 28));
+        assertEquals("sw0,no_route_drops,0", all.get(1 + 2 * 28));
+        assertEquals("sw0/port0/q0,enqueued_packets,0", all.get(2 + 2 * 28));
+        final int end = 1 + 2 * 28 + 1 + 2 * 8 * 12;
+        assertEquals("sw0/port1/pg7,peak_headroom_bytes,0", all.get(end - 1));
+        assertEquals("host0,rx_pause_duration_us,0", all.get(end));
+        assertTrue(all.get(end + 1).startsWith("host0/cc,"), all.get(end + 1));
+        assertEquals("host1,rx_pause_duration_us,0", all.get(end + 1 + (int) cc));
+        // the default file is the full one without its zero rows: same text, same order
+        assertEquals(all.stream().filter(r -> !r.endsWith(",0")).toList(), nonzero);
     }
 
     @Test

@@ -106,7 +106,7 @@ public final class RunOutputs {
                              final PrintStream out) throws IOException {
         Reports.writeFlows(dir, result.flows());
         FctFile.write(dir.resolve(FctFile.FILE), Ns3Fct.rows(scenario, runner.graph(), result.flows(), runner.completionOrder()));
-        Reports.writeCounters(dir, runner.counters());
+        Reports.writeCounters(dir, runner.counters(), scenario.sampling().allCounters());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(out, result);
         if (runner.programs().provider() instanceof FirmwareProvider fp) {

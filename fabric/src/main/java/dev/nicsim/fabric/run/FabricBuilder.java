@@ -220,8 +220,8 @@ final class FabricBuilder {
      * when not partitioned; at a barrier every partition's clock is the window's end, the global events' time).
      */
     private NicPorts nicPorts(final int h) {
-        final Counter tx = counters.counter(nics[h].name(), "tx_bytes");
-        final Counter rx = counters.counter(nics[h].name(), "rx_bytes");
+        final Counter tx = counters.find(nics[h].name(), "tx_bytes");
+        final Counter rx = counters.find(nics[h].name(), "rx_bytes");
         final long speed = scenario.topology().hostLink().rateBitsPerSec();
         final Simulator clock = simOf(h);
         return new NicPorts() {

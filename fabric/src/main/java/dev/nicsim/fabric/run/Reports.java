@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.nicsim.pcc.Units;
 import dev.nicsim.scenario.Scenario;
-import dev.nicsim.sim.Counter;
 import dev.nicsim.sim.CounterRegistry;
 import org.apache.commons.csv.CSVPrinter;
 
@@ -72,18 +71,19 @@ public final class Reports {
     }
 
     /**
-     * Writes {@code counters.csv}: {@code component,counter,value}, every NIC, CC processor and
-     * switch counter, in allocation order.
+     * Writes {@code counters.csv}: {@code component,counter,value}, the NIC, CC processor and switch
+     * counters in registration order ({@link CounterRegistry#forEach}); with {@code all} false
+     * ({@code sampling.counters: nonzero}, the default) a counter whose value is 0 is not a row,
+     * with {@code all} true every counter is. The rows written are the same text either way.
      *
      * @param dir      output directory
      * @param counters the run's counters
+     * @param all      whether counters whose value is 0 are written too
      * @throws IOException on write failure
      */
-    public static void writeCounters(final Path dir, final CounterRegistry counters) throws IOException {
+    public static void writeCounters(final Path dir, final CounterRegistry counters, final boolean all) throws IOException {
         try (CSVPrinter p = TimeSeriesWriter.open(dir.resolve("counters.csv"), "component", "counter", "value")) {
-            for (final Counter c : counters.all()) {
-                p.printRecord(c.component(), c.name(), c.get());
-            }
+            counters.forEach(all, (component, name, value) -> p.printRecord(component, name, value));
         }
     }
 

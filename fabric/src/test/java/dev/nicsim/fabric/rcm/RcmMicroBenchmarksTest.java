@@ -5,7 +5,6 @@ import dev.nicsim.fabric.run.Runner;
 import dev.nicsim.fabric.run.TimeSeriesWriter;
 import dev.nicsim.scenario.Scenario;
 import dev.nicsim.scenario.ScenarioLoader;
-import dev.nicsim.sim.Counter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,11 +53,7 @@ class RcmMicroBenchmarksTest {
         try (TimeSeriesWriter w = new TimeSeriesWriter(out)) {
             final Runner r = new Runner(s, w);
             r.run(x -> { });
-            for (final Counter c : r.counters().all()) {
-                if (c.name().equals("rcm_cn_sent")) {
-                    cn += c.get();
-                }
-            }
+            cn = r.counters().sum("", "rcm_cn_sent");
         }
         final List<String> rows = Files.readAllLines(out.resolve("throughput.csv"));
         return new Outcome(rows.subList(1, rows.size()), cn);

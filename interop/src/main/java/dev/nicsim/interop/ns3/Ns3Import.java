@@ -313,7 +313,7 @@ public final class Ns3Import {
         final Scenario.Workload workload = ScenarioLoader.fileWorkload(flows, topology, nic, 0);
         from("workload.path", keys.opt("FLOW_FILE"));
         comments.above("sampling.queue_interval_us", "the reference writes no time series; coarse samples keep the run fast");
-        final Scenario.Sampling sampling = new Scenario.Sampling(SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, false, false);
+        final Scenario.Sampling sampling = new Scenario.Sampling(SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, SAMPLE_INTERVAL_PS, false, false, false);
 
         final String outputs = "an output file of the reference; nicsim writes fct.txt and its own files into the run's directory";
         keys.ignore("TRACE_FILE", "names the nodes whose packets the reference traces (output only)");

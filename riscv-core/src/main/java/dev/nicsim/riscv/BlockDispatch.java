@@ -13,6 +13,11 @@ package dev.nicsim.riscv;
  * operand stall of a thread that yields on stalls) back to the interpreter before touching any
  * state for it.
  *
+ * <p>Under {@link Hart#runBounded} (a thread of an interleaving core while the others cannot issue)
+ * nothing issues at or after {@link Hart#issueLimit}: a block runs only when its last instruction
+ * issues before it ({@link TranslatedBlock#issueSpan}: a yielding thread's block issues at its
+ * occupancies), and the interpreter runs one instruction per call, each begun before it.
+ *
  * <p>Thread-safety: not thread-safe; belongs to one hart.
  */
 final class BlockDispatch {
@@ -78,7 +83,8 @@ final class BlockDispatch {
         }
         final FetchUnit f = h.fetch;
         f.altBytes = 0; // as the interpreter starts: no other line of a pair yet
-        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE) {
+        h.yielded = false;
+        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE && h.cycles < h.issueLimit) {
             final long p = h.pc;
             if (!f.inWindow(p)) {
                 if (f.inOtherLine(p)) {
@@ -104,7 +110,9 @@ final class BlockDispatch {
                 b = BlockTranslator.translate(h, page, slot);
                 blocks[slot] = b;
             }
-            if (b.length == 0 || h.instret + b.length > maxInstret) {
+            // (a bounded run's yielding thread issues block instructions at the block's start cycle
+            // plus its occupancies: anything else ends the block before the instruction)
+            if (b.length == 0 || h.instret + b.length > maxInstret || h.cycles + b.issueSpan >= h.issueLimit) {
                 if (!interpretSome(maxInstret) || stepBlocks) {
                     return;
                 }
@@ -114,8 +122,20 @@ final class BlockDispatch {
             // when the harness compares after every block)
             final long r = b.run(h, stepBlocks && !chainInSteps ? b.length : maxInstret - h.instret);
             translatedInstret += r >>> 1;
-            if ((r & 1) != 0 && !interpretSome(maxInstret)) {
-                return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+            if (h.haltReason != Hart.HaltReason.NONE) {
+                // the store hook asked to halt (tohost): the block's last instruction, a store
+                // that retired, issued its occupancy before the block's exit cycle
+                h.haltStepCycle = h.cycles - ((h.timing[Isa.SD] >>> 32) & 0xffff);
+                h.haltStepRetired = true;
+                break;
+            }
+            if ((r & 1) != 0) {
+                if (h.yielded) {
+                    break; // the block gave the slot away on an operand stall, as the interpreter would have
+                }
+                if (!interpretSome(maxInstret)) {
+                    return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+                }
             }
             if (stepBlocks) {
                 break;
@@ -133,6 +153,10 @@ final class BlockDispatch {
      *         stopped after a trap, or halted
      */
     private boolean interpretSome(final long maxInstret) {
+        if (h.issueLimit != Long.MAX_VALUE) {
+            // a bounded run: one instruction per interpreter call, each begun before the bound
+            return h.stepBounded(maxInstret, h.issueLimit, stepBlocks ? 1 : INTERPRET_RUN, true);
+        }
         h.yielded = false;
         h.interpret(stepBlocks ? h.instret + 1 : Math.min(maxInstret, h.instret + INTERPRET_RUN), true);
         if (h.yielded || h.haltReason != Hart.HaltReason.NONE) {

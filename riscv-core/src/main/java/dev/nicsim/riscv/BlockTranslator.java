@@ -112,11 +112,15 @@ final class BlockTranslator {
         if (cached != null) {
             return cached;
         }
+        long span = 0;
+        for (int k = 0; k + 1 < insts.size(); k++) {
+            span += BlockEmitter.occupancy(h, (int) insts.get(k)[1] & 0xff);
+        }
         final byte[] bytes = generate(h, insts, end);
         final TranslatedBlock b;
         try {
             final Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-            b = (TranslatedBlock) k.getDeclaredConstructor(String.class, int.class).newInstance(h.translationKey, insts.size());
+            b = (TranslatedBlock) k.getDeclaredConstructor(String.class, int.class, long.class).newInstance(h.translationKey, insts.size(), span);
         } catch (final ReflectiveOperationException e) {
             throw new IllegalStateException("block translator: generated class for pc 0x" + Long.toHexString(start) + " failed: " + e, e);
         }
@@ -233,12 +237,13 @@ final class BlockTranslator {
             }
         };
         cw.visit(V17, ACC_FINAL | ACC_SUPER, "dev/nicsim/riscv/TranslatedBlock$Code", null, BASE, null);
-        final MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "(Ljava/lang/String;I)V", null, null);
+        final MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "(Ljava/lang/String;IJ)V", null, null);
         init.visitCode();
         init.visitVarInsn(ALOAD, 0);
         init.visitVarInsn(ALOAD, 1);
         init.visitVarInsn(ILOAD, 2);
-        init.visitMethodInsn(INVOKESPECIAL, BASE, "<init>", "(Ljava/lang/String;I)V", false);
+        init.visitVarInsn(LLOAD, 3);
+        init.visitMethodInsn(INVOKESPECIAL, BASE, "<init>", "(Ljava/lang/String;IJ)V", false);
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();

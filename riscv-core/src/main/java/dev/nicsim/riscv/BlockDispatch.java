@@ -104,7 +104,9 @@ final class BlockDispatch {
             }
             TranslatedBlock b = blocks[slot];
             if (b == null || b.key != h.translationKey) {
-                b = translateAfter <= 1 ? BlockTranslator.translate(h, page, slot) : new TranslatedBlock.Cold(h.translationKey);
+                // another memory's hart translated the same code already (every NIC loads the same
+                // firmware): its block at once, else count entries first
+                b = translateAfter <= 1 ? BlockTranslator.translate(h, page, slot) : BlockTranslator.shared(h, page, slot);
                 blocks[slot] = b;
             } else if (b instanceof TranslatedBlock.Cold c && ++c.entries >= translateAfter) {
                 b = BlockTranslator.translate(h, page, slot);
@@ -129,10 +131,10 @@ final class BlockDispatch {
                 h.haltStepRetired = true;
                 break;
             }
+            if (h.yielded) {
+                break; // the block gave the slot away (operand stall, L1I miss), as the interpreter would have
+            }
             if ((r & 1) != 0) {
-                if (h.yielded) {
-                    break; // the block gave the slot away on an operand stall, as the interpreter would have
-                }
                 if (!interpretSome(maxInstret)) {
                     return; // the block handed an instruction back, and the interpreter yielded or stopped on it
                 }

@@ -184,7 +184,7 @@ final class BlockEmitter extends BlockCodeWriter {
         final boolean store = op >= SB && op <= SD;
         final int size = store ? 1 << (op - SB) : 0;
         // 0. entering another L1I line: the interpreter's fetch-window step (a thread that yields
-        // on stalls leaves it to the interpreter, which may give its slot away on a miss)
+        // on stalls gives its slot away on a miss, and the block ends before the instruction)
         if (i > 0 && h.fetch.lineShift < 12 && pc >>> h.fetch.lineShift != insts.get(i - 1)[0] >>> h.fetch.lineShift) {
             enterLine(pc, exitBefore(i));
         }
@@ -469,17 +469,40 @@ final class BlockEmitter extends BlockCodeWriter {
         return true;
     }
 
-    /** now += the fetch-window step at pc ({@link FetchUnit#enterLine}); a yielding thread goes to {@code out} first. */
+    /**
+     * The fetch-window step at pc ({@link FetchUnit#enterLine}): its L1I miss cycles are added to
+     * now; a thread that yields on stalls instead gives its slot away until the line comes, as
+     * the interpreter does (readyAt = now + miss, yielded), and goes to {@code out}.
+     */
     private void enterLine(final long pc, final Label out) {
-        mv.visitVarInsn(ILOAD, YIELD);
-        mv.visitJumpInsn(IFNE, out);
+        final Label add = new Label();
+        final Label hit = new Label();
         field(H, "fetch", "L" + FETCH + ";");
         mv.visitLdcInsn(pc);
         mv.visitMethodInsn(INVOKEVIRTUAL, FETCH, "enterLine", "(J)I", false);
         mv.visitInsn(I2L);
+        mv.visitVarInsn(LSTORE, VA);
+        mv.visitVarInsn(LLOAD, VA);
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFEQ, hit);
+        mv.visitVarInsn(ILOAD, YIELD);
+        mv.visitJumpInsn(IFEQ, add);
+        mv.visitVarInsn(ALOAD, H);
         mv.visitVarInsn(LLOAD, NOW);
+        mv.visitVarInsn(LLOAD, VA);
+        mv.visitInsn(LADD);
+        mv.visitFieldInsn(PUTFIELD, HART, "readyAt", "J");
+        mv.visitVarInsn(ALOAD, H);
+        mv.visitInsn(ICONST_1);
+        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
+        mv.visitJumpInsn(GOTO, out);
+        mv.visitLabel(add);
+        mv.visitVarInsn(LLOAD, NOW);
+        mv.visitVarInsn(LLOAD, VA);
         mv.visitInsn(LADD);
         mv.visitVarInsn(LSTORE, NOW);
+        mv.visitLabel(hit);
     }
 
     /**

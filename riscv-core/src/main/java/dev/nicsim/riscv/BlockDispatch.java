@@ -13,8 +13,8 @@ package dev.nicsim.riscv;
  * operand stall of a thread that yields on stalls) back to the interpreter before touching any
  * state for it.
  *
- * <p>Under {@link Hart#runBounded} (a thread of an interleaving core while the others cannot issue)
- * nothing issues at or after {@link Hart#issueLimit}: a block runs only when its last instruction
+ * <p>Under a {@link BoundedRun} (a thread of an interleaving core while the others cannot issue)
+ * nothing issues at or after {@link BoundedRun#issueLimit}: a block runs only when its last instruction
  * issues before it ({@link TranslatedBlock#issueSpan}: a yielding thread's block issues at its
  * occupancies), and the interpreter runs one instruction per call, each begun before it.
  *
@@ -84,7 +84,7 @@ final class BlockDispatch {
         final FetchUnit f = h.fetch;
         f.altBytes = 0; // as the interpreter starts: no other line of a pair yet
         h.yielded = false;
-        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE && h.cycles < h.issueLimit) {
+        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE && h.cycles < h.bounded.issueLimit) {
             final long p = h.pc;
             if (!f.inWindow(p)) {
                 if (f.inOtherLine(p)) {
@@ -114,7 +114,7 @@ final class BlockDispatch {
             }
             // (a bounded run's yielding thread issues block instructions at the block's start cycle
             // plus its occupancies: anything else ends the block before the instruction)
-            if (b.length == 0 || h.instret + b.length > maxInstret || h.cycles + b.issueSpan >= h.issueLimit) {
+            if (b.length == 0 || h.instret + b.length > maxInstret || h.cycles + b.issueSpan >= h.bounded.issueLimit) {
                 if (!interpretSome(maxInstret) || stepBlocks) {
                     return;
                 }
@@ -127,8 +127,8 @@ final class BlockDispatch {
             if (h.haltReason != Hart.HaltReason.NONE) {
                 // the store hook asked to halt (tohost): the block's last instruction, a store
                 // that retired, issued its occupancy before the block's exit cycle
-                h.haltStepCycle = h.cycles - ((h.timing[Isa.SD] >>> 32) & 0xffff);
-                h.haltStepRetired = true;
+                h.bounded.haltStepCycle = h.cycles - ((h.timing[Isa.SD] >>> 32) & 0xffff);
+                h.bounded.haltStepRetired = true;
                 break;
             }
             if (h.yielded) {
@@ -155,9 +155,10 @@ final class BlockDispatch {
      *         stopped after a trap, or halted
      */
     private boolean interpretSome(final long maxInstret) {
-        if (h.issueLimit != Long.MAX_VALUE) {
+        final BoundedRun br = h.bounded;
+        if (br.issueLimit != Long.MAX_VALUE) {
             // a bounded run: one instruction per interpreter call, each begun before the bound
-            return h.stepBounded(maxInstret, h.issueLimit, stepBlocks ? 1 : INTERPRET_RUN, true);
+            return br.steps(maxInstret, br.issueLimit, stepBlocks ? 1 : INTERPRET_RUN, true);
         }
         h.yielded = false;
         h.interpret(stepBlocks ? h.instret + 1 : Math.min(maxInstret, h.instret + INTERPRET_RUN), true);

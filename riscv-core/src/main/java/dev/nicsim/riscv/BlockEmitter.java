@@ -447,7 +447,7 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitVarInsn(LLOAD, ROOM);
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFGT, exit);
-        // a bounded run (Hart.runBounded): the next pass's last instruction must issue before the bound
+        // a bounded run (BoundedRun): the next pass's last instruction must issue before the bound
         long span = 0;
         for (int k = 0; k < i; k++) {
             span += occupancy[k];
@@ -455,7 +455,8 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitVarInsn(LLOAD, NOW);
         mv.visitLdcInsn(span);
         mv.visitInsn(LADD);
-        field(H, "issueLimit", "J");
+        field(H, "bounded", "Ldev/nicsim/riscv/BoundedRun;");
+        mv.visitFieldInsn(GETFIELD, "dev/nicsim/riscv/BoundedRun", "issueLimit", "J");
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFGE, exit);
         if (h.fetch.lineShift < 12 && insts.get(0)[0] >>> h.fetch.lineShift != insts.get(i)[0] >>> h.fetch.lineShift) {

@@ -323,7 +323,7 @@ public final class Core {
      * {@code bound}, and a thread that issued is round-robin last), a cycle with no issue idle.
      * <ul>
      * <li>It yielded on a stall at cycle s (its readyAt set by the hart): the core is at s.</li>
-     * <li>It halted on a step that began at cycle s ({@link Hart#haltStepCycle}): the core is at
+     * <li>It halted on a step that began at cycle s ({@link BoundedRun#haltStepCycle}): the core is at
      * s + 1 and returns it.</li>
      * <li>Else (bound reached, or room): its next issue cycle is its readyAt; the core idles on
      * to that or {@code bound}, whichever is first, as the picks would.</li>
@@ -335,12 +335,12 @@ public final class Core {
      */
     private boolean runBatch(final Hart pick, final long before, final long room, final long bound) {
         final long c0 = cycle;
-        pick.runBounded(before + room, bound);
+        pick.bounded.run(before + room, bound);
         final long issued = pick.instret() - before;
         batchedInstructions += issued;
         if (pick.halted()) {
-            cycle = pick.haltStepCycle + 1;
-            idleCycles += cycle - c0 - issued - (pick.haltStepRetired ? 0 : 1);
+            cycle = pick.bounded.haltStepCycle + 1;
+            idleCycles += cycle - c0 - issued - (pick.bounded.haltStepRetired ? 0 : 1);
             pick.setReadyAt(pick.cycles());
             return true;
         }

@@ -178,22 +178,13 @@ public final class Hart {
     long cycles;
     long instret;
     boolean yieldOnStall;
-    /** The cycle from which the thread may issue again after it yielded (a {@link Core}'s pick); blocks set it. */
     long readyAt;
     boolean stopAfterTrap;
     boolean trapped;
     /** Set by the interpreter when it gave its slot away on a stall or an L1I miss (yieldOnStall). */
     boolean yielded;
-    /**
-     * The cycle at or after which {@link #runBounded} issues nothing: {@link Long#MAX_VALUE} outside
-     * it. The translator's dispatch loop reads it (a block runs only when its last instruction
-     * issues before it).
-     */
-    long issueLimit = Long.MAX_VALUE;
-    /** After {@link #runBounded} halted: the cycle at which the halting step (one instruction, with any trap entry) began. */
-    long haltStepCycle;
-    /** After {@link #runBounded} halted: whether the halting step retired its instruction (an exit ecall does, a fault does not). */
-    boolean haltStepRetired;
+    /** A {@link Core}'s runs of this thread while the other threads cannot issue. */
+    final BoundedRun bounded = new BoundedRun(this);
     /**
      * The engine {@link #run} uses: new harts take the system property {@code nicsim.riscv.engine}
      * ({@code interp} or {@code translate}), else {@link Engine#INTERP}.
@@ -535,67 +526,6 @@ public final class Hart {
             // trace single-stepping): the interpreter, without the dispatch loop's look-ups
             interpret(maxInstret, false);
         }
-    }
-
-    /**
-     * As {@link #run}, and issues nothing at or after {@code cycleLimit}: a {@link Core} runs a
-     * thread this way while the other threads cannot take a slot before that cycle. The hart must
-     * yield on stalls (a thread of an interleaving core), so nothing but its issue occupancies and
-     * control penalties moves its cycle between issues. Clears {@link #yielded} first; on a halt
-     * sets {@link #haltStepCycle} and {@link #haltStepRetired}. The interpreter engine runs one
-     * instruction per call of its loop (its loop has no cycle bound), the translator whole blocks
-     * whose last instruction issues before the bound.
-     *
-     * @param maxInstret absolute retired-instruction count to stop at
-     * @param cycleLimit first cycle at which no instruction may issue
-     * @throws IllegalStateException when the hart does not yield on stalls
-     */
-    void runBounded(final long maxInstret, final long cycleLimit) {
-        if (!yieldOnStall) {
-            throw new IllegalStateException("runBounded needs a hart that yields on stalls");
-        }
-        yielded = false;
-        if (engine == Engine.TRANSLATE) {
-            issueLimit = cycleLimit;
-            try {
-                dispatch.run(maxInstret);
-            } finally {
-                issueLimit = Long.MAX_VALUE;
-            }
-        } else {
-            stepBounded(maxInstret, cycleLimit, Long.MAX_VALUE, false);
-        }
-    }
-
-    /**
-     * Interpreter steps of one instruction each (with any trap entry it causes), each beginning
-     * before {@code cycleLimit}: what a core's instruction-by-instruction picks of this thread would
-     * run. On a halt sets {@link #haltStepCycle} and {@link #haltStepRetired}.
-     *
-     * @param maxInstret absolute retired-instruction count to stop at
-     * @param cycleLimit first cycle at which no step may begin
-     * @param maxSteps   most steps
-     * @param keepPair   keep the L1I line pair for the first step (see {@link #interpret})
-     * @return false when the hart yielded, halted or stopped after a trap; true when it reached a limit
-     */
-    boolean stepBounded(final long maxInstret, final long cycleLimit, final long maxSteps, final boolean keepPair) {
-        boolean keep = keepPair;
-        for (long k = 0; k < maxSteps && instret < maxInstret && cycles < cycleLimit; k++) {
-            final long c = cycles;
-            final long n = instret;
-            yielded = false;
-            interpret(n + 1, keep);
-            keep = true;
-            if (haltReason != HaltReason.NONE) {
-                haltStepCycle = c;
-                haltStepRetired = instret > n;
-                return false;
-            }
-            if (yielded || trapped && stopAfterTrap) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

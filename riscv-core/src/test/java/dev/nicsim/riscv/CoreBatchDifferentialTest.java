@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A fine-grained core's runs of one thread ({@link Core}: while the other threads cannot issue, a
- * pick runs its thread for several instructions, {@link Hart#runBounded}) against the reference,
+ * pick runs its thread for several instructions, {@link BoundedRun}) against the reference,
  * instruction-by-instruction interleaving ({@link Core#setBatching} off, interpreter), side by side:
  * the same random programs ({@link RandomWordPrograms}) on bf3-dpa's threads, which halt, hit
  * instruction budgets and are woken again as the firmware's events are; three cores per seed (the

@@ -16,7 +16,11 @@ import java.util.Objects;
  * </ul>
  * A thread waiting on a long-latency load (a {@link MemoryHierarchy} miss, a slow
  * {@link MemoryRegion}, a divide) gives its slot to the others, so their work hides its wait.
- * With one thread this is exactly {@link Hart#run}. When a {@link MemoryHierarchy} is attached
+ * With one thread this is exactly {@link Hart#run}. A pick hands its thread a run of instructions
+ * when the interleaving would give it every slot of that run (it is the only live thread, or no
+ * other thread is ready before some cycle: {@link BoundedRun}), else one instruction; the cycles,
+ * idle cycles, counters and caches are those of one instruction per pick (docs/riscv-core.md,
+ * "Threads that share a pipeline"). When a {@link MemoryHierarchy} is attached
  * ({@link #attach}), the core selects the issuing thread in it before each issue, so each
  * thread's loads use its own L1D.
  *

@@ -13,6 +13,11 @@ package dev.nicsim.riscv;
  * operand stall of a thread that yields on stalls) back to the interpreter before touching any
  * state for it.
  *
+ * <p>Under a {@link BoundedRun} (a thread of an interleaving core while the others cannot issue)
+ * nothing issues at or after {@link BoundedRun#issueLimit}: a block runs only when its last instruction
+ * issues before it ({@link TranslatedBlock#issueSpan}: a yielding thread's block issues at its
+ * occupancies), and the interpreter runs one instruction per call, each begun before it.
+ *
  * <p>Thread-safety: not thread-safe; belongs to one hart.
  */
 final class BlockDispatch {
@@ -78,7 +83,8 @@ final class BlockDispatch {
         }
         final FetchUnit f = h.fetch;
         f.altBytes = 0; // as the interpreter starts: no other line of a pair yet
-        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE) {
+        h.yielded = false;
+        while (h.instret < maxInstret && h.haltReason == Hart.HaltReason.NONE && h.cycles < h.bounded.issueLimit) {
             final long p = h.pc;
             if (!f.inWindow(p)) {
                 if (f.inOtherLine(p)) {
@@ -98,13 +104,17 @@ final class BlockDispatch {
             }
             TranslatedBlock b = blocks[slot];
             if (b == null || b.key != h.translationKey) {
-                b = translateAfter <= 1 ? BlockTranslator.translate(h, page, slot) : new TranslatedBlock.Cold(h.translationKey);
+                // another memory's hart translated the same code already (every NIC loads the same
+                // firmware): its block at once, else count entries first
+                b = translateAfter <= 1 ? BlockTranslator.translate(h, page, slot) : BlockTranslator.shared(h, page, slot);
                 blocks[slot] = b;
             } else if (b instanceof TranslatedBlock.Cold c && ++c.entries >= translateAfter) {
                 b = BlockTranslator.translate(h, page, slot);
                 blocks[slot] = b;
             }
-            if (b.length == 0 || h.instret + b.length > maxInstret) {
+            // (a bounded run's yielding thread issues block instructions at the block's start cycle
+            // plus its occupancies: anything else ends the block before the instruction)
+            if (b.length == 0 || h.instret + b.length > maxInstret || h.cycles + b.issueSpan >= h.bounded.issueLimit) {
                 if (!interpretSome(maxInstret) || stepBlocks) {
                     return;
                 }
@@ -114,8 +124,20 @@ final class BlockDispatch {
             // when the harness compares after every block)
             final long r = b.run(h, stepBlocks && !chainInSteps ? b.length : maxInstret - h.instret);
             translatedInstret += r >>> 1;
-            if ((r & 1) != 0 && !interpretSome(maxInstret)) {
-                return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+            if (h.haltReason != Hart.HaltReason.NONE) {
+                // the store hook asked to halt (tohost): the block's last instruction, a store
+                // that retired, issued its occupancy before the block's exit cycle
+                h.bounded.haltStepCycle = h.cycles - ((h.timing[Isa.SD] >>> 32) & 0xffff);
+                h.bounded.haltStepRetired = true;
+                break;
+            }
+            if (h.yielded) {
+                break; // the block gave the slot away (operand stall, L1I miss), as the interpreter would have
+            }
+            if ((r & 1) != 0) {
+                if (!interpretSome(maxInstret)) {
+                    return; // the block handed an instruction back, and the interpreter yielded or stopped on it
+                }
             }
             if (stepBlocks) {
                 break;
@@ -133,6 +155,11 @@ final class BlockDispatch {
      *         stopped after a trap, or halted
      */
     private boolean interpretSome(final long maxInstret) {
+        final BoundedRun br = h.bounded;
+        if (br.issueLimit != Long.MAX_VALUE) {
+            // a bounded run: one instruction per interpreter call, each begun before the bound
+            return br.steps(maxInstret, br.issueLimit, stepBlocks ? 1 : INTERPRET_RUN, true);
+        }
         h.yielded = false;
         h.interpret(stepBlocks ? h.instret + 1 : Math.min(maxInstret, h.instret + INTERPRET_RUN), true);
         if (h.yielded || h.haltReason != Hart.HaltReason.NONE) {

@@ -148,6 +148,18 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitInsn(LRETURN);
     }
 
+    /**
+     * The issue occupancy a block compiles in for an op (the model's, plus the differential
+     * harness's sabotage cycles for ALU ops when set).
+     *
+     * @param h  the translating hart
+     * @param op the op
+     * @return cycles, at least 1
+     */
+    static long occupancy(final Hart h, final int op) {
+        return ((h.timing[op] >>> 32) & 0xffff) + (aluName(op) != null && op < MUL ? BlockTranslator.sabotageAluOccupancyCycles : 0);
+    }
+
     private Label exitBefore(final int i) {
         if (exitBefore[i] == null) {
             exitBefore[i] = new Label();
@@ -165,14 +177,14 @@ final class BlockEmitter extends BlockCodeWriter {
         final long imm = d >> 32;
         final int len = lengthOf(d);
         final long tm = h.timing[op];
-        final long occ = ((tm >>> 32) & 0xffff) + (aluName(op) != null && op < MUL ? BlockTranslator.sabotageAluOccupancyCycles : 0);
+        final long occ = occupancy(h, op);
         final int acc = (int) (tm >>> 48);
         final long alignMask = acc >>> 8;
         final boolean load = op >= LB && op <= LD;
         final boolean store = op >= SB && op <= SD;
         final int size = store ? 1 << (op - SB) : 0;
         // 0. entering another L1I line: the interpreter's fetch-window step (a thread that yields
-        // on stalls leaves it to the interpreter, which may give its slot away on a miss)
+        // on stalls gives its slot away on a miss, and the block ends before the instruction)
         if (i > 0 && h.fetch.lineShift < 12 && pc >>> h.fetch.lineShift != insts.get(i - 1)[0] >>> h.fetch.lineShift) {
             enterLine(pc, exitBefore(i));
         }
@@ -435,6 +447,18 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitVarInsn(LLOAD, ROOM);
         mv.visitInsn(LCMP);
         mv.visitJumpInsn(IFGT, exit);
+        // a bounded run (BoundedRun): the next pass's last instruction must issue before the bound
+        long span = 0;
+        for (int k = 0; k < i; k++) {
+            span += occupancy[k];
+        }
+        mv.visitVarInsn(LLOAD, NOW);
+        mv.visitLdcInsn(span);
+        mv.visitInsn(LADD);
+        field(H, "bounded", "Ldev/nicsim/riscv/BoundedRun;");
+        mv.visitFieldInsn(GETFIELD, "dev/nicsim/riscv/BoundedRun", "issueLimit", "J");
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFGE, exit);
         if (h.fetch.lineShift < 12 && insts.get(0)[0] >>> h.fetch.lineShift != insts.get(i)[0] >>> h.fetch.lineShift) {
             enterLine(insts.get(0)[0], exit);
         }
@@ -446,17 +470,40 @@ final class BlockEmitter extends BlockCodeWriter {
         return true;
     }
 
-    /** now += the fetch-window step at pc ({@link FetchUnit#enterLine}); a yielding thread goes to {@code out} first. */
+    /**
+     * The fetch-window step at pc ({@link FetchUnit#enterLine}): its L1I miss cycles are added to
+     * now; a thread that yields on stalls instead gives its slot away until the line comes, as
+     * the interpreter does (readyAt = now + miss, yielded), and goes to {@code out}.
+     */
     private void enterLine(final long pc, final Label out) {
-        mv.visitVarInsn(ILOAD, YIELD);
-        mv.visitJumpInsn(IFNE, out);
+        final Label add = new Label();
+        final Label hit = new Label();
         field(H, "fetch", "L" + FETCH + ";");
         mv.visitLdcInsn(pc);
         mv.visitMethodInsn(INVOKEVIRTUAL, FETCH, "enterLine", "(J)I", false);
         mv.visitInsn(I2L);
+        mv.visitVarInsn(LSTORE, VA);
+        mv.visitVarInsn(LLOAD, VA);
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFEQ, hit);
+        mv.visitVarInsn(ILOAD, YIELD);
+        mv.visitJumpInsn(IFEQ, add);
+        mv.visitVarInsn(ALOAD, H);
         mv.visitVarInsn(LLOAD, NOW);
+        mv.visitVarInsn(LLOAD, VA);
+        mv.visitInsn(LADD);
+        mv.visitFieldInsn(PUTFIELD, HART, "readyAt", "J");
+        mv.visitVarInsn(ALOAD, H);
+        mv.visitInsn(ICONST_1);
+        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
+        mv.visitJumpInsn(GOTO, out);
+        mv.visitLabel(add);
+        mv.visitVarInsn(LLOAD, NOW);
+        mv.visitVarInsn(LLOAD, VA);
         mv.visitInsn(LADD);
         mv.visitVarInsn(LSTORE, NOW);
+        mv.visitLabel(hit);
     }
 
     /**
@@ -503,8 +550,25 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitLabel(stall);
         mv.visitVarInsn(ILOAD, YIELD);
         mv.visitJumpInsn(IFEQ, charge);
+        // a thread that yields on stalls: what the interpreter does at this instruction (the stall
+        // charged, readyAt, yielded), and the block ends before it
+        chargeStall();
+        mv.visitVarInsn(ALOAD, H);
+        readyCycle();
+        mv.visitFieldInsn(PUTFIELD, HART, "readyAt", "J");
+        mv.visitVarInsn(ALOAD, H);
+        mv.visitInsn(ICONST_1);
+        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
         mv.visitJumpInsn(GOTO, exitBefore(i));
         mv.visitLabel(charge);
+        chargeStall();
+        readyCycle();
+        mv.visitVarInsn(LSTORE, T);
+        mv.visitLabel(done);
+    }
+
+    /** stalls[class of R] += cycle of R - now. */
+    private void chargeStall() {
         mv.visitVarInsn(ALOAD, STALLS);
         mv.visitVarInsn(LLOAD, R);
         mv.visitInsn(L2I);
@@ -517,8 +581,5 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitInsn(LSUB);
         mv.visitInsn(LADD);
         mv.visitInsn(LASTORE);
-        readyCycle();
-        mv.visitVarInsn(LSTORE, T);
-        mv.visitLabel(done);
     }
 }

@@ -70,6 +70,24 @@ final class BlockTranslator {
      * @return the block; one of length 0 when the first instruction is not translated
      */
     static TranslatedBlock translate(final Hart h, final DecodedPage page, final int slot) {
+        return translate(h, page, slot, true);
+    }
+
+    /**
+     * The block starting at a page slot when another memory's hart has translated the same
+     * instructions for the same key already ({@link #SHARED}), else a {@link TranslatedBlock.Cold}
+     * that counts entries: no class is generated here.
+     *
+     * @param h    the hart
+     * @param page the page holding the pc
+     * @param slot the pc's slot, 0 to 2047
+     * @return the shared block, an empty one (its first instruction is not translated), or a cold one
+     */
+    static TranslatedBlock shared(final Hart h, final DecodedPage page, final int slot) {
+        return translate(h, page, slot, false);
+    }
+
+    private static TranslatedBlock translate(final Hart h, final DecodedPage page, final int slot, final boolean generate) {
         final List<long[]> insts = new ArrayList<>();
         final long start = page.base + 2L * slot;
         final long limit = page.base + DecodedPage.PAGE_BYTES;
@@ -106,17 +124,25 @@ final class BlockTranslator {
             code[2 * k + 1] = insts.get(k)[1];
         }
         code[code.length - 1] = end;
-        page.markTranslated(slot, (int) ((end - page.base + 1) >>> 1));
         final Code c = new Code(h.translationKey, code);
         final TranslatedBlock cached = SHARED.get(c);
-        if (cached != null) {
+        if (cached != null || !generate) {
+            if (cached == null) {
+                return new TranslatedBlock.Cold(h.translationKey);
+            }
+            page.markTranslated(slot, (int) ((end - page.base + 1) >>> 1));
             return cached;
+        }
+        page.markTranslated(slot, (int) ((end - page.base + 1) >>> 1));
+        long span = 0;
+        for (int k = 0; k + 1 < insts.size(); k++) {
+            span += BlockEmitter.occupancy(h, (int) insts.get(k)[1] & 0xff);
         }
         final byte[] bytes = generate(h, insts, end);
         final TranslatedBlock b;
         try {
             final Class<?> k = LOOKUP.defineHiddenClass(bytes, true).lookupClass();
-            b = (TranslatedBlock) k.getDeclaredConstructor(String.class, int.class).newInstance(h.translationKey, insts.size());
+            b = (TranslatedBlock) k.getDeclaredConstructor(String.class, int.class, long.class).newInstance(h.translationKey, insts.size(), span);
         } catch (final ReflectiveOperationException e) {
             throw new IllegalStateException("block translator: generated class for pc 0x" + Long.toHexString(start) + " failed: " + e, e);
         }
@@ -233,12 +259,13 @@ final class BlockTranslator {
             }
         };
         cw.visit(V17, ACC_FINAL | ACC_SUPER, "dev/nicsim/riscv/TranslatedBlock$Code", null, BASE, null);
-        final MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "(Ljava/lang/String;I)V", null, null);
+        final MethodVisitor init = cw.visitMethod(ACC_PUBLIC, "<init>", "(Ljava/lang/String;IJ)V", null, null);
         init.visitCode();
         init.visitVarInsn(ALOAD, 0);
         init.visitVarInsn(ALOAD, 1);
         init.visitVarInsn(ILOAD, 2);
-        init.visitMethodInsn(INVOKESPECIAL, BASE, "<init>", "(Ljava/lang/String;I)V", false);
+        init.visitVarInsn(LLOAD, 3);
+        init.visitMethodInsn(INVOKESPECIAL, BASE, "<init>", "(Ljava/lang/String;IJ)V", false);
         init.visitInsn(RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();

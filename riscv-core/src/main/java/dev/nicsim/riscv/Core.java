@@ -16,7 +16,11 @@ import java.util.Objects;
  * </ul>
  * A thread waiting on a long-latency load (a {@link MemoryHierarchy} miss, a slow
  * {@link MemoryRegion}, a divide) gives its slot to the others, so their work hides its wait.
- * With one thread this is exactly {@link Hart#run}. When a {@link MemoryHierarchy} is attached
+ * With one thread this is exactly {@link Hart#run}. A pick hands its thread a run of instructions
+ * when the interleaving would give it every slot of that run (it is the only live thread, or no
+ * other thread is ready before some cycle: {@link BoundedRun}), else one instruction; the cycles,
+ * idle cycles, counters and caches are those of one instruction per pick (docs/riscv-core.md,
+ * "Threads that share a pipeline"). When a {@link MemoryHierarchy} is attached
  * ({@link #attach}), the core selects the issuing thread in it before each issue, so each
  * thread's loads use its own L1D.
  *
@@ -49,6 +53,14 @@ public final class Core {
     private int last = -1;
     /** Set by the fine-grained pick: the picked thread is the only one not halted. */
     private boolean alone;
+    /**
+     * Whether a fine-grained pick runs its thread for a run of instructions while no other thread
+     * can issue ({@link #runUntilHalt(long, long)}); off only for the differential test, which
+     * compares against instruction-by-instruction interleaving.
+     */
+    private boolean batching = true;
+    /** Instructions retired in runs of one thread among several ({@link #runBatch}). */
+    long batchedInstructions;
 
     /**
      * Creates a core with the model's issue policy.
@@ -214,14 +226,35 @@ public final class Core {
             cycle = h.cycles();
             return h.halted() || h.instret() >= instructionLimit[0] ? 0 : -1;
         }
-        long total = instret();
-        while (total < maxInstructions && cycle < maxCycle) {
-            final int i = policy == IssuePolicy.BARREL ? pickBarrel() : pickFineGrained(maxCycle);
-            if (i < 0) {
-                return -1;
-            }
-            if (i == n) {
-                continue; // a lost or idle slot: the cycle moved on
+        // retired-instruction room of the whole core (no sum over the threads when unlimited: an
+        // embedding's event loop calls this often, for a few instructions each time)
+        long left = maxInstructions == Long.MAX_VALUE ? Long.MAX_VALUE : maxInstructions - instret();
+        // the one live thread, once a fine-grained pick found it alone: no other thread can be
+        // woken during this call, so the picks that follow are its own or idle cycles
+        int solo = -1;
+        while (left > 0 && cycle < maxCycle) {
+            final int i;
+            if (solo >= 0) {
+                // pickFineGrained with one live thread, without the scan
+                final long r = threads[solo].readyAt();
+                if (r > cycle) {
+                    final long to = Math.min(r, Math.max(cycle, maxCycle));
+                    idleCycles += to - cycle;
+                    cycle = to;
+                    continue;
+                }
+                i = solo;
+            } else {
+                i = policy == IssuePolicy.BARREL ? pickBarrel() : pickFineGrained(maxCycle);
+                if (i < 0) {
+                    return -1;
+                }
+                if (i == n) {
+                    continue; // a lost or idle slot: the cycle moved on
+                }
+                if (alone) {
+                    solo = i;
+                }
             }
             final Hart pick = threads[i];
             if (hierarchy != null) {
@@ -232,13 +265,26 @@ public final class Core {
             if (alone) {
                 // the only thread that can ever issue until one is woken: it runs on its own
                 // (as Hart.run would) up to its next stall, its limit, or about maxCycle
-                final long room = Math.min(instructionLimit[i] - before, Math.min(maxInstructions - total, maxCycle - cycle));
+                final long room = Math.min(instructionLimit[i] - before, Math.min(left, maxCycle - cycle));
                 pick.run(before + Math.max(1, room));
             } else {
+                // the others cannot issue before `bound`: until then the picks would all be this
+                // thread's, so it runs them in one call (one step short of its limits, whose last
+                // instruction ends the call below as it always did)
+                final long bound = batching && policy == IssuePolicy.FINE_GRAINED ? othersReady(i, maxCycle) : cycle;
+                final long room = Math.min(instructionLimit[i] - before, left) - 1;
+                if (bound - cycle >= 2 && room >= 1) {
+                    final boolean halted = runBatch(pick, before, room, bound);
+                    left -= pick.instret() - before;
+                    if (halted) {
+                        return i;
+                    }
+                    continue;
+                }
                 pick.run(before + 1);
             }
             if (pick.instret() > before || pick.halted()) {
-                total += pick.instret() - before;
+                left -= pick.instret() - before;
                 if (alone) {
                     pick.setReadyAt(Math.max(pick.readyAt(), pick.cycles()));
                     cycle = Math.max(cycle + 1, pick.cycles());
@@ -257,6 +303,68 @@ public final class Core {
             // else: it yielded on a stall and set its readyAt; the slot goes to another thread
         }
         return -1;
+    }
+
+    /**
+     * The first cycle at which another thread than {@code i} could take a slot: the earliest
+     * {@link Hart#readyAt} of the other live threads, and at most {@code maxCycle}.
+     */
+    private long othersReady(final int i, final long maxCycle) {
+        long m = maxCycle;
+        for (int k = 0; k < threads.length; k++) {
+            final Hart h = threads[k];
+            if (k != i && !h.halted()) {
+                m = Math.min(m, h.readyAt());
+            }
+        }
+        return m;
+    }
+
+    /**
+     * Runs the picked thread from the core's cycle while no other thread can take a slot (before
+     * {@code bound}), and leaves the core as the instruction-by-instruction picks would have:
+     * each of those picks would have been this thread (the others are not ready before
+     * {@code bound}, and a thread that issued is round-robin last), a cycle with no issue idle.
+     * <ul>
+     * <li>It yielded on a stall at cycle s (its readyAt set by the hart): the core is at s.</li>
+     * <li>It halted on a step that began at cycle s ({@link BoundedRun#haltStepCycle}): the core is at
+     * s + 1 and returns it.</li>
+     * <li>Else (bound reached, or room): its next issue cycle is its readyAt; the core idles on
+     * to that or {@code bound}, whichever is first, as the picks would.</li>
+     * </ul>
+     * Each instruction that retired took one slot, a halting step that retired none one more;
+     * every other cycle since the call began was idle.
+     *
+     * @return whether the thread halted
+     */
+    private boolean runBatch(final Hart pick, final long before, final long room, final long bound) {
+        final long c0 = cycle;
+        pick.bounded.run(before + room, bound);
+        final long issued = pick.instret() - before;
+        batchedInstructions += issued;
+        if (pick.halted()) {
+            cycle = pick.bounded.haltStepCycle + 1;
+            idleCycles += cycle - c0 - issued - (pick.bounded.haltStepRetired ? 0 : 1);
+            pick.setReadyAt(pick.cycles());
+            return true;
+        }
+        if (!pick.yielded) {
+            pick.setReadyAt(pick.cycles());
+        }
+        cycle = Math.min(pick.cycles(), bound);
+        idleCycles += cycle - c0 - issued;
+        return false;
+    }
+
+    /**
+     * Turns runs of one thread's instructions off ({@code false}: every pick of an interleaved
+     * core runs one instruction) or on (the default); the outcome is the same, for the
+     * differential test that checks so.
+     *
+     * @param on whether a pick may run several instructions while no other thread can issue
+     */
+    void setBatching(final boolean on) {
+        batching = on;
     }
 
     /** @return a thread that may issue now, n when the cycle moved on with no issue, -1 when all halted */

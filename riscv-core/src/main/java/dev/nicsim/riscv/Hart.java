@@ -178,11 +178,13 @@ public final class Hart {
     long cycles;
     long instret;
     boolean yieldOnStall;
-    private long readyAt;
+    long readyAt;
     boolean stopAfterTrap;
     boolean trapped;
     /** Set by the interpreter when it gave its slot away on a stall or an L1I miss (yieldOnStall). */
     boolean yielded;
+    /** A {@link Core}'s runs of this thread while the other threads cannot issue. */
+    final BoundedRun bounded = new BoundedRun(this);
     /**
      * The engine {@link #run} uses: new harts take the system property {@code nicsim.riscv.engine}
      * ({@code interp} or {@code translate}), else {@link Engine#INTERP}.

@@ -11,14 +11,22 @@ abstract class TranslatedBlock {
     final String key;
     /** Instructions in the block, 0 for a pc whose first instruction is not translated. */
     final int length;
+    /**
+     * Cycles from the issue of the block's first instruction to that of its last when no operand
+     * stall or L1I line entry moves them (the sum of the issue occupancies before the last): a
+     * thread that yields on stalls issues them so, or leaves the block first.
+     */
+    final long issueSpan;
 
     /**
-     * @param key    the translating hart's key
-     * @param length instructions, 0 to {@link BlockTranslator#MAX_INSTRUCTIONS}
+     * @param key       the translating hart's key
+     * @param length    instructions, 0 to {@link BlockTranslator#MAX_INSTRUCTIONS}
+     * @param issueSpan {@link #issueSpan}, cycles, at least 0
      */
-    TranslatedBlock(final String key, final int length) {
+    TranslatedBlock(final String key, final int length, final long issueSpan) {
         this.key = key;
         this.length = length;
+        this.issueSpan = issueSpan;
     }
 
     /**
@@ -44,7 +52,7 @@ abstract class TranslatedBlock {
         int entries;
 
         Cold(final String key) {
-            super(key, 0);
+            super(key, 0, 0);
         }
 
         @Override
@@ -56,7 +64,7 @@ abstract class TranslatedBlock {
     /** The block of a pc whose first instruction the translator leaves to the interpreter. */
     static final class Empty extends TranslatedBlock {
         Empty(final String key) {
-            super(key, 0);
+            super(key, 0, 0);
         }
 
         @Override

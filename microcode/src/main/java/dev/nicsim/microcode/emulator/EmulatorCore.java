@@ -97,16 +97,16 @@ final class EmulatorCore extends CoreQueues {
      * @param config        validated configuration
      * @param algorithm     this core's own algorithm instance
      * @param algorithmSlot slot the algorithm sees in its attributes
-     * @param peerCosts     the stage timings of another core of the emulator, or null: used instead
-     *                      of this core's own when equal to them (they are whenever the cores'
-     *                      algorithms give the same handler estimates), so a NIC's cores read one
-     *                      cache-warm table instead of a cold one each
+     * @param peerCosts     the stage timings of the emulator's first algorithm instance, or null:
+     *                      used instead of this core's own when equal to them (they are whenever
+     *                      the cores' algorithms give the same handler estimates), so a NIC's cores
+     *                      read one cache-warm table instead of a cold one each
      * @throws IllegalArgumentException if the algorithm's handler estimate for a type without an
      *                                  override is outside 0..{@link EmulatorConfig#MAX_STAGE_CYCLES}
      */
     EmulatorCore(final int index, final UnicEmulator owner, final EmulatorConfig config, final PccAlgorithm algorithm,
                  final int algorithmSlot, final long[] peerCosts) {
-        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), 16));
+        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), INITIAL_ROWS));
         this.index = index;
         this.algorithm = algorithm;
         this.algorithmSlot = algorithmSlot;

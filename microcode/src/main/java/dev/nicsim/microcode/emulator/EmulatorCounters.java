@@ -1,5 +1,6 @@
 package dev.nicsim.microcode.emulator;
 
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEventType;
 import org.HdrHistogram.Histogram;
@@ -8,18 +9,27 @@ import java.util.function.ObjLongConsumer;
 
 /**
  * The counters of an emulator's cores, summed and named as {@link UnicEmulator#forEachCounter}
- * documents them. The names are made once, so a visit allocates nothing.
+ * documents them. The names are made once, so a visit allocates nothing. A core not made yet (a
+ * null entry: {@link UnicEmulator} makes cores on first use) counts zeros under its names; the
+ * algorithm's counter names come from the emulator's first instance, so they need no core.
  *
  * <p>Thread-safety: call only while no thread runs the cores (stepped, or free-running stopped).
  */
 final class EmulatorCounters {
+    /** The emulator's cores, null where not made yet (the emulator's own array, read live). */
     private final EmulatorCore[] cores;
+    private final PccAlgorithm firstAlgorithm;
     private final String[][] typeNames = new String[PccEventType.COUNT][3];
     private final String[][] coreNames;
 
-    /** @param cores the emulator's cores */
-    EmulatorCounters(final EmulatorCore[] cores) {
+    /**
+     * @param cores          the emulator's cores, null where not made yet
+     * @param firstAlgorithm an instance of the cores' algorithm (names its counters; its counters
+     *                       count only if it is a core's)
+     */
+    EmulatorCounters(final EmulatorCore[] cores, final PccAlgorithm firstAlgorithm) {
         this.cores = cores;
+        this.firstAlgorithm = firstAlgorithm;
         coreNames = new String[cores.length][6];
         for (int i = 0; i < cores.length; i++) {
             final String p = "core" + i + "_";
@@ -42,7 +52,9 @@ final class EmulatorCounters {
     long handled(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.handled[eventType];
+            if (c != null) {
+                s += c.handled[eventType];
+            }
         }
         return s;
     }
@@ -51,7 +63,9 @@ final class EmulatorCounters {
     long coalesced(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.coalesced[eventType];
+            if (c != null) {
+                s += c.coalesced[eventType];
+            }
         }
         return s;
     }
@@ -60,7 +74,9 @@ final class EmulatorCounters {
     long dropped(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.dropped[eventType];
+            if (c != null) {
+                s += c.dropped[eventType];
+            }
         }
         return s;
     }
@@ -68,6 +84,9 @@ final class EmulatorCounters {
     /** @param core core index @return events that core handled, all types */
     long coreHandled(final int core) {
         long s = 0;
+        if (cores[core] == null) {
+            return 0;
+        }
         for (int t = 0; t < PccEventType.COUNT; t++) {
             s += cores[core].handled[t];
         }
@@ -89,6 +108,9 @@ final class EmulatorCounters {
         long busy = 0;
         long highWater = 0;
         for (final EmulatorCore c : cores) {
+            if (c == null) {
+                continue;
+            }
             accepted += c.accepted();
             unknown += c.unknownFlow;
             hits += c.contextCache.hits;
@@ -111,6 +133,7 @@ final class EmulatorCounters {
         visitor.accept("ring_high_water_events", highWater);
         final Histogram latencyNs = latency.ns();
         final Histogram latencyCycles = latency.cycles();
+        // (empty histograms when nothing was recorded: every figure 0)
         visitor.accept("latency_samples", latencyNs.getTotalCount());
         visitor.accept("latency_p50_ns", latencyNs.getValueAtPercentile(50));
         visitor.accept("latency_p99_ns", latencyNs.getValueAtPercentile(99));
@@ -120,6 +143,12 @@ final class EmulatorCounters {
         visitor.accept("latency_max_cycles", latencyCycles.getMaxValue());
         for (int i = 0; i < cores.length; i++) {
             final EmulatorCore c = cores[i];
+            if (c == null) {
+                for (int k = 0; k < coreNames[i].length; k++) {
+                    visitor.accept(coreNames[i][k], 0L); // never used: zeros, as an eager core's
+                }
+                continue;
+            }
             long coalescedAll = 0;
             long droppedAll = 0;
             for (int t = 0; t < PccEventType.COUNT; t++) {
@@ -133,10 +162,13 @@ final class EmulatorCounters {
             visitor.accept(coreNames[i][4], ppm(c.busyCycles, elapsed));
             visitor.accept(coreNames[i][5], c.ringHighWater);
         }
-        final PccCounters first = cores[0].algorithm.counters();
+        final PccCounters first = firstAlgorithm.counters();
         for (int k = 0; k < first.size(); k++) {
             long s = 0;
             for (final EmulatorCore c : cores) {
+                if (c == null) {
+                    continue; // a fresh instance counts zeros
+                }
                 final PccCounters counters = c.algorithm.counters();
                 if (k < counters.size()) {
                     s += counters.get(k);

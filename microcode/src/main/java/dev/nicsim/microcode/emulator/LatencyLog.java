@@ -12,16 +12,24 @@ import org.HdrHistogram.Histogram;
  * instead of two cold histogram updates. Histogram counts do not depend on recording order, so
  * every figure is exactly what per-event recording gives.
  *
+ * <p>The histograms are made at the first sample (most NICs of a large fabric never record one)
+ * and resize themselves to the largest value recorded (HdrHistogram auto-resize): a bucket holds
+ * the same values whatever the range, so every count, percentile and maximum is that of a
+ * histogram made for the whole range, at a third of its memory for latencies up to ~100 us.
+ *
  * <p>Allocation-free when recording. Thread-safety: one thread (the stepped simulation thread).
  */
 final class LatencyLog {
     private static final int BATCH = 256;
 
     private final long clockHz;
-    private final Histogram latencyNs = new Histogram(UnicEmulator.LATENCY_HIGHEST, 2);
-    private final Histogram latencyCycles = new Histogram(UnicEmulator.LATENCY_HIGHEST, 2);
-    /** Latencies (ps) not yet in the two histograms. */
-    private final long[] logPs = new long[BATCH];
+    /** The histograms of a log with no sample: empty, never written (so shared, read only). */
+    private static final Histogram EMPTY = new Histogram(2);
+    /** Null until the first sample, then auto-resizing from 1 with 2 significant digits. */
+    private Histogram latencyNs;
+    private Histogram latencyCycles;
+    /** Latencies (ps) not yet in the two histograms; null until the first sample. */
+    private long[] logPs;
     private int logged;
 
     /** @param clockHz the cores' clock, Hz, at least 1 */
@@ -35,22 +43,44 @@ final class LatencyLog {
      * @param latencyPs latency, ps
      */
     void record(final long latencyPs) {
+        if (logPs == null) {
+            logPs = new long[BATCH];
+            latencyNs = new Histogram(2);
+            latencyCycles = new Histogram(2);
+        }
         logPs[logged++] = latencyPs;
         if (logged == BATCH) {
             flush();
         }
     }
 
-    /** @return the ns histogram with every recorded latency in it; the live one, do not modify */
+    /**
+     * @return the ns histogram with every recorded latency in it (auto-resizing; an empty shared
+     *         one before the first sample); the live one, do not modify
+     */
     Histogram ns() {
         flush();
-        return latencyNs;
+        return latencyNs == null ? EMPTY : latencyNs;
     }
 
-    /** @return the cycles histogram with every recorded latency in it; the live one, do not modify */
+    /**
+     * @return the cycles histogram with every recorded latency in it (auto-resizing; an empty shared
+     *         one before the first sample); the live one, do not modify
+     */
     Histogram cycles() {
         flush();
-        return latencyCycles;
+        return latencyCycles == null ? EMPTY : latencyCycles;
+    }
+
+    /**
+     * @param live a histogram of this log
+     * @return a copy with the range an emulator reports: 1..{@link UnicEmulator#LATENCY_HIGHEST}, 2
+     *         significant digits (allocates)
+     */
+    static Histogram copy(final Histogram live) {
+        final Histogram h = new Histogram(UnicEmulator.LATENCY_HIGHEST, 2);
+        h.add(live);
+        return h;
     }
 
     /**

@@ -3,7 +3,7 @@ package dev.nicsim.microcode.emulator;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEventType;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 import java.util.function.ObjLongConsumer;
 
@@ -131,8 +131,8 @@ final class EmulatorCounters {
         visitor.accept("elapsed_cycles", elapsed);
         visitor.accept("utilisation_ppm", ppm(busy, elapsed * cores.length));
         visitor.accept("ring_high_water_events", highWater);
-        final Histogram latencyNs = latency.ns();
-        final Histogram latencyCycles = latency.cycles();
+        final AbstractHistogram latencyNs = latency.ns();
+        final AbstractHistogram latencyCycles = latency.cycles();
         // (empty histograms when nothing was recorded: every figure 0)
         visitor.accept("latency_samples", latencyNs.getTotalCount());
         visitor.accept("latency_p50_ns", latencyNs.getValueAtPercentile(50));

@@ -5,21 +5,37 @@ import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEventType;
 import org.HdrHistogram.AbstractHistogram;
 
+import java.util.Arrays;
 import java.util.function.ObjLongConsumer;
 
 /**
  * The counters of an emulator's cores, summed and named as {@link UnicEmulator#forEachCounter}
- * documents them. The names are made once, so a visit allocates nothing. A core not made yet (a
- * null entry: {@link UnicEmulator} makes cores on first use) counts zeros under its names; the
- * algorithm's counter names come from the emulator's first instance, so they need no core.
+ * documents them. The names are made once per run and shared by every emulator (a fabric has one
+ * per NIC), so a visit allocates nothing. A core not made yet (a null entry: {@link UnicEmulator}
+ * makes cores on first use) counts zeros under its names; the algorithm's counter names come from
+ * the emulator's first instance, so they need no core.
  *
  * <p>Thread-safety: call only while no thread runs the cores (stepped, or free-running stopped).
+ * The shared names are made under a lock, so emulators may be built on several threads.
  */
 final class EmulatorCounters {
+    private static final String[][] TYPE_NAMES = new String[PccEventType.COUNT][3];
+    /** Per core i, its six counter names; shared, grown (never changed) under the class lock. */
+    private static String[][] sharedCoreNames = new String[0][];
+
+    static {
+        for (int t = 0; t < PccEventType.COUNT; t++) {
+            final String s = PccEventType.shortName(t);
+            TYPE_NAMES[t][0] = s + "_events_handled";
+            TYPE_NAMES[t][1] = s + "_events_coalesced";
+            TYPE_NAMES[t][2] = s + "_events_dropped";
+        }
+    }
+
     /** The emulator's cores, null where not made yet (the emulator's own array, read live). */
     private final EmulatorCore[] cores;
     private final PccAlgorithm firstAlgorithm;
-    private final String[][] typeNames = new String[PccEventType.COUNT][3];
+    /** Names of cores 0..cores.length-1 (at least; shared). */
     private final String[][] coreNames;
 
     /**
@@ -30,22 +46,21 @@ final class EmulatorCounters {
     EmulatorCounters(final EmulatorCore[] cores, final PccAlgorithm firstAlgorithm) {
         this.cores = cores;
         this.firstAlgorithm = firstAlgorithm;
-        coreNames = new String[cores.length][6];
-        for (int i = 0; i < cores.length; i++) {
-            final String p = "core" + i + "_";
-            coreNames[i][0] = p + "events_handled";
-            coreNames[i][1] = p + "events_coalesced";
-            coreNames[i][2] = p + "events_dropped";
-            coreNames[i][3] = p + "busy_cycles";
-            coreNames[i][4] = p + "utilisation_ppm";
-            coreNames[i][5] = p + "ring_high_water_events";
+        coreNames = coreNames(cores.length);
+    }
+
+    /** @param n cores @return the shared per-core names, rows for at least n cores */
+    private static synchronized String[][] coreNames(final int n) {
+        if (sharedCoreNames.length < n) {
+            final String[][] names = Arrays.copyOf(sharedCoreNames, n);
+            for (int i = sharedCoreNames.length; i < n; i++) {
+                final String p = "core" + i + "_";
+                names[i] = new String[] {p + "events_handled", p + "events_coalesced", p + "events_dropped",
+                    p + "busy_cycles", p + "utilisation_ppm", p + "ring_high_water_events"};
+            }
+            sharedCoreNames = names;
         }
-        for (int t = 0; t < PccEventType.COUNT; t++) {
-            final String s = PccEventType.shortName(t);
-            typeNames[t][0] = s + "_events_handled";
-            typeNames[t][1] = s + "_events_coalesced";
-            typeNames[t][2] = s + "_events_dropped";
-        }
+        return sharedCoreNames;
     }
 
     /** @param eventType event type @return events of that type handled, all cores */
@@ -119,9 +134,9 @@ final class EmulatorCounters {
             highWater = Math.max(highWater, c.ringHighWater);
         }
         for (int t = 0; t < PccEventType.COUNT; t++) {
-            visitor.accept(typeNames[t][0], handled(t));
-            visitor.accept(typeNames[t][1], coalesced(t));
-            visitor.accept(typeNames[t][2], dropped(t));
+            visitor.accept(TYPE_NAMES[t][0], handled(t));
+            visitor.accept(TYPE_NAMES[t][1], coalesced(t));
+            visitor.accept(TYPE_NAMES[t][2], dropped(t));
         }
         visitor.accept("events_accepted", accepted);
         visitor.accept("events_for_unknown_flow", unknown);

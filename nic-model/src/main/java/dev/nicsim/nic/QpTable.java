@@ -22,12 +22,14 @@ import java.util.Arrays;
 final class QpTable {
     // QPs by local QPN (open addressing, see the class comment), the pool of unused QP objects,
     // requester QPs sorted by QPN
-    private Qp[] table = new Qp[16];
+    // (small at first: a NIC of a large fabric usually holds a QP or two; each array doubles when full,
+    // and no order depends on their sizes: look-ups are by QPN, the requester list is sorted)
+    private Qp[] table = new Qp[8];
     private int size;
-    private Qp[] freeQps = new Qp[16];
+    private Qp[] freeQps = new Qp[4];
     private int freeQpCount;
-    private int[] requesterQpns = new int[16];
-    private Qp[] requesterQps = new Qp[16];
+    private int[] requesterQpns = new int[4];
+    private Qp[] requesterQps = new Qp[4];
     private int requesterCount;
 
     /** Creates an empty table. */

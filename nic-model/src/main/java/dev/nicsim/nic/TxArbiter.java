@@ -54,8 +54,9 @@ final class TxArbiter {
     private Qp cursor;
     private int activeCount;
 
-    // FIFO of ACK/NAK/CNP/RTT frames (capacity a power of two)
-    private Packet[] control = new Packet[64];
+    // FIFO of ACK/NAK/CNP/RTT frames (capacity a power of two; starts small, as most NICs of a large
+    // fabric queue a frame or two at most, and doubles when full, keeping the order)
+    private Packet[] control = new Packet[8];
     private int controlHead;
     private int controlCount;
     /** Control frames queued per priority (to skip a scan when all of them are paused). */

@@ -43,9 +43,14 @@ abstract sealed class CoreQueues implements MessageHandler permits EmulatorCore 
     /** Events for a flow not running (never started, or ended while the event waited or ran). */
     long unknownFlow;
 
-    // pending-event table, PendingTable: FIFO of waiting events, one per (flow, type) when coalescing
+    /** Rows a core's tables start with (pending events, flow slots, results); each grows by doubling. */
+    static final int INITIAL_ROWS = 8;
+
+    // pending-event table, PendingTable: FIFO of waiting events, one per (flow, type) when coalescing;
+    // pendingRows entries (a power of two up to capacity, or capacity), grown when full
     UnsafeBuffer pendingRecords;
     long[] pendingMeta;
+    private int pendingRows;
     int pendingHead;
     int pendingCount;
 
@@ -74,20 +79,54 @@ abstract sealed class CoreQueues implements MessageHandler permits EmulatorCore 
         this.scratch = owner.steppedScratch();
         this.capacity = config.ringCapacity();
         this.coalescing = config.coalescing();
-        growFlowArrays(16);
-        growResults(16);
+        growFlowArrays(INITIAL_ROWS);
+        growResults(INITIAL_ROWS);
     }
 
     /**
-     * Allocates the pending-event table on first use (a NIC's flows usually occupy few of its
-     * cores).
+     * Allocates the pending-event table on first use, with room for {@link #INITIAL_ROWS} events
+     * (at most {@link #capacity}); {@link #accept} doubles it when full.
      */
     final void ensureAllocated() {
         if (pendingRecords != null) {
             return;
         }
-        pendingRecords = new UnsafeBuffer(new byte[capacity * R]);
-        pendingMeta = new long[capacity * PendingTable.ROW];
+        pendingRows = Math.min(capacity, INITIAL_ROWS);
+        pendingRecords = new UnsafeBuffer(new byte[pendingRows * R]);
+        pendingMeta = new long[pendingRows * PendingTable.ROW];
+    }
+
+    /**
+     * Doubles the full pending table (at most {@link #capacity} entries): its events move to the
+     * first entries in FIFO order and each merge index follows its event, so the order events are
+     * dispatched and merged in is that of a table made at full size.
+     */
+    private void growPending() {
+        final int rows = pendingRows;
+        final int n = Math.min(capacity, rows * 2);
+        final UnsafeBuffer records = new UnsafeBuffer(new byte[n * R]);
+        final long[] meta = new long[n * PendingTable.ROW];
+        for (int i = 0; i < pendingCount; i++) {
+            final int from = pendingHead + i < rows ? pendingHead + i : pendingHead + i - rows;
+            records.putBytes(PendingTable.recordOffset(i), pendingRecords, PendingTable.recordOffset(from), R);
+            System.arraycopy(pendingMeta, from * PendingTable.ROW, meta, i * PendingTable.ROW, PendingTable.ROW);
+        }
+        if (coalescing) {
+            final int slots = FlowTable.slots(flows);
+            for (int slot = 0; slot < slots; slot++) {
+                for (int t = 0; t < PccEventType.COUNT; t++) {
+                    final int w = FlowTable.waiting(flows, slot, t);
+                    if (w != 0) {
+                        final int moved = w - 1 >= pendingHead ? w - 1 - pendingHead : w - 1 + rows - pendingHead;
+                        FlowTable.waiting(flows, slot, t, moved + 1);
+                    }
+                }
+            }
+        }
+        pendingRecords = records;
+        pendingMeta = meta;
+        pendingRows = n;
+        pendingHead = 0;
     }
 
 
@@ -147,9 +186,12 @@ abstract sealed class CoreQueues implements MessageHandler permits EmulatorCore 
                 return;
             }
         }
+        if (pendingCount == pendingRows) {
+            growPending(); // below capacity: the queue's depth bound (checked by the producer) is capacity
+        }
         int pos = pendingHead + pendingCount;
-        if (pos >= capacity) {
-            pos -= capacity;
+        if (pos >= pendingRows) {
+            pos -= pendingRows;
         }
         pendingRecords.putBytes(PendingTable.recordOffset(pos), incoming.buffer(), incoming.offset(), R);
         PendingTable.set(pendingMeta, pos, arrivalPs, PendingTable.slotGeneration(slot, FlowTable.generation(flows, slot)));
@@ -163,7 +205,7 @@ abstract sealed class CoreQueues implements MessageHandler permits EmulatorCore 
      * Takes the head of the pending table off; it no longer accepts merges. When that empties the
      * table, the next event goes to its first entry again rather than on round the table: a core
      * usually has at most an event or two waiting, so its events reuse the same few (cached) lines
-     * of the table instead of walking all {@code ringCapacity} entries. No merge index points into
+     * of the table instead of walking all its entries. No merge index points into
      * an empty table, so where the table restarts is not observable.
      */
     final void removeHead(final int pos, final int slot, final int type) {
@@ -171,7 +213,7 @@ abstract sealed class CoreQueues implements MessageHandler permits EmulatorCore 
             FlowTable.waiting(flows, slot, type, 0);
         }
         pendingCount--;
-        pendingHead = pendingCount == 0 || pendingHead + 1 == capacity ? 0 : pendingHead + 1;
+        pendingHead = pendingCount == 0 || pendingHead + 1 == pendingRows ? 0 : pendingHead + 1;
         released++;
     }
 

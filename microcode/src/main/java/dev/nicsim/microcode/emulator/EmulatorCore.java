@@ -44,8 +44,8 @@ final class EmulatorCore extends CoreQueues {
     /** This core's own algorithm instance. */
     final PccAlgorithm algorithm;
     private final int algorithmSlot;
-    /** The ring events enter through while free-running. */
-    private final CoreRing ring;
+    /** The ring events enter through while free-running; null until the core first runs free. */
+    private CoreRing ring;
     private final int highWaterMark;
 
     /** Stage timings per event type, {@link CostTable}. */
@@ -97,20 +97,19 @@ final class EmulatorCore extends CoreQueues {
      * @param config        validated configuration
      * @param algorithm     this core's own algorithm instance
      * @param algorithmSlot slot the algorithm sees in its attributes
-     * @param peerCosts     the stage timings of another core of the emulator, or null: used instead
-     *                      of this core's own when equal to them (they are whenever the cores'
-     *                      algorithms give the same handler estimates), so a NIC's cores read one
-     *                      cache-warm table instead of a cold one each
+     * @param peerCosts     the stage timings of the emulator's first algorithm instance, or null:
+     *                      used instead of this core's own when equal to them (they are whenever
+     *                      the cores' algorithms give the same handler estimates), so a NIC's cores
+     *                      read one cache-warm table instead of a cold one each
      * @throws IllegalArgumentException if the algorithm's handler estimate for a type without an
      *                                  override is outside 0..{@link EmulatorConfig#MAX_STAGE_CYCLES}
      */
     EmulatorCore(final int index, final UnicEmulator owner, final EmulatorConfig config, final PccAlgorithm algorithm,
                  final int algorithmSlot, final long[] peerCosts) {
-        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), 16));
+        super(owner, config, new FlowContextStore(Math.max(1, algorithm.contextWords()), INITIAL_ROWS));
         this.index = index;
         this.algorithm = algorithm;
         this.algorithmSlot = algorithmSlot;
-        this.ring = new CoreRing(capacity);
         this.highWaterMark = config.effectiveOverloadHighWaterMark();
         this.contextCache = new ContextLru(config.contextCacheEntries());
 
@@ -165,11 +164,16 @@ final class EmulatorCore extends CoreQueues {
      * claim, commit, read and rewind and one 64-byte copy.
      */
     void useNoRing() {
-        ring.close();
+        if (ring != null) {
+            ring.close();
+        }
     }
 
-    /** Free-running mode: events enter through this core's own {@link CoreRing}. */
+    /** Free-running mode: events enter through this core's own {@link CoreRing}, made the first time. */
     void useOwnRing() {
+        if (ring == null) {
+            ring = new CoreRing(capacity);
+        }
         ring.open();
     }
 
@@ -266,7 +270,7 @@ final class EmulatorCore extends CoreQueues {
 
     /** @return the producer position, bytes, of the ring the core uses now (its own while free-running), 0 when stepped */
     long ringProducerPosition() {
-        return ring.producerPosition();
+        return ring == null ? 0 : ring.producerPosition();
     }
 
     /** @return events accepted onto the ring so far (producer's count) */
@@ -472,6 +476,9 @@ final class EmulatorCore extends CoreQueues {
      * @return events drained plus events handled (0 when idle)
      */
     int doWorkFree() {
+        if (ring == null) {
+            return 0; // never ran free: stepped events went straight into the pending table
+        }
         int work = ring.drain(this);
         while (pendingCount > 0) {
             handleHeadNow();
@@ -505,6 +512,8 @@ final class EmulatorCore extends CoreQueues {
 
     /** Publishes the released count for a producer on another thread (before free-running starts). */
     void publishReleased() {
-        ring.resetReleased(released);
+        if (ring != null) {
+            ring.resetReleased(released);
+        }
     }
 }

@@ -1,48 +1,75 @@
 package dev.nicsim.microcode.emulator;
 
+import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccCounters;
 import dev.nicsim.pcc.PccEventType;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
+import java.util.Arrays;
 import java.util.function.ObjLongConsumer;
 
 /**
  * The counters of an emulator's cores, summed and named as {@link UnicEmulator#forEachCounter}
- * documents them. The names are made once, so a visit allocates nothing.
+ * documents them. The names are made once per run and shared by every emulator (a fabric has one
+ * per NIC), so a visit allocates nothing. A core not made yet (a null entry: {@link UnicEmulator}
+ * makes cores on first use) counts zeros under its names; the algorithm's counter names come from
+ * the emulator's first instance, so they need no core.
  *
  * <p>Thread-safety: call only while no thread runs the cores (stepped, or free-running stopped).
+ * The shared names are made under a lock, so emulators may be built on several threads.
  */
 final class EmulatorCounters {
-    private final EmulatorCore[] cores;
-    private final String[][] typeNames = new String[PccEventType.COUNT][3];
-    private final String[][] coreNames;
+    private static final String[][] TYPE_NAMES = new String[PccEventType.COUNT][3];
+    /** Per core i, its six counter names; shared, grown (never changed) under the class lock. */
+    private static String[][] sharedCoreNames = new String[0][];
 
-    /** @param cores the emulator's cores */
-    EmulatorCounters(final EmulatorCore[] cores) {
-        this.cores = cores;
-        coreNames = new String[cores.length][6];
-        for (int i = 0; i < cores.length; i++) {
-            final String p = "core" + i + "_";
-            coreNames[i][0] = p + "events_handled";
-            coreNames[i][1] = p + "events_coalesced";
-            coreNames[i][2] = p + "events_dropped";
-            coreNames[i][3] = p + "busy_cycles";
-            coreNames[i][4] = p + "utilisation_ppm";
-            coreNames[i][5] = p + "ring_high_water_events";
-        }
+    static {
         for (int t = 0; t < PccEventType.COUNT; t++) {
             final String s = PccEventType.shortName(t);
-            typeNames[t][0] = s + "_events_handled";
-            typeNames[t][1] = s + "_events_coalesced";
-            typeNames[t][2] = s + "_events_dropped";
+            TYPE_NAMES[t][0] = s + "_events_handled";
+            TYPE_NAMES[t][1] = s + "_events_coalesced";
+            TYPE_NAMES[t][2] = s + "_events_dropped";
         }
+    }
+
+    /** The emulator's cores, null where not made yet (the emulator's own array, read live). */
+    private final EmulatorCore[] cores;
+    private final PccAlgorithm firstAlgorithm;
+    /** Names of cores 0..cores.length-1 (at least; shared). */
+    private final String[][] coreNames;
+
+    /**
+     * @param cores          the emulator's cores, null where not made yet
+     * @param firstAlgorithm an instance of the cores' algorithm (names its counters; its counters
+     *                       count only if it is a core's)
+     */
+    EmulatorCounters(final EmulatorCore[] cores, final PccAlgorithm firstAlgorithm) {
+        this.cores = cores;
+        this.firstAlgorithm = firstAlgorithm;
+        coreNames = coreNames(cores.length);
+    }
+
+    /** @param n cores @return the shared per-core names, rows for at least n cores */
+    private static synchronized String[][] coreNames(final int n) {
+        if (sharedCoreNames.length < n) {
+            final String[][] names = Arrays.copyOf(sharedCoreNames, n);
+            for (int i = sharedCoreNames.length; i < n; i++) {
+                final String p = "core" + i + "_";
+                names[i] = new String[] {p + "events_handled", p + "events_coalesced", p + "events_dropped",
+                    p + "busy_cycles", p + "utilisation_ppm", p + "ring_high_water_events"};
+            }
+            sharedCoreNames = names;
+        }
+        return sharedCoreNames;
     }
 
     /** @param eventType event type @return events of that type handled, all cores */
     long handled(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.handled[eventType];
+            if (c != null) {
+                s += c.handled[eventType];
+            }
         }
         return s;
     }
@@ -51,7 +78,9 @@ final class EmulatorCounters {
     long coalesced(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.coalesced[eventType];
+            if (c != null) {
+                s += c.coalesced[eventType];
+            }
         }
         return s;
     }
@@ -60,7 +89,9 @@ final class EmulatorCounters {
     long dropped(final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
-            s += c.dropped[eventType];
+            if (c != null) {
+                s += c.dropped[eventType];
+            }
         }
         return s;
     }
@@ -68,6 +99,9 @@ final class EmulatorCounters {
     /** @param core core index @return events that core handled, all types */
     long coreHandled(final int core) {
         long s = 0;
+        if (cores[core] == null) {
+            return 0;
+        }
         for (int t = 0; t < PccEventType.COUNT; t++) {
             s += cores[core].handled[t];
         }
@@ -89,6 +123,9 @@ final class EmulatorCounters {
         long busy = 0;
         long highWater = 0;
         for (final EmulatorCore c : cores) {
+            if (c == null) {
+                continue;
+            }
             accepted += c.accepted();
             unknown += c.unknownFlow;
             hits += c.contextCache.hits;
@@ -97,9 +134,9 @@ final class EmulatorCounters {
             highWater = Math.max(highWater, c.ringHighWater);
         }
         for (int t = 0; t < PccEventType.COUNT; t++) {
-            visitor.accept(typeNames[t][0], handled(t));
-            visitor.accept(typeNames[t][1], coalesced(t));
-            visitor.accept(typeNames[t][2], dropped(t));
+            visitor.accept(TYPE_NAMES[t][0], handled(t));
+            visitor.accept(TYPE_NAMES[t][1], coalesced(t));
+            visitor.accept(TYPE_NAMES[t][2], dropped(t));
         }
         visitor.accept("events_accepted", accepted);
         visitor.accept("events_for_unknown_flow", unknown);
@@ -109,8 +146,9 @@ final class EmulatorCounters {
         visitor.accept("elapsed_cycles", elapsed);
         visitor.accept("utilisation_ppm", ppm(busy, elapsed * cores.length));
         visitor.accept("ring_high_water_events", highWater);
-        final Histogram latencyNs = latency.ns();
-        final Histogram latencyCycles = latency.cycles();
+        final AbstractHistogram latencyNs = latency.ns();
+        final AbstractHistogram latencyCycles = latency.cycles();
+        // (empty histograms when nothing was recorded: every figure 0)
         visitor.accept("latency_samples", latencyNs.getTotalCount());
         visitor.accept("latency_p50_ns", latencyNs.getValueAtPercentile(50));
         visitor.accept("latency_p99_ns", latencyNs.getValueAtPercentile(99));
@@ -120,6 +158,12 @@ final class EmulatorCounters {
         visitor.accept("latency_max_cycles", latencyCycles.getMaxValue());
         for (int i = 0; i < cores.length; i++) {
             final EmulatorCore c = cores[i];
+            if (c == null) {
+                for (int k = 0; k < coreNames[i].length; k++) {
+                    visitor.accept(coreNames[i][k], 0L); // never used: zeros, as an eager core's
+                }
+                continue;
+            }
             long coalescedAll = 0;
             long droppedAll = 0;
             for (int t = 0; t < PccEventType.COUNT; t++) {
@@ -133,10 +177,13 @@ final class EmulatorCounters {
             visitor.accept(coreNames[i][4], ppm(c.busyCycles, elapsed));
             visitor.accept(coreNames[i][5], c.ringHighWater);
         }
-        final PccCounters first = cores[0].algorithm.counters();
+        final PccCounters first = firstAlgorithm.counters();
         for (int k = 0; k < first.size(); k++) {
             long s = 0;
             for (final EmulatorCore c : cores) {
+                if (c == null) {
+                    continue; // a fresh instance counts zeros
+                }
                 final PccCounters counters = c.algorithm.counters();
                 if (k < counters.size()) {
                     s += counters.get(k);

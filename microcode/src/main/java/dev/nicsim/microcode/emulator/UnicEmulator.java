@@ -3,6 +3,7 @@ package dev.nicsim.microcode.emulator;
 import dev.nicsim.pcc.CcProcessor;
 import dev.nicsim.pcc.CcResultSink;
 import dev.nicsim.microcode.FlowContextStore;
+import dev.nicsim.microcode.MeasuredPccAlgorithm;
 import dev.nicsim.pcc.PccAlgorithm;
 import dev.nicsim.pcc.PccAttributes;
 import dev.nicsim.pcc.PccEvent;
@@ -32,6 +33,19 @@ import java.util.function.Supplier;
  * algorithm instance (made by the factory), so even the algorithm's counters are core-private;
  * {@link #forEachCounter} sums them.
  *
+ * <h2>Cores exist once used</h2>
+ * A core (its algorithm instance, tables, context store, timing) is made by the first
+ * {@link #startFlow} or {@link #offer} that hashes to it ({@link #coresCreated()} tells how many
+ * exist): in a fabric a NIC's few flows occupy one or two of its cores, and thousands of idle
+ * cores per fabric would otherwise hold their tables for nothing. A core that never ran counts
+ * zeros, under the same names, so the counters are those of an eager build. The supplier is asked
+ * once at construction (that instance is core 0's, validates the handler estimates and names the
+ * algorithm's counters), then once per further core as each is made; an algorithm that measures
+ * its own handlers ({@link MeasuredPccAlgorithm}, firmware) gets all its cores at construction in
+ * core order, because a NIC's firmware instances share one memory image and are numbered by the
+ * order the supplier makes them. Independent instances ({@code () -> provider.create(values)})
+ * behave the same whichever order they are made in, so results equal an eager build's.
+ *
  * <h2>Event path and coalescing</h2>
  * An offered event (the 64-byte PCC record, {@link PccEventLayout}, and its arrival time) enters
  * the owning core's core-local <em>pending-event table</em>, a FIFO of waiting events with an
@@ -49,9 +63,9 @@ import java.util.function.Supplier;
  * {@link #offer} writes the pending table directly, with the same capacity check, merge and
  * counts, without the ring's round trip (its trailer and record lines are cold at most events in
  * a fabric). A ring is off-heap, {@code ringCapacity} x 80 bytes rounded up
- * to a power of two, made when the emulator first runs free; a core's pending table
- * ({@code ringCapacity} x 64 bytes) is allocated when its first flow starts, as a NIC's flows
- * often occupy few of its cores.
+ * to a power of two, made when the emulator first runs free; a core's pending table is allocated
+ * when its first flow starts or event arrives, with room for 8 events (64 bytes each), and doubles
+ * when full up to {@code ringCapacity} events, as a core usually has an event or two waiting.
  *
  * <h2>Overload</h2>
  * A core's queue (records on the ring plus pending entries) holds at most
@@ -121,7 +135,15 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     /** Largest value the latency histograms track (ns or cycles); larger values are clamped. */
     public static final long LATENCY_HIGHEST = 1_000_000_000_000L;
     private final EmulatorConfig config;
+    /** Cores by index; null until first used ({@link #core}). */
     private final EmulatorCore[] cores;
+    private final Supplier<? extends PccAlgorithm> algorithms;
+    private final int algorithmSlot;
+    /** The supplier's first instance: core 0's algorithm once core 0 exists; names the algorithm counters. */
+    private final PccAlgorithm firstAlgorithm;
+    /** The stage timings of {@link #firstAlgorithm}, which the cores share when theirs are equal. */
+    private final long[] firstCosts;
+    private int created;
     private final CcResultSink sink;
     private final long clockHz;
     private final PccResult deliveryResult = new PccResult();
@@ -149,7 +171,9 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
      *
      * @param config        configuration; validated and copied
      * @param algorithms    makes one algorithm instance per core (e.g.
-     *                      {@code () -> provider.create(values)}); called {@code cores} times here
+     *                      {@code () -> provider.create(values)}); called once here, then once as
+     *                      each further core is first used (all {@code cores} times here for an
+     *                      algorithm that measures its handlers: see the class comment)
      * @param algorithmSlot slot number the algorithm sees in its attributes, 0..15
      * @param sink          receiver of results (the NIC)
      * @throws IllegalArgumentException if the configuration is invalid (naming the field), the slot
@@ -169,14 +193,40 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         activeCores = new int[cores.length];
         coreActive = new boolean[cores.length];
         latency = new LatencyLog(clockHz);
-        for (int i = 0; i < n; i++) {
-            cores[i] = new EmulatorCore(i, this, this.config, algorithms.get(), algorithmSlot, i == 0 ? null : cores[0].costs());
+        this.algorithms = algorithms;
+        this.algorithmSlot = algorithmSlot;
+        firstAlgorithm = algorithms.get();
+        firstCosts = CostTable.create(this.config, firstAlgorithm); // checks the handler estimates now
+        if (firstAlgorithm instanceof MeasuredPccAlgorithm) {
+            for (int i = 0; i < n; i++) {
+                core(i); // firmware: instance i is core i's, in one shared memory image
+            }
         }
-        counters = new EmulatorCounters(cores);
+        counters = new EmulatorCounters(cores, firstAlgorithm);
     }
+
     /** @return number of emulated cores */
     public int cores() {
         return cores.length;
+    }
+
+    /** @return how many cores exist: made by a first event or flow, or all for firmware (see the class comment) */
+    public int coresCreated() {
+        return created;
+    }
+
+    /** @param i core index @return core i, made now (asking the supplier for its algorithm) if this is its first use */
+    private EmulatorCore core(final int i) {
+        final EmulatorCore c = cores[i];
+        return c != null ? c : createCore(i);
+    }
+
+    private EmulatorCore createCore(final int i) {
+        final PccAlgorithm algorithm = i == 0 ? firstAlgorithm : algorithms.get();
+        final EmulatorCore c = new EmulatorCore(i, this, config, algorithm, algorithmSlot, firstCosts);
+        cores[i] = c;
+        created++;
+        return c;
     }
 
     /**
@@ -191,13 +241,14 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     }
 
     /**
-     * The algorithm instance of one core (for inspection; do not drive it).
+     * The algorithm instance of one core (for inspection; do not drive it). Makes the core if it
+     * was never used (which changes no figure: it counts zeros).
      *
      * @param core core index
      * @return that core's algorithm
      */
     public PccAlgorithm algorithm(final int core) {
-        return cores[core].algorithm;
+        return core(core).algorithm;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -218,7 +269,7 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         }
         observe(nowPs);
         final int q = qpn & PccEventLayout.MASK_24;
-        final EmulatorCore core = cores[coreOf(q)];
+        final EmulatorCore core = core(coreOf(q));
         core.runUntil(nowPs);
         startResult.copyFrom(core.startFlow(q, nowPs, lineRateBitsPerSec, mtuBytes, baseRttNs, initialPsn));
         sink.onResult(q, startResult, nowPs, 0); // a copy: the sink may step cores, which reuse the shared result
@@ -233,8 +284,10 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     @Override
     public void endFlow(final int qpn) {
         checkStepped("endFlow");
-        final int q = qpn & PccEventLayout.MASK_24;
-        cores[coreOf(q)].endFlow(q);
+        final EmulatorCore core = cores[coreOf(qpn & PccEventLayout.MASK_24)];
+        if (core != null) { // a core never used runs no flow
+            core.endFlow(qpn & PccEventLayout.MASK_24);
+        }
     }
 
     /**
@@ -254,10 +307,10 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         if (type >= PccEventType.COUNT) {
             throw new IllegalArgumentException("PCC event type " + type + " is not in 0.." + (PccEventType.COUNT - 1));
         }
-        final EmulatorCore core = cores[coreOf(event.flowId())];
         if (freeRunning) {
-            return core.produce(event, type, nowPs, false);
+            return cores[coreOf(event.flowId())].produce(event, type, nowPs, false); // all made before the agents started
         }
+        final EmulatorCore core = core(coreOf(event.flowId()));
         observe(nowPs);
         core.runUntil(nowPs);
         final boolean accepted = core.produce(event, type, nowPs, true);
@@ -400,12 +453,12 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
         if (freeRunning || delivering) {
             throw new IllegalStateException("cannot start free-running: " + (freeRunning ? "already running" : "delivering"));
         }
-        if (cores[0].runsMeasuredHandlers()) {
+        if (firstAlgorithm instanceof MeasuredPccAlgorithm) {
             throw new IllegalStateException("cannot start free-running: the cores run firmware (measured handlers), "
                 + "whose cores share one firmware memory; run it stepped");
         }
         for (int i = 0; i < cores.length; i++) {
-            cores[i].ensureAllocated(); // before any thread can see the core
+            core(i).ensureAllocated(); // every core made before any thread can see it
             cores[i].useOwnRing(); // stepped events went straight into the pending tables: no ring holds any
             cores[i].publishReleased();
         }
@@ -472,67 +525,55 @@ public final class UnicEmulator implements CcProcessor, AutoCloseable {
     // ------------------------------------------------------------------------------------------
     // statistics
 
-    /**
-     * @param eventType event type
-     * @return events of that type handled, all cores
-     */
+    /** @param eventType event type @return events of that type handled, all cores */
     public long handled(final int eventType) {
         return counters.handled(eventType);
     }
 
-    /**
-     * @param eventType event type
-     * @return events of that type merged into a waiting one, all cores
-     */
+    /** @param eventType event type @return events of that type merged into a waiting one, all cores */
     public long coalesced(final int eventType) {
         return counters.coalesced(eventType);
     }
 
-    /**
-     * @param eventType event type
-     * @return events of that type dropped at a full queue, all cores
-     */
+    /** @param eventType event type @return events of that type dropped at a full queue, all cores */
     public long dropped(final int eventType) {
         return counters.dropped(eventType);
     }
 
-    /**
-     * @param core core index
-     * @return events that core handled, all types
-     */
+    /** @param core core index @return events that core handled, all types */
     public long coreHandled(final int core) {
         return counters.coreHandled(core);
     }
 
-    /**
-     * @param core core index
-     * @return cycles that core's issue slot was busy (stretches started)
-     */
+    /** @param core core index @return cycles that core's issue slot was busy (stretches started) */
     public long busyCycles(final int core) {
-        return cores[core].busyCycles;
+        return cores[core] == null ? 0 : cores[core].busyCycles;
     }
 
     /** @return the Agrona producer position, bytes, of the ring a core uses now (its own while free-running; 0 when stepped); for tests */
     long ringProducerPosition(final int core) {
-        return cores[core].ringProducerPosition();
+        return cores[core] == null ? 0 : cores[core].ringProducerPosition();
+    }
+
+    /** @param core core index @return events waiting in that core's pending table now */
+    public int pendingEvents(final int core) {
+        return cores[core] == null ? 0 : cores[core].pendingCount();
     }
 
     /**
-     * @param core core index
-     * @return events waiting in that core's pending table now
+     * @return copy of the latency histogram in ns: range 1..{@link #LATENCY_HIGHEST}, 2 significant
+     *         digits (stepped mode only; allocates)
      */
-    public int pendingEvents(final int core) {
-        return cores[core].pendingCount();
-    }
-
-    /** @return copy of the latency histogram in ns (stepped mode only; allocates) */
     public Histogram latencyNsHistogram() {
-        return latency.ns().copy();
+        return LatencyLog.copy(latency.ns());
     }
 
-    /** @return copy of the latency histogram in cycles (stepped mode only; allocates) */
+    /**
+     * @return copy of the latency histogram in cycles: range 1..{@link #LATENCY_HIGHEST}, 2
+     *         significant digits (stepped mode only; allocates)
+     */
     public Histogram latencyCyclesHistogram() {
-        return latency.cycles().copy();
+        return LatencyLog.copy(latency.cycles());
     }
 
     /** @return latest simulated time seen by offer, advance or startFlow, in cycles */

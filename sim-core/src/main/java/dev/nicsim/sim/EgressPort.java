@@ -28,8 +28,13 @@ public abstract class EgressPort implements EventHandler {
     private final long psPerByte;
     private NetDevice peer;
     private int peerPort;
-    private Packet[] wire = new Packet[64];
-    private long[] wireArrivalPs = new long[64];
+    /**
+     * Frames in flight on the link and their arrival times, a FIFO that starts at 4 and doubles
+     * when full (a 1 us, 100 Gb/s link holds about 12 MTU frames): most ports of a large fabric
+     * never carry a frame, and an active one grows to its peak in its first few frames.
+     */
+    private Packet[] wire = new Packet[4];
+    private long[] wireArrivalPs = new long[4];
     private int wireHead;
     private int wireCount;
     private long busyUntilPs;
@@ -37,7 +42,8 @@ public abstract class EgressPort implements EventHandler {
     private final long[] pausedUntilPs = new long[8];
     /** Latest of {@link #pausedUntilPs}: while now is at or after it no priority is paused (the common case). */
     private long lastPauseEndPs;
-    private Packet[] control = new Packet[16];
+    /** Control frames waiting (PFC, CNP, ACK/NAK), a FIFO that starts at 4 and doubles when full. */
+    private Packet[] control = new Packet[4];
     private int controlHead;
     private int controlCount;
     private long txFrames;

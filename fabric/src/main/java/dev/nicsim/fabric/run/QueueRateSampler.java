@@ -14,6 +14,7 @@ import java.util.function.BooleanSupplier;
  * flows are unfinished, from time 0. In a partitioned run the partitions format their own devices' rows
  * ({@link PartitionSamples}) unless devices changed at the sample's time on the global simulator (a flow
  * start, mailbox message or link event), when the sample is taken here directly: the same bytes either way.
+ * Either way every queue sample's non-empty depths also go to the run's {@link TierSummary}.
  *
  * <p>Thread-safety: not thread-safe; the run's thread (the global simulator's events).
  */

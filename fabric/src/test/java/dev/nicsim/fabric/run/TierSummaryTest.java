@@ -127,6 +127,22 @@ class TierSummaryTest {
     }
 
     @Test
+    void aDumbbellsMiddleLinkIsAcross(@TempDir final Path tmp) throws Exception {
+        final Scenario s = scenario(tmp, "{type: dumbbell, hosts_per_side: 1, host_link: {rate_gbps: 100, delay_ns: 1000}}",
+            "workload: {type: flows, flows: [{src: 0, dst: 1, size_bytes: 1000}]}\n");
+        final Run r = run(s, tmp.resolve("out"), 1);
+        final List<String> groups = new ArrayList<>();
+        final List<String> rows = lines(r.out().resolve(TierSummary.FILE));
+        for (final String row : rows.subList(1, rows.size())) {
+            final String[] f = row.split(",");
+            groups.add(String.join(",", f[0], f[1], f[2], f[3], f[4]));
+        }
+        // left and right are both tier 1: their host ports are down, the link between them across. The data frame
+        // (1082 B) crosses host0 -> left -> right -> host1, the ACK (70 B) the other way: 1152 B on each pair
+        assertEquals(List.of("0,host,up,2,1152", "1,tier1,down,2,1152", "1,tier1,across,2,1152"), groups);
+    }
+
+    @Test
     void anIncastsQueuePercentilesAreThoseOfItsQueuesCsv(@TempDir final Path tmp) throws Exception {
         final Scenario s = scenario(tmp, "{type: star, hosts: 3, host_link: {rate_gbps: 100, delay_ns: 1000}}",
             "workload: {type: flows, flows: [{src: 0, dst: 2, size_bytes: 100000}, {src: 1, dst: 2, size_bytes: 100000}]}\n"

@@ -23,7 +23,7 @@ final class OutputPaths {
     /** Files {@code nicsim run} writes into its output directory. */
     static final List<String> RUN_FILES = List.of("flows.csv", "queues.csv", "rates.csv", "throughput.csv",
         "classes.csv", "counters.csv", "run.json", "fct.txt", "throughput.png",
-        "queues.png", "rates.png", "slowdown.png", "mailbox.csv");
+        "queues.png", "rates.png", "slowdown.png", "mailbox.csv", "tiers.csv", "hot_ports.csv");
 
     /** Files {@code nicsim replay} writes into its output directory. */
     static final List<String> REPLAY_FILES = List.of("events.csv", "results.csv", "mailbox.csv");

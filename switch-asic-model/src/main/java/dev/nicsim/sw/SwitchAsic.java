@@ -48,8 +48,8 @@ public final class SwitchAsic implements NetDevice {
     private final int strictPriorityMask;
     private final int[] dwrrQuantumBytes;
     private final SwitchTelemetry telemetry;
-
-    private final SwitchCounters stats;
+    /** The counters (package-private: {@link PortStatistics} reads them for end-of-run reports). */
+    final SwitchCounters stats;
     private final long[] queueStats;
     private final IngressStage ingress;
     private final EcmpRouter router;

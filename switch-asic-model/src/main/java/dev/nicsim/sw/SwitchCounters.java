@@ -57,7 +57,7 @@ final class SwitchCounters {
     /** Every counter of the switch: per-queue rows {@code [q x QS_ROW + QS_*]} first, then the PFC rows and no_route_drops. */
     final long[] queueStats;
     /** First cell of the PFC rows: {@code queues x QS_ROW}. */
-    private final int pfcBase;
+    final int pfcBase;
     /** Cell of {@code no_route_drops}. */
     private final int noRouteCell;
 

@@ -38,7 +38,7 @@ class PartitionedRunAcceptanceTest {
     }
 
     private static final String[] OUTPUTS = {"flows.csv", "fct.txt", "counters.csv", "queues.csv", "rates.csv",
-        "throughput.csv", "classes.csv"};
+        "throughput.csv", "classes.csv", "tiers.csv", "hot_ports.csv"};
 
     @TempDir
     Path dir;

@@ -129,7 +129,8 @@ class NothingBesideTheOutputsTest {
             "trace/", "trace/19700101F.cq4", "trace/metadata.cq4t",
             "verified/", "verified/events.csv", "verified/results.csv", "imported.yaml", "riscv.log"));
         for (final String f : List.of("classes.csv", "counters.csv", "fct.txt", "flows.csv", "queues.csv", "rates.csv",
-            "run.json", "throughput.csv", "throughput.png", "queues.png", "rates.png", "slowdown.png")) {
+            "run.json", "throughput.csv", "throughput.png", "queues.png", "rates.png", "slowdown.png", "tiers.csv",
+            "hot_ports.csv")) {
             want.add("out/hostile/" + f);
         }
         assertEquals(want.stream().sorted().toList(), tree(work));

@@ -37,8 +37,8 @@ class PartialOutputTest {
         assertEquals("stale: from an earlier run\n", Files.readString(out.resolve("flows.csv")));
 
         Hostile.ok("run", s.toString(), "--no-progress", "--out", out.toString());
-        assertEquals(List.of("classes.csv", "counters.csv", "fct.txt", "flows.csv", "queues.csv", "rates.csv", "run.json",
-            "throughput.csv"), Hostile.names(out));
+        assertEquals(List.of("classes.csv", "counters.csv", "fct.txt", "flows.csv", "hot_ports.csv", "queues.csv", "rates.csv",
+            "run.json", "throughput.csv", "tiers.csv"), Hostile.names(out));
         assertFalse(Files.readString(out.resolve("flows.csv")).startsWith("stale"));
     }
 }

@@ -23,7 +23,7 @@ import java.util.function.LongConsumer;
  * {@code nicsim sweep} (which runs every point and seed through {@link #run}, so a point is
  * exactly {@code nicsim run SCENARIO --seed S --set k=v ...}): build the {@link Runner}, simulate,
  * then write {@code flows.csv}, {@code fct.txt}, {@code counters.csv}, {@code run.json},
- * {@code classes.csv}, {@code mailbox.csv} (with {@code firmware.mailbox}) and the figures the scenario asks for, and print the summary.
+ * {@code classes.csv}, {@code tiers.csv}, {@code hot_ports.csv}, {@code mailbox.csv} (with {@code firmware.mailbox}) and the figures the scenario asks for, and print the summary.
  *
  * <p>Thread-safety: stateless; each call uses its own runner, so calls on different threads with
  * different output directories are independent.
@@ -107,6 +107,7 @@ public final class RunOutputs {
         Reports.writeFlows(dir, result.flows());
         FctFile.write(dir.resolve(FctFile.FILE), Ns3Fct.rows(scenario, runner.graph(), result.flows(), runner.completionOrder()));
         Reports.writeCounters(dir, runner.counters(), scenario.sampling().allCounters());
+        runner.tiers().write(dir, result.simulatedPs());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(out, result);
         if (runner.programs().provider() instanceof FirmwareProvider fp) {

@@ -113,6 +113,17 @@ final class PartitionSamples {
         long ratesAtPs = -1;
         /** The rate sample being formatted, ns (for {@link #accept}). */
         long rateTimeNs;
+        /** The switch whose queue rows are being formatted (for {@link #row}). */
+        int queueSwitch;
+        /**
+         * The non-empty queues of the prepared sample for the tier summary, the first {@link #nonEmpty}
+         * of each: switch index, port, depth. Grown by doubling, so a partition allocates nothing per
+         * sample once they hold its largest sample.
+         */
+        int[] nonEmptySwitch = new int[64];
+        int[] nonEmptyPort = new int[64];
+        long[] nonEmptyDepth = new long[64];
+        int nonEmpty;
 
         Part(final int[] ownSwitches, final int[] ownHosts) {
             this.ownSwitches = ownSwitches;
@@ -126,6 +137,16 @@ final class PartitionSamples {
                 queuePrinter.printRecord(timeNs, switchName, port, priority, depthBytes);
             } catch (final IOException e) { // a StringBuilder does not throw
                 throw new UncheckedIOException(e);
+            }
+            if (depthBytes != 0) {
+                if (nonEmpty == nonEmptyDepth.length) {
+                    nonEmptySwitch = java.util.Arrays.copyOf(nonEmptySwitch, nonEmpty * 2);
+                    nonEmptyPort = java.util.Arrays.copyOf(nonEmptyPort, nonEmpty * 2);
+                    nonEmptyDepth = java.util.Arrays.copyOf(nonEmptyDepth, nonEmpty * 2);
+                }
+                nonEmptySwitch[nonEmpty] = queueSwitch;
+                nonEmptyPort[nonEmpty] = port;
+                nonEmptyDepth[nonEmpty++] = depthBytes;
             }
         }
 
@@ -242,7 +263,9 @@ final class PartitionSamples {
     private void prepareQueues(final Part part, final long endPs) {
         final StringBuilder rows = part.queueRows;
         rows.setLength(0);
+        part.nonEmpty = 0;
         for (final int i : part.ownSwitches) {
+            part.queueSwitch = i;
             queueRowStart[i] = rows.length();
             sampleSwitch(switches[i], endPs / Units.PS_PER_NS, lastDepth[i], sampledDepth[i], part);
             queueRowEnd[i] = rows.length();
@@ -252,13 +275,15 @@ final class PartitionSamples {
 
     /**
      * Writes the queue sample of time {@code nowPs} from the partitions' rows, if every partition
-     * prepared it, and makes its depths the last-sampled ones. Coordinator.
+     * prepared it, makes its depths the last-sampled ones and records its non-empty queues in the
+     * tier summary. Coordinator.
      *
      * @param nowPs  the sample time, ps
      * @param series where the rows go
+     * @param tiers  where the non-empty depths go
      * @return false if some partition did not prepare this sample (nothing written: sample directly)
      */
-    boolean writeQueues(final long nowPs, final TimeSeriesWriter series) {
+    boolean writeQueues(final long nowPs, final TimeSeriesWriter series, final TierSummary tiers) {
         for (final Part p : parts) {
             if (p.queuesAtPs != nowPs) {
                 return false;
@@ -271,6 +296,9 @@ final class PartitionSamples {
             lastDepth[i] = seen;
         }
         for (final Part p : parts) {
+            for (int k = 0; k < p.nonEmpty; k++) {
+                tiers.record(p.nonEmptySwitch[k], p.nonEmptyPort[k], p.nonEmptyDepth[k]);
+            }
             p.queuesAtPs = -1;
         }
         return true;

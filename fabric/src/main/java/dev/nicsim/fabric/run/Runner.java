@@ -67,6 +67,8 @@ public final class Runner implements FlowListener, EventHandler {
     private final QueueRateSampler sampler;
     private final HostActions hostActions;
     private final ThroughputSampler throughput;
+    /** The per-tier summary ({@code tiers.csv}, {@code hot_ports.csv}). */
+    private final TierSummary tiers;
     /** Time of the last flow completion merged, ps (the end of a partitioned run). */
     private long lastCompletionPs;
     private RunResult.PartitionFigures partitionFigures;
@@ -184,7 +186,8 @@ public final class Runner implements FlowListener, EventHandler {
             baseRttNs[f.flowId()] = (int) rttNs;
             sim.schedule(f.startPs(), this, EV_START_FLOW, f.flowId(), null);
         }
-        sampler = new QueueRateSampler(sim, series, fabric, scenario.sampling(), () -> completed < flows.size());
+        tiers = new TierSummary(graph, fabric.switches(), nics, scenario.topology().type());
+        sampler = new QueueRateSampler(sim, series, fabric, scenario.sampling(), () -> completed < flows.size(), tiers);
         sampler.start();
         hostActions = new HostActions(scenario, sim, fabric);
         for (int i = 0; i < scenario.mailbox().size(); i++) {
@@ -412,6 +415,16 @@ public final class Runner implements FlowListener, EventHandler {
      */
     public int[] completionOrder() {
         return Arrays.copyOf(completionOrder, completed);
+    }
+
+    /**
+     * The run summarised per tier of the fabric and its hottest ports; complete after {@link #run}
+     * ({@link TierSummary#write} with the run's simulated time).
+     *
+     * @return the summary
+     */
+    public TierSummary tiers() {
+        return tiers;
     }
 
     /** @return the fabric's graph (hosts, switches, links, routes) */

@@ -13,13 +13,21 @@ import java.util.Arrays;
  * so switches hash differently and a flow keeps its path. Regional congestion mitigation may move a
  * flow afterwards (switch-level adaptive routing, the RCM paper §3.4, {@link RegionalCongestion}).
  *
- * <p>Allocation-free on the packet path (the table grows at set-up only). Thread-safety: not
+ * <p>Allocation-free on the packet path (the table changes at set-up only). Thread-safety: not
  * thread-safe; simulation thread only.
  */
 final class EcmpRouter {
     private final long salt;
-    /** ECMP group per destination host, or null (no route). Equal groups share one array. */
-    private int[][] routes = new int[0][];
+    /**
+     * The table as runs of consecutive destination hosts: run {@code i} covers hosts
+     * {@code runFirst[i] .. runFirst[i + 1] - 1} (the last run: up to {@code Integer.MAX_VALUE}),
+     * {@code runFirst[0] == 0}, ascending; entries past {@link #runs} are spare room.
+     */
+    private int[] runFirst = {0};
+    /** Each run's ECMP group, or null (no route); adjacent runs hold different groups. Equal groups share one array. */
+    private int[][] runGroup = {null};
+    /** Runs in use, {@code >= 1}. */
+    private int runs = 1;
     /** The distinct groups set so far: a destination's group is one of these (set-up only). */
     private int[][] distinct = new int[0][];
 
@@ -31,21 +39,75 @@ final class EcmpRouter {
     }
 
     /**
-     * Sets (replaces) the group of a destination. Set-up only; the caller validated the arguments.
-     * Destinations with equal groups (same ports in the same order) share one array, so the table
-     * a switch reads per frame is a few arrays (one per distinct group: a leaf has its up-link
-     * group and one group per local host) rather than one per destination: fewer cache lines per
-     * switch on the packet path. The order of the ports is kept, so the member a key selects is
-     * unchanged.
+     * Sets (replaces) the group of the destinations {@code firstHost .. endHost - 1}. Set-up only.
+     * The table holds runs of consecutive destinations with one group each (a fabric's switch has a
+     * few per port: a leaf one per local host and one or two for the hosts behind its up-links), and
+     * equal groups (same ports in the same order) share one array, so a switch's routing memory grows
+     * with its ports, not with the hosts of the fabric. The order of the ports is kept, so the member a
+     * key selects is unchanged. Cheapest when the runs are set in ascending host order.
      *
-     * @param dstHost destination host id, {@code >= 0}
-     * @param group   egress ports, non-empty (kept, not copied, unless an equal group is already held)
+     * @param firstHost   first destination host id
+     * @param endHost     one past the last destination host id
+     * @param group       egress ports (kept, not copied, unless an equal group is already held)
+     * @param portCount   the switch's number of ports
+     * @param switchName  the switch's name, for the messages
+     * @throws IllegalArgumentException if {@code firstHost < 0}, {@code endHost <= firstHost}, the group is
+     *                                  null or empty or a port is outside {@code 0 .. portCount-1}
      */
-    void setRoute(final int dstHost, final int[] group) {
-        if (dstHost >= routes.length) {
-            routes = Arrays.copyOf(routes, Math.max(dstHost + 1, routes.length * 2));
+    void setRoutes(final int firstHost, final int endHost, final int[] group, final int portCount,
+                   final String switchName) {
+        if (firstHost < 0 || endHost <= firstHost) {
+            throw new IllegalArgumentException("destination hosts must be 0 <= first < end, got " + firstHost + ".."
+                + endHost + " on " + switchName);
         }
-        routes[dstHost] = intern(group);
+        if (group == null || group.length == 0) {
+            throw new IllegalArgumentException("egressPorts for host " + firstHost + " on " + switchName
+                + " must be non-empty");
+        }
+        for (final int p : group) {
+            if (p < 0 || p >= portCount) {
+                throw new IllegalArgumentException("port must be in 0.." + (portCount - 1) + " on " + switchName
+                    + ", got " + p);
+            }
+        }
+        final int[] g = intern(group);
+        final int last = runs - 1;
+        if (firstHost >= runFirst[last] && runGroup[last] == null) {
+            // appending in host order: the open tail run (no route) ends at firstHost, then endHost on has none
+            runs = firstHost == runFirst[last] ? last : runs;
+            append(firstHost, g);
+            append(endHost, null);
+            return;
+        }
+        final int[] oldFirst = runFirst;
+        final int[][] oldGroup = runGroup;
+        final int oldRuns = runs;
+        final int tailGroupRun = runAt(endHost);
+        runFirst = new int[oldRuns + 2];
+        runGroup = new int[oldRuns + 2][];
+        runs = 0;
+        int i = 0;
+        for (; i < oldRuns && oldFirst[i] < firstHost; i++) {
+            append(oldFirst[i], oldGroup[i]);
+        }
+        append(firstHost, g);
+        append(endHost, oldGroup[tailGroupRun]);
+        for (i = tailGroupRun + 1; i < oldRuns; i++) {
+            append(oldFirst[i], oldGroup[i]);
+        }
+    }
+
+    /** Appends a run after the last one, or extends the last one when it has the same group (interned: the same array, or both null). */
+    private void append(final int first, final int[] group) {
+        if (runs > 0 && runGroup[runs - 1] == group) {
+            return;
+        }
+        if (runs == runFirst.length) {
+            runFirst = Arrays.copyOf(runFirst, runs * 2);
+            runGroup = Arrays.copyOf(runGroup, runs * 2);
+        }
+        runFirst[runs] = first;
+        runGroup[runs++] = group;
     }
 
     private int[] intern(final int[] group) {
@@ -64,13 +126,36 @@ final class EcmpRouter {
         return distinct.length;
     }
 
+    /** @return number of runs of consecutive destinations the table holds, the last (open) one included (tests) */
+    int runCount() {
+        return runs;
+    }
+
+    /** The run holding a host id {@code >= 0}: binary search for the last run starting at or below it. */
+    private int runAt(final int host) {
+        final int[] f = runFirst;
+        int lo = 0;
+        int hi = runs - 1;
+        while (lo < hi) {
+            final int mid = (lo + hi + 1) >>> 1;
+            if (f[mid] <= host) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return lo;
+    }
+
     /**
+     * The group of a destination: a binary search over the runs ({@code log2} of a few per port
+     * steps). Allocation-free.
+     *
      * @param dstHost destination host id (any value)
      * @return the ECMP group of egress ports (not to be modified), or null when there is no route
      */
     int[] group(final int dstHost) {
-        final int[][] r = routes;
-        return dstHost >= 0 && dstHost < r.length ? r[dstHost] : null;
+        return dstHost >= 0 ? runGroup[runAt(dstHost)] : null;
     }
 
     /**

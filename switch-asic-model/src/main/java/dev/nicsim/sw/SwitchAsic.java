@@ -164,25 +164,23 @@ public final class SwitchAsic implements NetDevice {
         }
     }
 
-    /**
-     * Sets the route to a destination host: an ECMP group of egress ports (one port = single path).
-     * Replaces any earlier route. Set-up only.
-     *
-     * @param dstHost     destination host id, {@code >= 0}
-     * @param egressPorts group members, non-empty, each 0..portCount()-1 (copied)
-     * @throws IllegalArgumentException if the host id is negative, the group empty or a port out of range
-     */
+    /** Sets the route to one destination host: {@link #setRoutes}{@code (dstHost, dstHost + 1, egressPorts)}. */
     public void setRoute(final int dstHost, final int[] egressPorts) {
-        if (dstHost < 0) {
-            throw new IllegalArgumentException("dstHost must be >= 0, got " + dstHost);
-        }
-        if (egressPorts == null || egressPorts.length == 0) {
-            throw new IllegalArgumentException("egressPorts for host " + dstHost + " on " + name + " must be non-empty");
-        }
-        for (final int p : egressPorts) {
-            checkPort(p);
-        }
-        router.setRoute(dstHost, egressPorts.clone());
+        setRoutes(dstHost, dstHost + 1, egressPorts);
+    }
+
+    /**
+     * Sets the route to the destination hosts {@code firstHost .. endHost - 1}: an ECMP group of egress ports (one
+     * port = single path). Replaces any earlier route. The switch keeps one entry per run of consecutive hosts with
+     * the same group ({@link EcmpRouter}). Set-up only.
+     *
+     * @param firstHost   first destination host id, {@code >= 0}
+     * @param endHost     one past the last, {@code > firstHost}
+     * @param egressPorts group members, non-empty, each 0..portCount()-1 (copied)
+     * @throws IllegalArgumentException if the host range is empty or negative, the group empty or a port out of range
+     */
+    public void setRoutes(final int firstHost, final int endHost, final int[] egressPorts) {
+        router.setRoutes(firstHost, endHost, egressPorts == null ? null : egressPorts.clone(), numPorts, name);
     }
 
     /**

@@ -5,8 +5,9 @@ import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.Simulator;
 
 /**
- * The egress side of one switch port: 8 FIFO queues (one per priority) in preallocated rings that
- * double when full (so they allocate only until the run's peak depth), served by strict priority
+ * The egress side of one switch port: 8 FIFO queues (one per priority) in rings allocated at the
+ * queue's first frame (most of a fabric's queues never hold one) that double when full (so they
+ * allocate only until the run's peak depth), served by strict priority
  * (higher priority number first) and then deficit weighted round robin (DWRR, Shreedhar &amp;
  * Varghese) among the other priorities, skipping priorities paused by PFC (IEEE 802.1Qbb): the
  * egress scheduling stage of the {@link SwitchAsic} pipeline. When a data frame starts
@@ -16,12 +17,14 @@ import dev.nicsim.sim.Simulator;
  */
 final class SwitchPort extends EgressPort {
     private static final int PRIORITIES = SwitchConfig.PRIORITIES;
-    private static final int INITIAL_RING = 64;
+    /** Ring length at a queue's first frame, a power of two. */
+    private static final int INITIAL_RING = 16;
 
     private final SwitchAsic owner;
     private final int portIndex;
     private final int strictMask;
     private final int[] quantumBytes;
+    /** Per priority, the queue's ring (length a power of two), or null before its first frame. */
     private final Packet[][] rings = new Packet[PRIORITIES][];
     /** Values per priority in {@link #queueState}. */
     private static final int QS_STRIDE = 4;
@@ -62,9 +65,6 @@ final class SwitchPort extends EgressPort {
         this.portIndex = portIndex;
         this.strictMask = strictMask;
         this.quantumBytes = quantumBytes;
-        for (int q = 0; q < PRIORITIES; q++) {
-            rings[q] = new Packet[INITIAL_RING];
-        }
     }
 
     /**
@@ -77,6 +77,10 @@ final class SwitchPort extends EgressPort {
         final long[] qs = queueState;
         final int b = priority * QS_STRIDE;
         Packet[] ring = rings[priority];
+        if (ring == null) {
+            ring = new Packet[INITIAL_RING];
+            rings[priority] = ring;
+        }
         final int n = (int) qs[b + QS_COUNT];
         if (n == ring.length) {
             final Packet[] bigger = new Packet[ring.length * 2];
@@ -102,7 +106,8 @@ final class SwitchPort extends EgressPort {
      */
     int touchQueue(final int priority) {
         final int q = priority & (PRIORITIES - 1);
-        return rings[q].length + (int) queueState[q * QS_STRIDE + QS_DEPTH_BYTES];
+        final Packet[] ring = rings[q];
+        return (ring == null ? 0 : ring.length) + (int) queueState[q * QS_STRIDE + QS_DEPTH_BYTES];
     }
 
     /**

@@ -153,9 +153,8 @@ final class FabricBuilder {
             partitions.cutLinks(graph, (node, port) -> node < hosts ? nics[node].port() : switches[node - hosts].egressPort(port));
         }
         for (int s = 0; s < switches.length; s++) {
-            for (int d = 0; d < hosts; d++) {
-                switches[s].setRoute(d, graph.ecmpPorts(hosts + s, d));
-            }
+            // one call per run of consecutive hosts with the same group, not one per host (docs/architecture.md)
+            graph.routeRuns(hosts + s, switches[s]::setRoutes);
         }
         applyWredByRate(scenario.switchSpec());
         final UnicEmulator[] emulators = new UnicEmulator[hosts];

@@ -3,10 +3,11 @@ package dev.nicsim.fabric.topology;
 import dev.nicsim.scenario.Ns3Topology;
 import dev.nicsim.scenario.Scenario;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A topology as a graph: hosts are nodes {@code 0 .. hosts-1} (one port each), switches are nodes
@@ -37,7 +38,12 @@ public final class TopologyGraph {
     private final List<Edge> edges = new ArrayList<>();
     private int[][] neighbour;     // [node][port] -> node
     private int[][] edgeOf;        // [node][port] -> edge index
-    private int[][] distTo;        // [dstHost][node] -> hops
+    /** [host] -> the switch node its port links to, or -1 (unconnected, or linked to a host). */
+    private int[] attachment;
+    /** [switch] -> its index among the attachment switches, or -1 when no host hangs off it. */
+    private int[] attachmentIndex;
+    /** [attachment index][switch] -> switch-only hops from that attachment switch (MAX_VALUE: unreachable). */
+    private int[][] switchDist;
 
     private TopologyGraph(final int hosts) {
         this.hosts = hosts;
@@ -182,28 +188,73 @@ public final class TopologyGraph {
             edgeOf[x.a()][x.portA()] = e;
             edgeOf[x.b()][x.portB()] = e;
         }
-        distTo = new int[hosts][];
-        for (int d = 0; d < hosts; d++) {
-            final int[] dist = new int[n];
-            Arrays.fill(dist, Integer.MAX_VALUE);
-            dist[d] = 0;
-            final ArrayDeque<Integer> q = new ArrayDeque<>();
-            q.add(d);
-            while (!q.isEmpty()) {
-                final int v = q.poll();
-                // hosts do not forward: only expand from the destination itself and from switches
-                if (v != d && v < hosts) {
-                    continue;
-                }
-                for (final int u : neighbour[v]) {
-                    if (u >= 0 && dist[u] == Integer.MAX_VALUE) {
-                        dist[u] = dist[v] + 1;
-                        q.add(u);
-                    }
+        // hosts never forward, so every host hanging off switch a sees the switches at a's switch-only
+        // distance + 1: one BFS per attachment switch (k^2/2 of them in a fat tree) over the switches
+        attachment = new int[hosts];
+        final int switches = switches();
+        attachmentIndex = new int[switches];
+        Arrays.fill(attachmentIndex, -1);
+        int attachments = 0;
+        for (int h = 0; h < hosts; h++) {
+            final int a = neighbour[h][0];
+            attachment[h] = a >= hosts ? a : -1;
+            if (a >= hosts && attachmentIndex[a - hosts] < 0) {
+                attachmentIndex[a - hosts] = attachments++;
+            }
+        }
+        switchDist = new int[attachments][];
+        final int[] queue = new int[switches];
+        for (int s = 0; s < switches; s++) {
+            if (attachmentIndex[s] >= 0) {
+                switchDist[attachmentIndex[s]] = switchBfs(s, queue);
+            }
+        }
+    }
+
+    /** Hop counts from switch {@code from} to every switch over switch-to-switch links only (MAX_VALUE: unreachable). */
+    private int[] switchBfs(final int from, final int[] queue) {
+        final int[] dist = new int[switches()];
+        Arrays.fill(dist, Integer.MAX_VALUE);
+        dist[from] = 0;
+        queue[0] = from;
+        int head = 0;
+        int tail = 1;
+        while (head < tail) {
+            final int v = queue[head++];
+            for (final int u : neighbour[hosts + v]) {
+                if (u >= hosts && dist[u - hosts] == Integer.MAX_VALUE) {
+                    dist[u - hosts] = dist[v] + 1;
+                    queue[tail++] = u - hosts;
                 }
             }
-            distTo[d] = dist;
         }
+        return dist;
+    }
+
+    /**
+     * Hops from node {@code v} to host {@code d} on the graph where only {@code d} and switches forward
+     * (what a BFS from {@code d} gives), from the distances of {@code d}'s attachment switch.
+     *
+     * @return hops, or MAX_VALUE when unreachable
+     */
+    private int dist(final int d, final int v) {
+        if (v == d) {
+            return 0;
+        }
+        final int a = attachment[d];
+        if (a < 0) {
+            return v == neighbour[d][0] ? 1 : Integer.MAX_VALUE; // unconnected, or linked to a host, which does not forward
+        }
+        if (v >= hosts) {
+            final int x = switchDist[attachmentIndex[a - hosts]][v - hosts];
+            return x == Integer.MAX_VALUE ? x : x + 1;
+        }
+        final int u = neighbour[v][0]; // another host: one hop past its own neighbour, if that forwards
+        if (u == d) {
+            return 1;
+        }
+        final int x = u >= hosts ? dist(d, u) : Integer.MAX_VALUE;
+        return x == Integer.MAX_VALUE ? x : x + 1;
     }
 
     /** @return number of hosts */
@@ -250,24 +301,22 @@ public final class TopologyGraph {
      * @return ports, ascending; empty if unreachable
      */
     public int[] ecmpPorts(final int switchNode, final int dstHost) {
-        final int[] dist = distTo[dstHost];
-        final int here = dist[switchNode];
+        final int here = dist(dstHost, switchNode);
         if (here == Integer.MAX_VALUE) {
             return new int[0];
         }
-        // two passes over the ports, count then fill: no boxed list (the fabric build calls this for
-        // every switch and host, 25,600 times for the 320-host fat tree)
+        // two passes over the ports, count then fill: no boxed list
         final int[] ports = neighbour[switchNode];
         int n = 0;
         for (int p = 0; p < ports.length; p++) {
-            if (nextHop(ports[p], dist, here, dstHost)) {
+            if (nextHop(ports[p], here, dstHost)) {
                 n++;
             }
         }
         final int[] out = new int[n];
         n = 0;
         for (int p = 0; p < ports.length; p++) {
-            if (nextHop(ports[p], dist, here, dstHost)) {
+            if (nextHop(ports[p], here, dstHost)) {
                 out[n++] = p;
             }
         }
@@ -275,8 +324,96 @@ public final class TopologyGraph {
     }
 
     /** Whether neighbour {@code u} is one hop closer to {@code dstHost} and may carry its traffic (a switch, or the host itself). */
-    private boolean nextHop(final int u, final int[] dist, final int here, final int dstHost) {
-        return u >= 0 && dist[u] == here - 1 && (u >= hosts || u == dstHost);
+    private boolean nextHop(final int u, final int here, final int dstHost) {
+        return u >= 0 && (u >= hosts || u == dstHost) && dist(dstHost, u) == here - 1;
+    }
+
+    /** Receives a switch's routes run by run ({@link #routeRuns}). */
+    @FunctionalInterface
+    public interface RouteRunSink {
+        /**
+         * One run of consecutive destination hosts that share a group.
+         *
+         * @param firstHost first destination host of the run
+         * @param endHost   one past its last host
+         * @param ports     the group of every host of the run, exactly {@link #ecmpPorts}; empty if they are
+         *                  unreachable; the same array for equal groups of one switch; not to be modified
+         */
+        void accept(int firstHost, int endHost, int[] ports);
+    }
+
+    /**
+     * A switch's whole route table as maximal runs of consecutive destination hosts with equal
+     * {@link #ecmpPorts} groups, in ascending host order, covering hosts {@code 0 .. hosts-1}: a few
+     * runs per port on the shipped shapes (a fat tree's core switch has one per pod, an edge switch one
+     * per local host and one or two for the rest). Costs one group per attachment switch, not one per host.
+     *
+     * @param switchNode switch node id
+     * @param sink       receives the runs
+     */
+    public void routeRuns(final int switchNode, final RouteRunSink sink) {
+        final int here = switchNode - hosts;
+        final int[] ports = neighbour[switchNode];
+        final Map<GroupKey, int[]> distinct = new HashMap<>();
+        final int[][] byAttachment = new int[switchDist.length][];
+        final int[] scratch = new int[ports.length];
+        final int[] none = intern(distinct, new int[0]);
+        int first = 0;
+        int[] run = null;
+        for (int d = 0; d < hosts; d++) {
+            final int a = attachment[d];
+            final int[] group;
+            if (a == switchNode) {
+                final Edge e = edges.get(edgeOf[d][0]);
+                group = intern(distinct, new int[] {e.a() == d ? e.portB() : e.portA()});
+            } else if (a < 0) {
+                group = none;
+            } else {
+                final int i = attachmentIndex[a - hosts];
+                if (byAttachment[i] == null) {
+                    // toward a host of another switch: the switches one hop closer to its attachment
+                    final int[] dist = switchDist[i];
+                    int n = 0;
+                    if (dist[here] != Integer.MAX_VALUE) {
+                        for (int p = 0; p < ports.length; p++) {
+                            final int u = ports[p];
+                            if (u >= hosts && dist[u - hosts] == dist[here] - 1) {
+                                scratch[n++] = p;
+                            }
+                        }
+                    }
+                    byAttachment[i] = intern(distinct, Arrays.copyOf(scratch, n));
+                }
+                group = byAttachment[i];
+            }
+            if (group != run) {
+                if (run != null) {
+                    sink.accept(first, d, run);
+                }
+                first = d;
+                run = group;
+            }
+        }
+        if (run != null) {
+            sink.accept(first, hosts, run);
+        }
+    }
+
+    private static int[] intern(final Map<GroupKey, int[]> distinct, final int[] group) {
+        return distinct.computeIfAbsent(new GroupKey(group), k -> k.ports);
+    }
+
+    /** A group as a hash key: equal when the same ports are in the same order. */
+    private record GroupKey(int[] ports) {
+        @Override
+        public boolean equals(final Object o) {
+            return o instanceof GroupKey g && Arrays.equals(ports, g.ports);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(ports);
+        }
     }
 
     /**
@@ -290,7 +427,7 @@ public final class TopologyGraph {
      */
     public List<Scenario.Link> path(final int src, final int dst) {
         final List<Scenario.Link> out = new ArrayList<>();
-        if (distTo[dst][src] == Integer.MAX_VALUE) {
+        if (dist(dst, src) == Integer.MAX_VALUE) {
             throw new IllegalArgumentException("host " + dst + " unreachable from " + src);
         }
         int v = src;

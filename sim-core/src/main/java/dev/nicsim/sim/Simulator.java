@@ -193,18 +193,12 @@ public final class Simulator {
     }
 
     /**
-     * Schedules an event that runs before every other event of its time that counts as scheduled
-     * at the same time ({@code scheduledAtPs}): it takes sequence number 0, which
-     * {@link #schedule} never gives (its numbers start at 1). A partitioned run's partitions take
-     * their shares of a sample this way, where the sequential run's sampler event, scheduled at the
-     * previous sample, runs among the events of the sample's time.
+     * Schedules an event that runs before every other event of its time counted as scheduled at
+     * {@code scheduledAtPs} (sequence number 0, which {@link #schedule} never gives): where a
+     * sequential run's sampler event, scheduled at the previous sample, runs among the events of
+     * the sample's time; a partitioned run's partitions take their shares of a sample this way.
+     * Arguments as {@link #scheduleAs} (handler, kind, arg, ref as {@link #schedule}).
      *
-     * @param timePs        absolute time in ps, not before {@link #nowPs()}
-     * @param scheduledAtPs the time the event counts as scheduled at, ps, at most {@code timePs}
-     * @param handler       receiver
-     * @param kind          kind passed back to the handler
-     * @param arg           long argument passed back
-     * @param ref           object argument passed back, or null
      * @throws IllegalArgumentException if {@code timePs} is in the past or {@code scheduledAtPs} after it
      * @throws IllegalStateException    if 2^24 events are already pending
      */
@@ -357,26 +351,17 @@ public final class Simulator {
     static final int LOOKAHEAD_OFF = 2;
     /** Events per epoch of the look-ahead's choice: 2^16 (about 20 ms of a fabric run). */
     static final int EPOCH_EVENTS = 1 << 16;
-    /**
-     * Epochs per cycle: the last four are trials (off, on, on, off: a steady drift in the
-     * machine's speed cancels out), after which the mode of the next
-     * {@code EPOCH_CYCLE - 4} epochs is chosen.
-     */
+    /** Epochs per cycle, the last four of them trials ({@link LookAheadTrials}). */
     static final int EPOCH_CYCLE = 32;
     private final int lookAheadMode;
     private final LongSupplier nanoClock;
     /** Whether the look-ahead runs in the current epoch. */
     private boolean lookAheadOn;
     private int batchesToEpochEnd = EPOCH_EVENTS / LOOKAHEAD_EVENTS;
-    /** Epoch number within the cycle, 0..EPOCH_CYCLE-1. */
-    private int epochInCycle;
     /** Wall time inside {@link #runUntil} of the current epoch before {@link #epochMarkNs}, ns. */
     private long epochLoopNs;
     private long epochMarkNs;
-    private long trialOnNs;
-    private long trialOffNs;
-    /** Decayed sum of (off - on) trial times, ns: positive while the look-ahead pays. */
-    private long lookAheadGainNs;
+    private final LookAheadTrials trials = new LookAheadTrials(); // the timed mode's trials and choice
     private long epochsWithLookAhead;
     private long epochs;
     /** Deliveries found by the batch's first pass: ports at [i], packets at [LOOKAHEAD_EVENTS + i]. */
@@ -453,26 +438,7 @@ public final class Simulator {
         final long ns = epochLoopNs + (t - epochMarkNs);
         epochLoopNs = 0;
         epochMarkNs = t;
-        final int trial = epochInCycle - (EPOCH_CYCLE - 4); // 0..3 in the trials, negative before
-        if (trial >= 0) {
-            if (lookAheadOn) {
-                trialOnNs += ns;
-            } else {
-                trialOffNs += ns;
-            }
-        }
-        epochInCycle = (epochInCycle + 1) & (EPOCH_CYCLE - 1);
-        final int next = epochInCycle - (EPOCH_CYCLE - 4);
-        if (next == 0 || next == 3) {
-            lookAheadOn = false;
-        } else if (next > 0) {
-            lookAheadOn = true;
-        } else if (epochInCycle == 0) {
-            lookAheadGainNs = lookAheadGainNs / 2 + (trialOffNs - trialOnNs);
-            trialOnNs = 0;
-            trialOffNs = 0;
-            lookAheadOn = lookAheadGainNs > 0;
-        }
+        lookAheadOn = trials.endEpoch(lookAheadOn, ns);
     }
 
     /**
@@ -523,11 +489,9 @@ public final class Simulator {
     }
 
     /**
-     * Asks {@link #runUntil} to return once every event of the current time has run, those that
-     * events of this time schedule for it included, and to leave its now there: the run ends at
-     * the end of a time, not after one event of it, so where it ends does not depend on how
-     * same-time events are split over the partitions of a partitioned run ({@link PartitionedRun}).
-     * Call from an event handler (or between calls, where it has no effect).
+     * Asks {@link #runUntil} to return, leaving now there, once every event of the current time has
+     * run (those its events schedule for it included): an end that does not depend on how one
+     * time's events are split over partitions ({@link PartitionedRun}). Call from an event handler.
      */
     public void endAfterNow() {
         if (nowPs < runEndPs) {

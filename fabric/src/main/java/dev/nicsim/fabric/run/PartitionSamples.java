@@ -19,8 +19,8 @@ import java.io.UncheckedIOException;
  * reads its own switches' queue depths and its own NICs' QP rates and formats their rows into its
  * own buffers (on the thread that runs the partition, on that core's caches, both threads at once). The
  * sample's global event on the coordinator then only copies the rows to {@code queues.csv} and
- * {@code rates.csv} in device order ({@link #writeQueues}, {@link #writeRates}), where it used to
- * read every device across cores and format every row itself while the other thread waited.
+ * {@code rates.csv} in device order ({@link #writeQueues}, {@link #writeRates}) rather than reading
+ * every device across cores and formatting every row while the other thread waits.
  *
  * <p>The rows are byte for byte those the coordinator's own sampling writes
  * ({@link TimeSeriesWriter#rowPrinter}): same devices, same order, same state (the sequential

@@ -2,16 +2,6 @@ package dev.nicsim.benchmarks;
 
 import dev.nicsim.pcc.PccEventType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Handler cost of the DCQCN reaction point (the RoCE ECN/DCQCN article §7, Mellanox defaults),
@@ -22,20 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DcqcnHandlerBenchmark -prof gc}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class DcqcnHandlerBenchmark extends NicsimBenchmark {
-    private HandlerFixture fixture;
-
+public class DcqcnHandlerBenchmark extends HandlerBenchmark {
     /** Creates the benchmark (JMH instantiates it). */
     public DcqcnHandlerBenchmark() {
-    }
-
-    /** Builds the (context, event) pools. */
-    @Setup(Level.Trial)
-    public void setup() {
-        fixture = new HandlerFixture("dcqcn", HandlerFixture.Timers.ARMED);
+        super("dcqcn", HandlerFixture.Timers.ARMED);
     }
 
     /**
@@ -45,9 +25,8 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long tx() {
-        return fixture.runRound(PccEventType.TX_BURST);
+        return round(PccEventType.TX_BURST);
     }
 
     /**
@@ -56,9 +35,8 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long cnp() {
-        return fixture.runRound(PccEventType.CNP);
+        return round(PccEventType.CNP);
     }
 
     /**
@@ -68,8 +46,7 @@ public class DcqcnHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long timer() {
-        return fixture.runRound(PccEventType.TIMER);
+        return round(PccEventType.TIMER);
     }
 }

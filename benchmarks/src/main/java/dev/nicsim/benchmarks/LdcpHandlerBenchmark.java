@@ -2,16 +2,6 @@ package dev.nicsim.benchmarks;
 
 import dev.nicsim.pcc.PccEventType;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * Handler cost of LDCP, uNIC window form (the LDCP draft §2.2, §2.3, §3.1),
@@ -22,20 +12,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar LdcpHandlerBenchmark -prof gc}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-public class LdcpHandlerBenchmark extends NicsimBenchmark {
-    private HandlerFixture fixture;
-
+public class LdcpHandlerBenchmark extends HandlerBenchmark {
     /** Creates the benchmark (JMH instantiates it). */
     public LdcpHandlerBenchmark() {
-    }
-
-    /** Builds the (context, event) pools. */
-    @Setup(Level.Trial)
-    public void setup() {
-        fixture = new HandlerFixture("ldcp");
+        super("ldcp", HandlerFixture.Timers.SCRIPTED);
     }
 
     /**
@@ -44,9 +24,8 @@ public class LdcpHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long ack() {
-        return fixture.runRound(PccEventType.ACK);
+        return round(PccEventType.ACK);
     }
 
     /**
@@ -55,9 +34,8 @@ public class LdcpHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long nack() {
-        return fixture.runRound(PccEventType.NACK);
+        return round(PccEventType.NACK);
     }
 
     /**
@@ -66,8 +44,7 @@ public class LdcpHandlerBenchmark extends NicsimBenchmark {
      * @return a digest of the result (consumed by JMH)
      */
     @Benchmark
-    @OperationsPerInvocation(HandlerFixture.POOL)
     public long rtt() {
-        return fixture.runRound(PccEventType.RTT_RESPONSE);
+        return round(PccEventType.RTT_RESPONSE);
     }
 }

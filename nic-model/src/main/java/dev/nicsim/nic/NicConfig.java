@@ -11,7 +11,7 @@ import dev.nicsim.sim.Packet;
  *
  * <p>Thread-safety: not thread-safe; configure on one thread, then hand to the NIC.
  */
-public final class NicConfig {
+public final class NicConfig implements Cloneable {
     /** DOCA's initial Hop Limit of IFA2 probes ({@code doca_pcc_rp_set_ifa2_hop_limit} default 0xFE, fact sheet B.1). */
     public static final int DEFAULT_PROBE_IFA2_HOP_LIMIT = 0xFE;
     /** Default {@link #mtuBytes}, bytes. */
@@ -173,28 +173,11 @@ public final class NicConfig {
      * @return a new object with the same field values
      */
     public NicConfig copy() {
-        final NicConfig c = new NicConfig();
-        c.mtuBytes = mtuBytes;
-        c.ackEveryPackets = ackEveryPackets;
-        c.delayedAckTimeoutNs = delayedAckTimeoutNs;
-        c.cnpIntervalNs = cnpIntervalNs;
-        c.npEnabled = npEnabled;
-        c.rtoNs = rtoNs;
-        c.txBurstPackets = txBurstPackets;
-        c.dataDscp = dataDscp;
-        c.dataPriority = dataPriority;
-        c.ackDscp = ackDscp;
-        c.ackPriority = ackPriority;
-        c.cnpDscp = cnpDscp;
-        c.cnpPriority = cnpPriority;
-        c.ecnCodepoint = ecnCodepoint;
-        c.ackEcnCodepoint = ackEcnCodepoint;
-        c.cnpEcnCodepoint = cnpEcnCodepoint;
-        c.intHeaderBytes = intHeaderBytes;
-        c.intMulti = intMulti;
-        c.probeIfa2HopLimit = probeIfa2HopLimit;
-        c.probeIfa2Gns = probeIfa2Gns;
-        return c;
+        try {
+            return (NicConfig) super.clone(); // every field is a primitive: the shallow copy is whole
+        } catch (final CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static void range(final String field, final long value, final long min, final long max) {

@@ -2,6 +2,7 @@ package dev.nicsim.nic;
 
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.sim.RingArrays;
 
 /**
  * State of one RC queue pair on one NIC, in one of two roles: the requester end of a flow (sends
@@ -332,27 +333,12 @@ final class Qp {
 
     private void growPending() {
         final int n = pendingRate.length * 2;
-        final int[] rate2 = new int[n];
-        final long[] window2 = new long[n];
-        final boolean[] probe2 = new boolean[n];
-        final int[] timer2 = new int[n];
-        final int[] fast2 = new int[n];
-        final long[] eff2 = new long[n];
-        for (int k = 0; k < pendingCount; k++) {
-            final int from = (pendingHead + k) % pendingRate.length;
-            rate2[k] = pendingRate[from];
-            window2[k] = pendingWindow[from];
-            probe2[k] = pendingProbe[from];
-            timer2[k] = pendingTimerNs[from];
-            fast2[k] = pendingFastStart[from];
-            eff2[k] = pendingEffectivePs[from];
-        }
-        pendingRate = rate2;
-        pendingWindow = window2;
-        pendingProbe = probe2;
-        pendingTimerNs = timer2;
-        pendingFastStart = fast2;
-        pendingEffectivePs = eff2;
+        pendingRate = RingArrays.unwrap(pendingRate, pendingHead, pendingCount, new int[n]);
+        pendingWindow = RingArrays.unwrap(pendingWindow, pendingHead, pendingCount, new long[n]);
+        pendingProbe = RingArrays.unwrap(pendingProbe, pendingHead, pendingCount, new boolean[n]);
+        pendingTimerNs = RingArrays.unwrap(pendingTimerNs, pendingHead, pendingCount, new int[n]);
+        pendingFastStart = RingArrays.unwrap(pendingFastStart, pendingHead, pendingCount, new int[n]);
+        pendingEffectivePs = RingArrays.unwrap(pendingEffectivePs, pendingHead, pendingCount, new long[n]);
         pendingHead = 0;
     }
 

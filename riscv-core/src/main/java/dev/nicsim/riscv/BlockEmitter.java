@@ -122,12 +122,7 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitInsn(I2L);
         mv.visitInsn(LADD);
         mv.visitVarInsn(LSTORE, R);
-        mv.visitVarInsn(ALOAD, H);
-        mv.visitInsn(DUP);
-        mv.visitFieldInsn(GETFIELD, HART, "instret", "J");
-        mv.visitVarInsn(LLOAD, R);
-        mv.visitInsn(LADD);
-        mv.visitFieldInsn(PUTFIELD, HART, "instret", "J");
+        addToHartLong("instret", () -> mv.visitVarInsn(LLOAD, R));
         mv.visitVarInsn(ALOAD, H);
         mv.visitVarInsn(LLOAD, EXIT_PC);
         mv.visitFieldInsn(PUTFIELD, HART, "pc", "J");
@@ -238,12 +233,7 @@ final class BlockEmitter extends BlockCodeWriter {
         if (h.countIssues) {
             final String f = issueField(op, tm);
             if (f != null) {
-                mv.visitVarInsn(ALOAD, H);
-                mv.visitInsn(DUP);
-                mv.visitFieldInsn(GETFIELD, HART, f, "J");
-                mv.visitInsn(LCONST_1);
-                mv.visitInsn(LADD);
-                mv.visitFieldInsn(PUTFIELD, HART, f, "J");
+                addToHartLong(f, () -> mv.visitInsn(LCONST_1));
             }
         }
         if (rd != SINK) {
@@ -494,9 +484,7 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitVarInsn(LLOAD, VA);
         mv.visitInsn(LADD);
         mv.visitFieldInsn(PUTFIELD, HART, "readyAt", "J");
-        mv.visitVarInsn(ALOAD, H);
-        mv.visitInsn(ICONST_1);
-        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
+        setYielded();
         mv.visitJumpInsn(GOTO, out);
         mv.visitLabel(add);
         mv.visitVarInsn(LLOAD, NOW);
@@ -556,15 +544,30 @@ final class BlockEmitter extends BlockCodeWriter {
         mv.visitVarInsn(ALOAD, H);
         readyCycle();
         mv.visitFieldInsn(PUTFIELD, HART, "readyAt", "J");
-        mv.visitVarInsn(ALOAD, H);
-        mv.visitInsn(ICONST_1);
-        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
+        setYielded();
         mv.visitJumpInsn(GOTO, exitBefore(i));
         mv.visitLabel(charge);
         chargeStall();
         readyCycle();
         mv.visitVarInsn(LSTORE, T);
         mv.visitLabel(done);
+    }
+
+    /** {@code hart.field += addend}, the addend a long that {@code pushAddend} leaves on the stack. */
+    private void addToHartLong(final String field, final Runnable pushAddend) {
+        mv.visitVarInsn(ALOAD, H);
+        mv.visitInsn(DUP);
+        mv.visitFieldInsn(GETFIELD, HART, field, "J");
+        pushAddend.run();
+        mv.visitInsn(LADD);
+        mv.visitFieldInsn(PUTFIELD, HART, field, "J");
+    }
+
+    /** {@code hart.yielded = true}. */
+    private void setYielded() {
+        mv.visitVarInsn(ALOAD, H);
+        mv.visitInsn(ICONST_1);
+        mv.visitFieldInsn(PUTFIELD, HART, "yielded", "Z");
     }
 
     /** stalls[class of R] += cycle of R - now. */

@@ -1,5 +1,6 @@
 package dev.nicsim.riscv;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,6 +16,30 @@ import java.util.List;
  * @param symbols  symbol table ({@link SymbolTable#EMPTY} when stripped)
  */
 public record ElfImage(String path, int xlen, long entry, List<Segment> segments, SymbolTable symbols) {
+
+    /** Page size the loadable segments are mapped in, bytes. */
+    public static final long PAGE_BYTES = 4096;
+
+    /**
+     * The memory the loadable segments need: each segment rounded out to whole {@link #PAGE_BYTES}
+     * pages, spans that overlap or touch after rounding merged.
+     *
+     * @return {@code {lo, hi}} address pairs (hi exclusive, both page-aligned), in address order; a
+     *         new list on every call
+     */
+    public List<long[]> pageSpans() {
+        final List<long[]> spans = new ArrayList<>();
+        for (final Segment s : segments) {
+            final long lo = s.address() & ~(PAGE_BYTES - 1);
+            final long hi = (s.address() + s.memBytes() + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1);
+            if (!spans.isEmpty() && spans.get(spans.size() - 1)[1] >= lo) {
+                spans.get(spans.size() - 1)[1] = Math.max(hi, spans.get(spans.size() - 1)[1]);
+            } else {
+                spans.add(new long[] {lo, hi});
+            }
+        }
+        return spans;
+    }
 
     /**
      * One PT_LOAD segment.

@@ -1,7 +1,6 @@
 package dev.nicsim.riscv;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,7 +37,6 @@ public final class Machine implements Environment {
     public static final long MIN_RAM_BYTES = 4096;
     /** Most declared RAM, bytes (1 GiB). */
     public static final long MAX_RAM_BYTES = 1L << 30;
-    private static final long PAGE = 4096;
     private static final long HTIF_CONSOLE_PUTCHAR = 0x0101L << 48;
 
     private final ElfImage image;
@@ -67,16 +65,7 @@ public final class Machine implements Environment {
         this.image = image;
         this.out = out;
         this.err = err;
-        final List<long[]> spans = new ArrayList<>();
-        for (final ElfImage.Segment s : image.segments()) {
-            final long lo = s.address() & ~(PAGE - 1);
-            final long hi = (s.address() + s.memBytes() + PAGE - 1) & ~(PAGE - 1);
-            if (!spans.isEmpty() && spans.get(spans.size() - 1)[1] >= lo) {
-                spans.get(spans.size() - 1)[1] = Math.max(hi, spans.get(spans.size() - 1)[1]);
-            } else {
-                spans.add(new long[] {lo, hi});
-            }
-        }
+        final List<long[]> spans = image.pageSpans();
         long total = 0;
         for (final long[] sp : spans) {
             total += sp[1] - sp[0];
@@ -93,7 +82,7 @@ public final class Machine implements Environment {
         if (ramBase > limit - ramBytes) {
             throw new ElfFormatException(String.format(Locale.ROOT, "%s: no room for %d bytes of RAM after the image at 0x%x;"
                 + " at most %d bytes fit below the end of the RV%d address space", image.path(), ramBytes, ramBase,
-                (limit - ramBase) & ~(PAGE - 1), image.xlen()));
+                (limit - ramBase) & ~(ElfImage.PAGE_BYTES - 1), image.xlen()));
         }
         boolean entryLoaded = false;
         final StringBuilder segments = new StringBuilder();

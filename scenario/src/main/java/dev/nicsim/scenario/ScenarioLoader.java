@@ -132,13 +132,26 @@ public final class ScenarioLoader {
             lo.setAllowDuplicateKeys(true); // reported by YamlFields with the field path
             lo.setCodePointLimit(MAX_YAML_CODE_POINTS);
             return new Yaml(lo).compose(new StringReader(text));
-        } catch (final MarkedYAMLException e) {
-            final Mark m = e.getProblemMark();
-            throw new ScenarioException(name + ":" + (m == null ? 1 : m.getLine() + 1) + ": not valid YAML: "
-                + String.valueOf(e.getProblem()).replace('\n', ' '));
         } catch (final YAMLException e) {
-            throw new ScenarioException(name + ": not valid YAML: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+            throw new ScenarioException(yamlError(name, e));
         }
+    }
+
+    /**
+     * The one-line message for a YAML syntax error: {@code NAME:LINE: not valid YAML: PROBLEM} when the
+     * parser marked where, else {@code NAME: not valid YAML: MESSAGE} (line breaks folded to spaces).
+     *
+     * @param name the document's name (a file) for the message
+     * @param e    what the parser threw
+     * @return the message
+     */
+    public static String yamlError(final Object name, final YAMLException e) {
+        if (e instanceof MarkedYAMLException marked) {
+            final Mark m = marked.getProblemMark();
+            return name + ":" + (m == null ? 1 : m.getLine() + 1) + ": not valid YAML: "
+                + String.valueOf(marked.getProblem()).replace('\n', ' ');
+        }
+        return name + ": not valid YAML: " + String.valueOf(e.getMessage()).replace('\n', ' ');
     }
 
     private static Scenario build(final Path file, final YamlFields f, final Long seedOverride) {

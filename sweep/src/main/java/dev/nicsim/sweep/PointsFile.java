@@ -1,5 +1,6 @@
 package dev.nicsim.sweep;
 
+import dev.nicsim.fabric.run.Causes;
 import dev.nicsim.fabric.run.Utf8Lines;
 import org.apache.commons.csv.CSVException;
 import org.apache.commons.csv.CSVFormat;
@@ -87,7 +88,7 @@ final class PointsFile implements Closeable {
             if (Utf8Lines.isDecodingError(e)) {
                 throw new SweepException(Utf8Lines.describe(file) + "; give another --out, or drop --resume");
             }
-            final Throwable csv = csvError(e);
+            final Throwable csv = Causes.find(e, CSVException.class);
             if (csv != null) {
                 // e.g. a quote that is not closed, then more text: not a file this sweep wrote
                 throw new SweepException(file + ":" + recordLine[0] + ": not valid CSV: "
@@ -98,16 +99,6 @@ final class PointsFile implements Closeable {
             }
             throw (IOException) e; // the file system's own error: the command names the file and why
         }
-    }
-
-    /** The CSV parser's own error in a chain (commons-csv's {@code CSVException}, an IOException), or null. */
-    private static Throwable csvError(final Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CSVException) {
-                return t;
-            }
-        }
-        return null;
     }
 
     private Map<String, PointRow> readOk(final Map<String, PointRow> ok, final long[] recordLine) throws IOException {
@@ -127,7 +118,7 @@ final class PointsFile implements Closeable {
                     }
                     rec = it.next();
                 } catch (final UncheckedIOException e) {
-                    final Throwable csv = csvError(e);
+                    final Throwable csv = Causes.find(e, CSVException.class);
                     if (csv != null && String.valueOf(csv.getMessage()).contains("EOF reached")) {
                         break; // the last line, cut short inside a quoted value by an interrupted write
                     }

@@ -6,8 +6,6 @@ import dev.nicsim.scenario.ScenarioLoader;
 import dev.nicsim.riscv.IoReasons;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -152,12 +150,8 @@ public final class SweepSpec {
             final LoaderOptions lo = new LoaderOptions();
             lo.setAllowDuplicateKeys(true); // reported below with the line
             root = new Yaml(lo).compose(new StringReader(text));
-        } catch (final MarkedYAMLException e) {
-            final Mark m = e.getProblemMark();
-            throw new SweepException(file + ":" + (m == null ? 1 : m.getLine() + 1) + ": not valid YAML: "
-                + String.valueOf(e.getProblem()).replace('\n', ' '));
         } catch (final YAMLException e) {
-            throw new SweepException(file + ": not valid YAML: " + String.valueOf(e.getMessage()).replace('\n', ' '));
+            throw new SweepException(ScenarioLoader.yamlError(file, e));
         }
         if (!(root instanceof MappingNode top)) {
             throw new SweepException(file + ":1: expected a mapping with scenario, axes and seeds");

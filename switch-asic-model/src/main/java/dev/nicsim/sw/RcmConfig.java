@@ -30,7 +30,7 @@ package dev.nicsim.sw;
  * queues and 100 Gb/s links); the defaults below are this model's choices, stated with their
  * reason. Thread-safety: plain mutable bean; configure on one thread before building switches.
  */
-public final class RcmConfig {
+public final class RcmConfig implements Cloneable {
     /** {@link #gd} value: derive {@code G_d = 1 / (2 x F_bmax)} from the quantisation (Eq. (4)). */
     public static final double GD_AUTO = 0.0;
 
@@ -250,26 +250,10 @@ public final class RcmConfig {
      * @return a new configuration equal to this one
      */
     public RcmConfig copy() {
-        final RcmConfig c = new RcmConfig();
-        c.detection = detection;
-        c.flowRecognition = flowRecognition;
-        c.regionalControl = regionalControl;
-        c.adaptiveRouting = adaptiveRouting;
-        c.priorityMask = priorityMask;
-        c.wq = wq;
-        c.qEqBytes = qEqBytes;
-        c.fbBits = fbBits;
-        c.w = w;
-        c.gd = gd;
-        c.sampleBytes = sampleBytes;
-        c.notificationPriority = notificationPriority;
-        c.notificationLifetimePs = notificationLifetimePs;
-        c.windowPeriodPs = windowPeriodPs;
-        c.compoundWindowDecrease = compoundWindowDecrease;
-        c.harmfulMinEntries = harmfulMinEntries;
-        c.latchHarmfulSet = latchHarmfulSet;
-        c.detourTableEntries = detourTableEntries;
-        c.detourIdlePs = detourIdlePs;
-        return c;
+        try {
+            return (RcmConfig) super.clone(); // every field is a primitive: the shallow copy is whole
+        } catch (final CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -27,7 +27,7 @@ import java.util.Arrays;
  *
  * <p>Thread-safety: not thread-safe; configure on one thread before building switches.
  */
-public final class SwitchConfig {
+public final class SwitchConfig implements Cloneable {
     /** Default {@link #strictPriorityMask}: priorities 6 (CNPs, mlx5 {@code CNP_802P_PRIO=6}) and 7. */
     public static final int DEFAULT_STRICT_PRIORITY_MASK = 0xC0;
     /** Default {@link #pfcAlpha}: 1/8 (HPCC ns-3 {@code pfc_a_shift = 3}). */
@@ -306,32 +306,21 @@ public final class SwitchConfig {
      * @return a new configuration equal to this one
      */
     public SwitchConfig copy() {
-        final SwitchConfig c = new SwitchConfig();
-        c.bufferBytes = bufferBytes;
+        final SwitchConfig c;
+        try {
+            c = (SwitchConfig) super.clone(); // the primitives and enums; the arrays and rcm below
+        } catch (final CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
         c.dscpToPriority = dscpToPriority == null ? null : dscpToPriority.clone();
         c.pfcEnabled = pfcEnabled == null ? null : pfcEnabled.clone();
-        c.pfcThresholdMode = pfcThresholdMode;
-        c.pfcAlpha = pfcAlpha;
-        c.pfcXonOffsetBytes = pfcXonOffsetBytes;
         c.xoffBytes = xoffBytes == null ? null : xoffBytes.clone();
         c.xonBytes = xonBytes == null ? null : xonBytes.clone();
         c.headroomBytes = headroomBytes == null ? null : headroomBytes.clone();
-        c.maxFrameBytes = maxFrameBytes;
         c.wredProfiles = wredProfiles == null ? null : wredProfiles.clone();
-        c.egressThresholdMode = egressThresholdMode;
-        c.egressAlpha = egressAlpha;
         c.queueLimitBytes = queueLimitBytes == null ? null : queueLimitBytes.clone();
-        c.strictPriorityMask = strictPriorityMask;
         c.dwrrQuantumBytes = dwrrQuantumBytes == null ? null : dwrrQuantumBytes.clone();
-        c.camDepth = camDepth;
-        c.camSamplePeriod = camSamplePeriod;
-        c.camCongestedBytes = camCongestedBytes;
-        c.queueing = queueing;
-        c.voqBytes = voqBytes;
-        c.outputQueueBytes = outputQueueBytes;
         c.rcm = rcm == null ? null : rcm.copy();
-        c.intEnabled = intEnabled;
-        c.ifa2Enabled = ifa2Enabled;
         return c;
     }
 

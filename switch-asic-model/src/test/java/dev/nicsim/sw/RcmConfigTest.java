@@ -2,9 +2,13 @@ package dev.nicsim.sw;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,6 +42,40 @@ class RcmConfigTest {
         assertEquals(SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED, d.queueing);
         c.rcm.detection = false;
         assertTrue(d.rcm.detection);
+    }
+
+    @Test
+    void copyCarriesEveryFieldAndOwnsItsArrays() throws IllegalAccessException {
+        final SwitchConfig c = new SwitchConfig();
+        c.bufferBytes = 123_456;
+        c.pfcAlpha = 0.25;
+        c.camDepth = 3;
+        c.ifa2Enabled = true;
+        c.rcm.detourIdlePs = 777;
+        c.rcm.wq = 0.125;
+        final SwitchConfig d = c.copy();
+        for (final Field f : SwitchConfig.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers())) {
+                continue;
+            }
+            final Object a = f.get(c);
+            final Object b = f.get(d);
+            if (a != null && a.getClass().isArray()) {
+                assertNotSame(a, b, f.getName());
+                assertEquals(Arrays.deepToString(new Object[] {a}), Arrays.deepToString(new Object[] {b}),
+                    f.getName());
+            } else if (f.getType() != RcmConfig.class) {
+                assertEquals(a, b, f.getName());
+            }
+        }
+        for (final Field f : RcmConfig.class.getFields()) {
+            if (!Modifier.isStatic(f.getModifiers())) {
+                assertEquals(f.get(c.rcm), f.get(d.rcm), "rcm." + f.getName());
+            }
+        }
+        assertEquals(777, d.rcm.detourIdlePs);
+        c.xoffBytes[0] = 1;
+        assertNotEquals(1, d.xoffBytes[0]);
     }
 
     @Test

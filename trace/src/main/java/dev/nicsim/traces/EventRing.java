@@ -1,6 +1,7 @@
 package dev.nicsim.traces;
 
 import dev.nicsim.pcc.PccEventLayout;
+import dev.nicsim.sim.RingArrays;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -128,23 +129,14 @@ final class EventRing {
     private void grow() {
         final int bigger = cap * 2;
         final UnsafeBuffer rec = new UnsafeBuffer(new byte[bigger * REC]);
-        final long[] time = new long[bigger];
-        final long[] sq = new long[bigger];
-        final int[] fl = new int[bigger];
-        final int[] hf = new int[bigger];
         for (int j = 0; j < count; j++) {
-            final int from = (head + j) & (cap - 1);
-            rec.putBytes(j * REC, records, from * REC, REC);
-            time[j] = timePs[from];
-            sq[j] = seq[from];
-            fl[j] = flow[from];
-            hf[j] = half[from];
+            rec.putBytes(j * REC, records, ((head + j) & (cap - 1)) * REC, REC);
         }
         records = rec;
-        timePs = time;
-        seq = sq;
-        flow = fl;
-        half = hf;
+        timePs = RingArrays.unwrap(timePs, head, count, new long[bigger]);
+        seq = RingArrays.unwrap(seq, head, count, new long[bigger]);
+        flow = RingArrays.unwrap(flow, head, count, new int[bigger]);
+        half = RingArrays.unwrap(half, head, count, new int[bigger]);
         head = 0;
         cap = bigger;
     }

@@ -51,6 +51,10 @@ public final class IbOpcodes {
     public static final int ATOMIC_ACK_ETH = 1 << 7;
     /** Extension header flag: FLUSH extended transport header, 4 bytes (IBTA 1.5). */
     public static final int FETH = 1 << 8;
+    /** Extension header flags in packet order after the BTH (ImmDt and IETH exclude each other). */
+    private static final int[] HEADER_ORDER = {DETH, XRCETH, FETH, RETH, ATOMIC_ETH, AETH, ATOMIC_ACK_ETH, IMM, IETH};
+    /** Bytes of each header of {@link #HEADER_ORDER}. */
+    private static final int[] HEADER_BYTES = {8, 4, 4, 16, 28, 4, 8, 4, 4};
     /** Layout marker: the opcode is reserved, RD, or manufacturer specific; extension headers unknown. */
     public static final int UNKNOWN = -1;
 
@@ -128,33 +132,34 @@ public final class IbOpcodes {
      * @return bytes between the end of the BTH and the payload
      */
     public static int extensionBytes(final int layout) {
+        return headerBytesBefore(layout, HEADER_ORDER.length);
+    }
+
+    /**
+     * Where an extension header starts, counted from the end of the BTH: the bytes of the headers
+     * of the layout that come before it in packet order (DETH, XRCETH, FETH, RETH, AtomicETH, AETH,
+     * AtomicAckETH, ImmDt / IETH).
+     *
+     * @param layout a value from {@link #layout(int)}, not {@link #UNKNOWN}
+     * @param header one flag: {@link #DETH}, {@link #RETH}, {@link #AETH}, {@link #IMM} or {@link #IETH} ...
+     * @return byte offset of the header after the BTH (whether or not the layout holds it)
+     * @throws IllegalArgumentException if {@code header} is not one extension header flag
+     */
+    public static int offset(final int layout, final int header) {
+        for (int i = 0; i < HEADER_ORDER.length; i++) {
+            if (HEADER_ORDER[i] == header) {
+                return headerBytesBefore(layout, i);
+            }
+        }
+        throw new IllegalArgumentException("not an extension header flag: " + header);
+    }
+
+    private static int headerBytesBefore(final int layout, final int end) {
         int n = 0;
-        if ((layout & XRCETH) != 0) {
-            n += 4;
-        }
-        if ((layout & DETH) != 0) {
-            n += 8;
-        }
-        if ((layout & FETH) != 0) {
-            n += 4;
-        }
-        if ((layout & RETH) != 0) {
-            n += 16;
-        }
-        if ((layout & ATOMIC_ETH) != 0) {
-            n += 28;
-        }
-        if ((layout & AETH) != 0) {
-            n += 4;
-        }
-        if ((layout & ATOMIC_ACK_ETH) != 0) {
-            n += 8;
-        }
-        if ((layout & IMM) != 0) {
-            n += 4;
-        }
-        if ((layout & IETH) != 0) {
-            n += 4;
+        for (int i = 0; i < end; i++) {
+            if ((layout & HEADER_ORDER[i]) != 0) {
+                n += HEADER_BYTES[i];
+            }
         }
         return n;
     }

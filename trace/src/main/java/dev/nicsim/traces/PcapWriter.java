@@ -164,41 +164,28 @@ public final class PcapWriter implements AutoCloseable {
         Bytes.put24be(f, bth + 5, p.destQp);
         f[bth + 8] = (byte) (p.ackReq ? 0x80 : 0);
         Bytes.put24be(f, bth + 9, p.psn);
-        pos = bth + 12;
-        Arrays.fill(f, pos, pos + ext + payload + pad, (byte) 0);
+        final int extAt = bth + 12;
+        Arrays.fill(f, extAt, extAt + ext + payload + pad, (byte) 0);
         if ((layout & IbOpcodes.DETH) != 0) {
-            Bytes.put32be(f, pos, p.dethQkey);
-            Bytes.put24be(f, pos + 5, p.dethSrcQp);
-            pos += 8;
-        }
-        if ((layout & IbOpcodes.XRCETH) != 0) {
-            pos += 4;
-        }
-        if ((layout & IbOpcodes.FETH) != 0) {
-            pos += 4;
+            final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.DETH);
+            Bytes.put32be(f, at, p.dethQkey);
+            Bytes.put24be(f, at + 5, p.dethSrcQp);
         }
         if ((layout & IbOpcodes.RETH) != 0) {
-            Bytes.put64be(f, pos, p.rethVa);
-            Bytes.put32be(f, pos + 8, p.rethRkey);
-            Bytes.put32be(f, pos + 12, (int) p.rethDmaLength);
-            pos += 16;
-        }
-        if ((layout & IbOpcodes.ATOMIC_ETH) != 0) {
-            pos += 28;
+            final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.RETH);
+            Bytes.put64be(f, at, p.rethVa);
+            Bytes.put32be(f, at + 8, p.rethRkey);
+            Bytes.put32be(f, at + 12, (int) p.rethDmaLength);
         }
         if ((layout & IbOpcodes.AETH) != 0) {
-            f[pos] = (byte) p.aethSyndrome;
-            Bytes.put24be(f, pos + 1, p.aethMsn);
-            pos += 4;
-        }
-        if ((layout & IbOpcodes.ATOMIC_ACK_ETH) != 0) {
-            pos += 8;
+            final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.AETH);
+            f[at] = (byte) p.aethSyndrome;
+            Bytes.put24be(f, at + 1, p.aethMsn);
         }
         if ((layout & (IbOpcodes.IMM | IbOpcodes.IETH)) != 0) {
-            Bytes.put32be(f, pos, p.immData);
-            pos += 4;
+            Bytes.put32be(f, extAt + IbOpcodes.offset(layout, IbOpcodes.IMM), p.immData);
         }
-        pos += payload + pad;
+        pos = extAt + ext + payload + pad;
         Icrc.write(f, pos, icrc.roceV2Ipv4(f, ip, 20, pos));
         pos += Icrc.ICRC_BYTES;
         writeFrame(timePs, pos);

@@ -463,58 +463,45 @@ public final class RoceDecoder {
         final int layout = IbOpcodes.layout(p.opcode);
         p.layout = layout;
         final int ext = layout == IbOpcodes.UNKNOWN ? 0 : IbOpcodes.extensionBytes(layout);
-        int pos = bth + 12;
+        final int extAt = bth + 12;
         final int icrcAt = end - Icrc.ICRC_BYTES;
-        final int payload = icrcAt - (pos + ext) - p.padCount;
+        final int payload = icrcAt - (extAt + ext) - p.padCount;
         if (payload < 0) {
             return malformed(p, IbOpcodes.name(p.opcode) + " needs " + (12 + ext + p.padCount + Icrc.ICRC_BYTES)
                 + " bytes of headers, pad and ICRC but the transport packet has " + (end - bth));
         }
         if (layout != IbOpcodes.UNKNOWN && ext > 0) {
-            if (capEnd - pos < ext) {
+            if (capEnd - extAt < ext) {
                 return cut(p, "extension headers of " + IbOpcodes.name(p.opcode));
             }
             if ((layout & IbOpcodes.DETH) != 0) {
+                final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.DETH);
                 p.hasDeth = true;
-                p.dethQkey = Bytes.i32be(d, pos);
-                p.dethSrcQp = Bytes.u24be(d, pos + 5);
-                pos += 8;
-            }
-            if ((layout & IbOpcodes.XRCETH) != 0) {
-                pos += 4;
-            }
-            if ((layout & IbOpcodes.FETH) != 0) {
-                pos += 4;
+                p.dethQkey = Bytes.i32be(d, at);
+                p.dethSrcQp = Bytes.u24be(d, at + 5);
             }
             if ((layout & IbOpcodes.RETH) != 0) {
+                final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.RETH);
                 p.hasReth = true;
-                p.rethVa = Bytes.i64be(d, pos);
-                p.rethRkey = Bytes.i32be(d, pos + 8);
-                p.rethDmaLength = Bytes.u32be(d, pos + 12);
-                pos += 16;
-            }
-            if ((layout & IbOpcodes.ATOMIC_ETH) != 0) {
-                pos += 28;
+                p.rethVa = Bytes.i64be(d, at);
+                p.rethRkey = Bytes.i32be(d, at + 8);
+                p.rethDmaLength = Bytes.u32be(d, at + 12);
             }
             if ((layout & IbOpcodes.AETH) != 0) {
-                final int syndrome = Bytes.u8(d, pos);
+                final int at = extAt + IbOpcodes.offset(layout, IbOpcodes.AETH);
+                final int syndrome = Bytes.u8(d, at);
                 p.hasAeth = true;
                 p.aethSyndrome = syndrome;
                 p.aethClass = (syndrome & 0x80) != 0 ? RocePacket.AETH_RESERVED : (syndrome >>> 5) & 3;
                 p.aethValue = syndrome & 0x1F;
-                p.aethMsn = Bytes.u24be(d, pos + 1);
+                p.aethMsn = Bytes.u24be(d, at + 1);
                 if (p.aethClass == RocePacket.AETH_RESERVED) {
                     return malformed(p, String.format("AETH syndrome 0x%02x is reserved", syndrome));
                 }
-                pos += 4;
-            }
-            if ((layout & IbOpcodes.ATOMIC_ACK_ETH) != 0) {
-                pos += 8;
             }
             if ((layout & (IbOpcodes.IMM | IbOpcodes.IETH)) != 0) {
                 p.hasImm = (layout & IbOpcodes.IMM) != 0;
-                p.immData = Bytes.i32be(d, pos);
-                pos += 4;
+                p.immData = Bytes.i32be(d, extAt + IbOpcodes.offset(layout, IbOpcodes.IMM));
             }
         }
         p.payloadBytes = payload;

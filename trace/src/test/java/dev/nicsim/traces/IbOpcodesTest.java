@@ -18,6 +18,18 @@ class IbOpcodesTest {
     }
 
     @Test
+    void headerOffsetsFollowPacketOrder() {
+        // §9.3 packet order after the BTH: DETH, XRCETH, (FETH,) RETH, AtomicETH, AETH, AtomicAckETH, ImmDt / IETH
+        assertEquals(16, IbOpcodes.offset(IbOpcodes.layout(0x0B), IbOpcodes.IMM));    // RETH 16, then ImmDt
+        assertEquals(0, IbOpcodes.offset(IbOpcodes.layout(0x0B), IbOpcodes.RETH));
+        assertEquals(8, IbOpcodes.offset(IbOpcodes.layout(0x65), IbOpcodes.IMM));     // DETH 8, then ImmDt
+        assertEquals(4, IbOpcodes.offset(IbOpcodes.layout(0x12), IbOpcodes.ATOMIC_ACK_ETH)); // after AETH 4
+        assertEquals(4, IbOpcodes.offset(IbOpcodes.layout(0x18), IbOpcodes.RETH));    // FLUSH: FETH 4, then RETH
+        assertEquals(4, IbOpcodes.offset(IbOpcodes.layout(0xAA), IbOpcodes.RETH));    // XRCETH 4, then RETH
+        assertEquals(0, IbOpcodes.offset(IbOpcodes.layout(0x17), IbOpcodes.IETH));
+    }
+
+    @Test
     void extensionHeaderBytesPerOpcode() {
         assertEquals(0, ext(0x04));                 // RC SEND Only
         assertEquals(4, ext(0x05));                 // RC SEND Only with Immediate: ImmDt

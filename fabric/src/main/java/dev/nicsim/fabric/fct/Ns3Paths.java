@@ -121,28 +121,31 @@ public final class Ns3Paths {
 
     /** @return the largest RTT over all ordered host pairs, ns ({@code GLOBAL_T 1}'s base RTT) */
     public long maxRttNs() {
+        return maxOverPairs(this::rttNs);
+    }
+
+    /** @return the largest BDP over all ordered host pairs, bytes ({@code GLOBAL_T 1}'s window) */
+    public long maxBdpBytes() {
+        return maxOverPairs(this::bdpBytes);
+    }
+
+    /** @param perPair a figure of (source, destination) @return its largest value over distinct host pairs, 0 if none */
+    private long maxOverPairs(final PairFigure perPair) {
         long max = 0;
         for (int s = 0; s < graph.hosts(); s++) {
             for (int d = 0; d < graph.hosts(); d++) {
                 if (s != d) {
-                    max = Math.max(max, rttNs(s, d));
+                    max = Math.max(max, perPair.apply(s, d));
                 }
             }
         }
         return max;
     }
 
-    /** @return the largest BDP over all ordered host pairs, bytes ({@code GLOBAL_T 1}'s window) */
-    public long maxBdpBytes() {
-        long max = 0;
-        for (int s = 0; s < graph.hosts(); s++) {
-            for (int d = 0; d < graph.hosts(); d++) {
-                if (s != d) {
-                    max = Math.max(max, bdpBytes(s, d));
-                }
-            }
-        }
-        return max;
+    /** A figure of an ordered host pair. */
+    @FunctionalInterface
+    private interface PairFigure {
+        long apply(int src, int dst);
     }
 
     /**

@@ -477,7 +477,7 @@ public final class RunCharts {
                 throw new IllegalArgumentException(csv + ": " + (line > 0 ? "line " + line + ": " : "")
                     + "not UTF-8 text (a malformed byte sequence)", e);
             }
-            final Throwable csvError = csvError(e);
+            final Throwable csvError = Causes.find(e, CSVException.class);
             if (csvError == null) {
                 if (e instanceof UncheckedIOException u) {
                     throw u.getCause();
@@ -493,16 +493,6 @@ public final class RunCharts {
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(csv + ": " + e.getMessage(), e);
         }
-    }
-
-    /** The CSV parser's own error (a subclass of IOException) in a chain, or null. */
-    private static Throwable csvError(final Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CSVException) {
-                return t;
-            }
-        }
-        return null;
     }
 
     /** The scenario name from {@code run.json}, else the directory's name. */

@@ -35,12 +35,7 @@ public final class Utf8Lines {
      * @return true when it (or its cause) is a decoding error: the file is not UTF-8 text
      */
     public static boolean isDecodingError(final Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof CharacterCodingException) {
-                return true;
-            }
-        }
-        return false;
+        return Causes.find(e, CharacterCodingException.class) != null;
     }
 
     /**

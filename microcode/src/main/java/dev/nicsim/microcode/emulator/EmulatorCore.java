@@ -346,21 +346,38 @@ final class EmulatorCore extends CoreQueues {
     /** Head of the pending table to a free hardware thread (the head's flow is not in flight). */
     private void dispatch() {
         final int pos = pendingHead;
-        final long slotGeneration = PendingTable.slotGeneration(pendingMeta, pos);
-        final int slot = PendingTable.slotOf(slotGeneration);
-        scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(pos));
-        final int type = scratch.pendingView.type();
-        removeHead(pos, slot, type);
-        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
-            unknownFlow++; // the flow ended while its event waited
+        final long slotGeneration = takeHead();
+        if (slotGeneration < 0) {
             return;
         }
+        final int slot = PendingTable.slotOf(slotGeneration);
+        final int type = scratch.pendingView.type();
         final int th = freeThreads[--freeCount];
         threadRecords.putBytes(ThreadTable.recordOffset(th), pendingRecords, PendingTable.recordOffset(pos), R);
         FlowTable.busy(flows, slot, true);
         final boolean hit = contextCache.access(flows, slot);
         timing.dispatch(this, th, slot, slotGeneration, type, hit, pendingCount > highWaterMark,
             PendingTable.arrivalPs(pendingMeta, pos));
+    }
+
+    /**
+     * Removes the pending table's head, leaving the scratch pending view on its record (which stays
+     * in place until the table wraps round to it).
+     *
+     * @return the head's slot and generation, or -1 when its flow ended while the event waited
+     *         (counted in {@link #unknownFlow})
+     */
+    private long takeHead() {
+        final int pos = pendingHead;
+        final long slotGeneration = PendingTable.slotGeneration(pendingMeta, pos);
+        final int slot = PendingTable.slotOf(slotGeneration);
+        scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(pos));
+        removeHead(pos, slot, scratch.pendingView.type());
+        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
+            unknownFlow++;
+            return -1;
+        }
+        return slotGeneration;
     }
 
     /** @return whether the flow of the pending table's head has an event running on a thread */
@@ -494,16 +511,13 @@ final class EmulatorCore extends CoreQueues {
 
     private void handleHeadNow() {
         final int pos = pendingHead;
-        final long slotGeneration = PendingTable.slotGeneration(pendingMeta, pos);
-        final int slot = PendingTable.slotOf(slotGeneration);
-        scratch.pendingView.wrap(pendingRecords, PendingTable.recordOffset(pos));
-        final int type = scratch.pendingView.type();
-        final int qpn = scratch.pendingView.flowId();
-        removeHead(pos, slot, type);
-        if (PendingTable.generationOf(slotGeneration) != FlowTable.generation(flows, slot)) {
-            unknownFlow++;
+        final long slotGeneration = takeHead();
+        if (slotGeneration < 0) {
             return;
         }
+        final int slot = PendingTable.slotOf(slotGeneration);
+        final int type = scratch.pendingView.type();
+        final int qpn = scratch.pendingView.flowId();
         final boolean hit = contextCache.access(flows, slot);
         final long cycles = timing.handleNow(this, scratch.pendingView, slot, type, hit, pendingCount > highWaterMark);
         handled[type]++;

@@ -6,6 +6,7 @@ import dev.nicsim.pcc.PccEventType;
 import org.HdrHistogram.AbstractHistogram;
 
 import java.util.Arrays;
+import java.util.function.Function;
 import java.util.function.ObjLongConsumer;
 
 /**
@@ -65,32 +66,25 @@ final class EmulatorCounters {
 
     /** @param eventType event type @return events of that type handled, all cores */
     long handled(final int eventType) {
-        long s = 0;
-        for (final EmulatorCore c : cores) {
-            if (c != null) {
-                s += c.handled[eventType];
-            }
-        }
-        return s;
+        return allCores(c -> c.handled, eventType);
     }
 
     /** @param eventType event type @return events of that type merged into a waiting one, all cores */
     long coalesced(final int eventType) {
-        long s = 0;
-        for (final EmulatorCore c : cores) {
-            if (c != null) {
-                s += c.coalesced[eventType];
-            }
-        }
-        return s;
+        return allCores(c -> c.coalesced, eventType);
     }
 
     /** @param eventType event type @return events of that type dropped at a full queue, all cores */
     long dropped(final int eventType) {
+        return allCores(c -> c.dropped, eventType);
+    }
+
+    /** @param counts a core's per-type counts @param eventType event type @return the sum over the cores made */
+    private long allCores(final Function<EmulatorCore, long[]> counts, final int eventType) {
         long s = 0;
         for (final EmulatorCore c : cores) {
             if (c != null) {
-                s += c.dropped[eventType];
+                s += counts.apply(c)[eventType];
             }
         }
         return s;
@@ -98,12 +92,14 @@ final class EmulatorCounters {
 
     /** @param core core index @return events that core handled, all types */
     long coreHandled(final int core) {
+        return cores[core] == null ? 0 : allTypes(cores[core].handled);
+    }
+
+    /** @param counts a core's per-type counts @return their sum over the event types */
+    private static long allTypes(final long[] counts) {
         long s = 0;
-        if (cores[core] == null) {
-            return 0;
-        }
         for (int t = 0; t < PccEventType.COUNT; t++) {
-            s += cores[core].handled[t];
+            s += counts[t];
         }
         return s;
     }
@@ -164,15 +160,9 @@ final class EmulatorCounters {
                 }
                 continue;
             }
-            long coalescedAll = 0;
-            long droppedAll = 0;
-            for (int t = 0; t < PccEventType.COUNT; t++) {
-                coalescedAll += c.coalesced[t];
-                droppedAll += c.dropped[t];
-            }
-            visitor.accept(coreNames[i][0], coreHandled(i));
-            visitor.accept(coreNames[i][1], coalescedAll);
-            visitor.accept(coreNames[i][2], droppedAll);
+            visitor.accept(coreNames[i][0], allTypes(c.handled));
+            visitor.accept(coreNames[i][1], allTypes(c.coalesced));
+            visitor.accept(coreNames[i][2], allTypes(c.dropped));
             visitor.accept(coreNames[i][3], c.busyCycles);
             visitor.accept(coreNames[i][4], ppm(c.busyCycles, elapsed));
             visitor.accept(coreNames[i][5], c.ringHighWater);

@@ -48,7 +48,6 @@ final class FirmwareNic {
     static final long FLOW_HOME_BASE = 0x10_0000_0000L;
     /** Cores and threads per core the hierarchy is sized for (the 256 hardware-thread ranks). */
     static final int HIERARCHY_CORES = 16;
-    private static final long PAGE = 4096;
 
     /** How a call ended. */
     enum Outcome {
@@ -112,16 +111,7 @@ final class FirmwareNic {
         this.model = model;
         this.ecalls = new FirmwareEcalls(this, log);
         final ElfImage elf = image.elf();
-        final List<long[]> spans = new ArrayList<>();
-        for (final ElfImage.Segment s : elf.segments()) {
-            final long lo = s.address() & ~(PAGE - 1);
-            final long hi = (s.address() + s.memBytes() + PAGE - 1) & ~(PAGE - 1);
-            if (!spans.isEmpty() && spans.get(spans.size() - 1)[1] >= lo) {
-                spans.get(spans.size() - 1)[1] = Math.max(hi, spans.get(spans.size() - 1)[1]);
-            } else {
-                spans.add(new long[] {lo, hi});
-            }
-        }
+        final List<long[]> spans = elf.pageSpans();
         long total = 0;
         for (final long[] sp : spans) {
             total += sp[1] - sp[0];

@@ -5,7 +5,6 @@ import dev.nicsim.riscv.Hart;
 
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.function.Consumer;
 
 import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
 
@@ -39,7 +38,7 @@ import static dev.nicsim.microcode.firmware.FirmwareLayout.*;
  * {@link #firstFault()} is the earliest fault by (simulated time, host index), whichever thread
  * recorded it first, so it depends on N only.
  */
-public final class FirmwareNotificationPoint {
+public final class FirmwareNotificationPoint extends FirmwareProgram {
     /** {@link Nic#handle} outcome: the handler returned {@code DOCA_PCC_DEV_STATUS_OK}. */
     public static final int OK = 0;
     /** Outcome: the handler returned another value ({@code DOCA_PCC_DEV_STATUS_FAIL}). */
@@ -80,10 +79,7 @@ public final class FirmwareNotificationPoint {
     /** The hardware thread every NP call runs on. */
     private static final int RANK = 0;
 
-    private final FirmwareImage image;
-    private final CycleModel model;
     private final long maxInstructions;
-    private Consumer<String> log = line -> System.err.println("firmware np: " + line);
     private long calls;
     private long failed;
     private long ifa2Probes;
@@ -92,16 +88,10 @@ public final class FirmwareNotificationPoint {
     private long mailboxSent;
     private long mailboxFailed;
     private byte[] hostMailbox;
-    private final FirmwareFaultLog faultLog;
-    /** Unmodelled services the program used ({@link #services()}). */
-    private final FirmwareServiceLog services;
 
     private FirmwareNotificationPoint(final FirmwareImage image, final CycleModel model, final long maxInstructions) {
-        this.image = image;
-        this.model = model;
+        super(image, model, maxInstructions, "firmware np: ");
         this.maxInstructions = maxInstructions;
-        this.faultLog = new FirmwareFaultLog(maxInstructions);
-        this.services = new FirmwareServiceLog(String.valueOf(image.path().getFileName()));
         // a trial load: the image fits, its init runs, its packet buffer is where the runtime puts it
         final FirmwareNic trial = new FirmwareNic(image, model, null, FirmwareProvider.INIT_MAX_INSTRUCTIONS, line -> { });
         if (image.symbol(NP_PACKETS) < 0) {
@@ -132,34 +122,6 @@ public final class FirmwareNotificationPoint {
                 + (image.hasUserAlgo() ? " (it defines " + USER_ALGO + ": a reaction-point algorithm, for algorithm.firmware)" : ""));
         }
         return new FirmwareNotificationPoint(image, model, maxInstructions);
-    }
-
-    /**
-     * Sets where the program's output lines go (default: standard error, prefixed {@code firmware np: }).
-     *
-     * @param sink receives one line at a time
-     */
-    public void log(final Consumer<String> sink) {
-        this.log = sink;
-    }
-
-    /**
-     * The services this program used that nicsim does not model, over every NIC ({@link FirmwareServiceLog}).
-     *
-     * @return the log
-     */
-    public FirmwareServiceLog services() {
-        return services;
-    }
-
-    /** @return the image */
-    public FirmwareImage image() {
-        return image;
-    }
-
-    /** @return the DPA's machine model */
-    public CycleModel model() {
-        return model;
     }
 
     /** @return instruction budget of one call */
@@ -221,28 +183,6 @@ public final class FirmwareNotificationPoint {
             throw new IllegalStateException(image.path() + ": no " + MAILBOX_HANDLER);
         }
         this.hostMailbox = request == null ? null : request.clone();
-    }
-
-    /** @return calls (handler or port-info) abandoned on a trap */
-    public long faults() {
-        return faultLog.faults();
-    }
-
-    /** @return calls abandoned at the instruction budget */
-    public long budgetExceeded() {
-        return faultLog.budgetExceeded();
-    }
-
-    /**
-     * The earliest abandoned call by (simulated time, host index), ties on both kept in the NIC's own
-     * order ({@link FirmwareFaultLog}): cause, pc, symbol, the call, then, when the NIC is known
-     * ({@link NicPorts#host()}, {@link NicPorts#nowPs()}), {@code " on host<i> at <t> us"}. The same on
-     * any number of threads.
-     *
-     * @return the text; null when none
-     */
-    public String firstFault() {
-        return faultLog.firstFault();
     }
 
     /**

@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +38,7 @@ import java.util.function.Supplier;
  * thread recorded it first, so it depends on N only. The profile is a plain field (profiling runs
  * one partition).
  */
-public final class FirmwareProvider implements PccAlgorithmProvider {
+public final class FirmwareProvider extends FirmwareProgram implements PccAlgorithmProvider {
     /** Default core clock with firmware, GHz (the BlueField-3 DPA's, docs/firmware.md). */
     public static final double DEFAULT_CLOCK_GHZ = 1.8;
     /** Default instruction budget of one event's handler. */
@@ -47,21 +46,13 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     /** Instruction budget of {@code doca_pcc_dev_user_init}. */
     public static final long INIT_MAX_INSTRUCTIONS = 10_000_000;
 
-    private final FirmwareImage image;
     private final FirmwareDeclarations declarations;
     private final long maxInstructionsPerEvent;
-    private final CycleModel model;
-    private Consumer<String> log = line -> System.err.println("firmware: " + line);
     private FirmwareProfile profile;
-    private final FirmwareFaultLog faultLog;
-    private final FirmwareServiceLog services;
 
     private FirmwareProvider(final FirmwareImage image, final long maxInstructionsPerEvent, final CycleModel model) {
-        this.image = image;
+        super(image, model, maxInstructionsPerEvent, "firmware: ");
         this.maxInstructionsPerEvent = maxInstructionsPerEvent;
-        this.model = model;
-        this.faultLog = new FirmwareFaultLog(maxInstructionsPerEvent);
-        this.services = new FirmwareServiceLog(String.valueOf(image.path().getFileName()));
         this.declarations = new FirmwareNic(image, model, null, INIT_MAX_INSTRUCTIONS, line -> { }).declarations;
     }
 
@@ -196,21 +187,6 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     /** The runtime's weak default the program may replace: validates and copies new parameter values. */
     static final String SET_ALGO_PARAMS = "doca_pcc_dev_user_set_algo_params";
 
-    /**
-     * The services this program used that nicsim does not model, over every NIC of the run so far
-     * ({@link FirmwareServiceLog}); its {@link FirmwareServiceLog#summaryLine()} belongs in the run summary.
-     *
-     * @return the log, shared by the NICs of the run
-     */
-    public FirmwareServiceLog services() {
-        return services;
-    }
-
-    /** @return the image */
-    public FirmwareImage image() {
-        return image;
-    }
-
     /** @return what its init declared */
     public FirmwareDeclarations declarations() {
         return declarations;
@@ -219,20 +195,6 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     /** @return instruction budget per event */
     public long maxInstructionsPerEvent() {
         return maxInstructionsPerEvent;
-    }
-
-    /** @return the cores' cycle model */
-    public CycleModel model() {
-        return model;
-    }
-
-    /**
-     * Sets where firmware output lines go (default: standard error, prefixed {@code firmware: }).
-     *
-     * @param sink receives one line at a time
-     */
-    public void log(final Consumer<String> sink) {
-        this.log = sink;
     }
 
     /**
@@ -291,27 +253,6 @@ public final class FirmwareProvider implements PccAlgorithmProvider {
     static final int TYPE_PORT_INFO = -2;
     /** The "event type" of a host mailbox call in fault records. */
     static final int TYPE_MAILBOX = -3;
-
-    /** @return handler calls abandoned on a trap, over every NIC so far */
-    public long faults() {
-        return faultLog.faults();
-    }
-
-    /** @return handler calls abandoned at the instruction budget, over every NIC so far */
-    public long budgetExceeded() {
-        return faultLog.budgetExceeded();
-    }
-
-    /**
-     * The earliest abandoned call by (simulated time, host index), ties on both kept in the NIC's own
-     * order ({@link FirmwareFaultLog}): cause, pc, symbol, event type, then, in a run,
-     * {@code " on host<i> at <t> us"}. The same on any number of threads.
-     *
-     * @return the text; null when none
-     */
-    public String firstFault() {
-        return faultLog.firstFault();
-    }
 
     /**
      * One line for summaries: the firmware, its algorithm and the faults so far; when set-up calls of

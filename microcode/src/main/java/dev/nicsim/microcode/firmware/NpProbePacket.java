@@ -47,19 +47,8 @@ final class NpProbePacket {
                          final int dscp, final int ecn, final int hopLimit, final int gns, final long[] records,
                          final int recordCount) {
         final int total = REQUEST_BYTES + 8 + 32 * recordCount;
-        Arrays.fill(b, 0, total, (byte) 0);
-        mac(b, 0, dstHost);
-        mac(b, 6, srcHost);
-        be16(b, 12, 0x0800);
-        b[14] = 0x45;
-        b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
-        be16(b, 16, total - 14);
-        be16(b, 20, 0x4000);
-        b[22] = (byte) Math.max(0, 64 - recordCount); // each inserting hop decrements TTL
-        b[23] = (byte) IFA2_IP_PROTOCOL;
-        be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
-        be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
-        be16(b, 24, ipv4Checksum(b));
+        // each inserting hop decrements TTL
+        ethernetIpv4(b, total, srcHost, dstHost, dscp, ecn, Math.max(0, 64 - recordCount), IFA2_IP_PROTOCOL);
         // IFA header: version 2 | GNS, next header UDP, no flags, Max Length in 4-octet units
         b[IFA2_HEADER_OFFSET] = (byte) (0x20 | (gns & 0xF));
         b[IFA2_HEADER_OFFSET + 1] = 17;
@@ -97,21 +86,7 @@ final class NpProbePacket {
      */
     static int writeCcmad(final byte[] b, final int requestSendNs, final int srcHost, final int dstHost, final int udpSrcPort,
                           final int dscp, final int ecn) {
-        Arrays.fill(b, 0, REQUEST_BYTES, (byte) 0);
-        // Ethernet: locally administered MACs 02:00:00:hh:hh:hh of the host ids, EtherType IPv4
-        mac(b, 0, dstHost);
-        mac(b, 6, srcHost);
-        be16(b, 12, 0x0800);
-        // IPv4: version 4, IHL 5, DSCP/ECN, total length, DF, TTL 64, UDP, checksum, 10.x.y.z addresses
-        b[14] = 0x45;
-        b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
-        be16(b, 16, REQUEST_BYTES - 14);
-        be16(b, 20, 0x4000);
-        b[22] = 64;
-        b[23] = 17;
-        be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
-        be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
-        be16(b, 24, ipv4Checksum(b));
+        ethernetIpv4(b, REQUEST_BYTES, srcHost, dstHost, dscp, ecn, 64, 17);
         // UDP: source port (flow entropy), RoCEv2 port, length, no checksum
         be16(b, L4_OFFSET, udpSrcPort);
         be16(b, L4_OFFSET + 2, ROCE_V2_UDP_PORT);
@@ -119,6 +94,28 @@ final class NpProbePacket {
         // MAD header (24 bytes at 42): zeros, the CCMAD layout is not established (fact sheet A.12)
         be32(b, PAYLOAD_OFFSET, requestSendNs);
         return REQUEST_BYTES;
+    }
+
+    /**
+     * Zeros the frame and writes its Ethernet header (locally administered MACs 02:00:00:hh:hh:hh of
+     * the host ids, EtherType IPv4) and IPv4 header (version 4, IHL 5, DSCP/ECN, total length, DF,
+     * TTL, protocol, checksum, 10.x.y.z addresses).
+     */
+    private static void ethernetIpv4(final byte[] b, final int frameBytes, final int srcHost, final int dstHost,
+                                     final int dscp, final int ecn, final int ttl, final int protocol) {
+        Arrays.fill(b, 0, frameBytes, (byte) 0);
+        mac(b, 0, dstHost);
+        mac(b, 6, srcHost);
+        be16(b, 12, 0x0800);
+        b[14] = 0x45;
+        b[15] = (byte) ((dscp & 0x3F) << 2 | (ecn & 3));
+        be16(b, 16, frameBytes - 14);
+        be16(b, 20, 0x4000);
+        b[22] = (byte) ttl;
+        b[23] = (byte) protocol;
+        be32(b, 26, 0x0A00_0000 | (srcHost & 0xFF_FFFF));
+        be32(b, 30, 0x0A00_0000 | (dstHost & 0xFF_FFFF));
+        be16(b, 24, ipv4Checksum(b));
     }
 
     private static void mac(final byte[] b, final int at, final int host) {

@@ -91,7 +91,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
     private void readHeader() {
         final boolean[] seen = {false};
         final boolean[] other = {false};
-        final TraceMessages first = new TraceMessages() {
+        final TraceMessages first = new AnyRecord() {
             @Override
             public void header(final TraceHeader h) {
                 header.copyFrom(h);
@@ -99,27 +99,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
 
             @Override
-            public void flowStart(final TraceFlowStart flowStart) {
-                other[0] = true;
-            }
-
-            @Override
-            public void flowEnd(final TraceFlowEnd flowEnd) {
-                other[0] = true;
-            }
-
-            @Override
-            public void event(final TraceEvent event) {
-                other[0] = true;
-            }
-
-            @Override
-            public void result(final TraceResult result) {
-                other[0] = true;
-            }
-
-            @Override
-            public void hostCall(final TraceHostCall call) {
+            void record(final Object record) {
                 other[0] = true;
             }
         };
@@ -156,7 +136,7 @@ public final class ChronicleTraceReader implements AutoCloseable {
         final long[] records = {0};
         final long[] endCount = {-1};
         final boolean[] headerSeen = {false};
-        final TraceMessages counter = new TraceMessages() {
+        final TraceMessages counter = new AnyRecord() {
             @Override
             public void header(final TraceHeader h) {
                 if (headerSeen[0]) {
@@ -166,28 +146,8 @@ public final class ChronicleTraceReader implements AutoCloseable {
             }
 
             @Override
-            public void flowStart(final TraceFlowStart flowStart) {
-                counted();
-            }
-
-            @Override
-            public void flowEnd(final TraceFlowEnd flowEnd) {
-                counted();
-            }
-
-            @Override
-            public void event(final TraceEvent event) {
-                counted();
-            }
-
-            @Override
-            public void result(final TraceResult result) {
-                counted();
-            }
-
-            @Override
             public void hostCall(final TraceHostCall call) {
-                counted();
+                record(call);
                 if (header.version < 4) {
                     throw new TraceRecordCheck.Corrupt("a host_call record in a version " + header.version + " trace");
                 }
@@ -204,7 +164,8 @@ public final class ChronicleTraceReader implements AutoCloseable {
                 endCount[0] = end.records;
             }
 
-            private void counted() {
+            @Override
+            void record(final Object record) {
                 if (endCount[0] >= 0) {
                     throw new TraceRecordCheck.Corrupt("a record after the end record");
                 }
@@ -247,35 +208,15 @@ public final class ChronicleTraceReader implements AutoCloseable {
             return "no good record after the header";
         }
         final String[] text = {""};
-        final TraceMessages describe = new TraceMessages() {
+        final TraceMessages describe = new AnyRecord() {
             @Override
             public void header(final TraceHeader h) {
-                text[0] = h.toString();
+                record(h);
             }
 
             @Override
-            public void flowStart(final TraceFlowStart flowStart) {
-                text[0] = flowStart.toString();
-            }
-
-            @Override
-            public void flowEnd(final TraceFlowEnd flowEnd) {
-                text[0] = flowEnd.toString();
-            }
-
-            @Override
-            public void event(final TraceEvent event) {
-                text[0] = event.toString();
-            }
-
-            @Override
-            public void result(final TraceResult result) {
-                text[0] = result.toString();
-            }
-
-            @Override
-            public void hostCall(final TraceHostCall call) {
-                text[0] = call.toString();
+            void record(final Object record) {
+                text[0] = record.toString();
             }
         };
         try (ExcerptTailer tailer = queue.createTailer()) {
@@ -325,6 +266,41 @@ public final class ChronicleTraceReader implements AutoCloseable {
     private TraceException unreadable(final RuntimeException e) {
         return new TraceException(dir + ": cannot read the trace: " + e.getClass().getSimpleName()
             + (e.getMessage() != null ? " " + e.getMessage() : ""));
+    }
+
+    /**
+     * A handler for the checks above that treats every record after the header alike: flow starts,
+     * flow ends, events, results and host calls all go to {@link #record}; the end record is
+     * ignored unless overridden.
+     */
+    private abstract static class AnyRecord implements TraceMessages {
+        /** @param record a flow start, flow end, event, result or host call (a reused holder) */
+        abstract void record(Object record);
+
+        @Override
+        public void flowStart(final TraceFlowStart flowStart) {
+            record(flowStart);
+        }
+
+        @Override
+        public void flowEnd(final TraceFlowEnd flowEnd) {
+            record(flowEnd);
+        }
+
+        @Override
+        public void event(final TraceEvent event) {
+            record(event);
+        }
+
+        @Override
+        public void result(final TraceResult result) {
+            record(result);
+        }
+
+        @Override
+        public void hostCall(final TraceHostCall call) {
+            record(call);
+        }
     }
 
     /**

@@ -462,8 +462,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
     }
 
     /**
-     * Look-ahead hint ({@link NetDevice#touch}): reads the receive counters
-     * {@link #receive} updates first. Reads only.
+     * Look-ahead hint ({@link NetDevice#touch}): reads the receive counters {@link #receive} updates
+     * first and, for a frame of a QP (data, ACK, CNP, RTT), the QP's table slot and its PSN state.
+     * Reads only.
      *
      * @param packet the frame about to arrive (read only)
      * @param inPort port it will arrive on (unused)
@@ -471,7 +472,12 @@ public final class RoceNic implements NetDevice, CcResultSink {
      */
     @Override
     public int touch(final Packet packet, final int inPort) {
-        return (int) cells[NicCounters.RX_BYTES];
+        final int t = (int) cells[NicCounters.RX_BYTES];
+        if (packet.kind == Packet.KIND_PFC) {
+            return t;
+        }
+        final Qp q = qps.get(packet.dstQpn);
+        return q == null ? t : t + q.ePsn + q.sndUna;
     }
 
     /** A data packet: the NP sees it, then the responder (WRITE/SEND) or requester (READ response). */

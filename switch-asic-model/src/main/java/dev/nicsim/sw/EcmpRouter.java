@@ -158,22 +158,6 @@ final class EcmpRouter {
         return dstHost >= 0 ? runGroup[runAt(dstHost)] : null;
     }
 
-    /**
-     * Look-ahead hint for {@link SwitchAsic#touch}: reads the frame's routing group and the first
-     * member's queue of the frame's priority, which the switch's receive path reads next. Reads only.
-     *
-     * @param p     the frame about to arrive (read only)
-     * @param ports the switch's ports (entries may be null before they are connected)
-     * @return a value of the touched state, meaningless except that it depends on the loads
-     */
-    int touch(final Packet p, final SwitchPort[] ports) {
-        final int[] group = group(p.dstHost);
-        if (group == null) {
-            return 0;
-        }
-        final SwitchPort port = ports[group[0]];
-        return port == null ? group.length : group.length + port.touchQueue(p.priority);
-    }
 
     /**
      * The member of a group a flow takes.

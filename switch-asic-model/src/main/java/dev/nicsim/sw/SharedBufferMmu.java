@@ -169,6 +169,22 @@ final class SharedBufferMmu {
     }
 
     /**
+     * Look-ahead hint ({@link SwitchAsic#touch}): reads what {@link #receive} reads first for a frame
+     * bound for {@code port}: the egress queue's state, its counter row and the ingress priority
+     * group's accounting (in a large fabric, lines rarely cached). Reads only.
+     *
+     * @param port   the egress port
+     * @param inPort ingress port, in range
+     * @param out    the egress port's number, in range
+     * @param prio   priority, 0..7
+     * @return a value of the touched state
+     */
+    int touch(final SwitchPort port, final int inPort, final int out, final int prio) {
+        return port.touchQueue(prio) + (int) stats.queueStats[(out * PRIORITIES + prio) * SwitchCounters.QS_ROW]
+            + (int) pgState[(inPort * PRIORITIES + prio) * PG_STRIDE + PG_SHARED_BYTES];
+    }
+
+    /**
      * Admission and enqueue of a classified, routed, WRED-checked packet (see the class comment).
      * On admission the packet is in the egress queue and the port's transmitter was kicked.
      *

@@ -497,10 +497,15 @@ public final class SwitchAsic implements NetDevice {
         }
     }
 
-    /** Look-ahead hint ({@link NetDevice#touch}): reads the frame's route and queue, nothing else ({@link EcmpRouter#touch}). */
+    /**
+     * Look-ahead hint ({@link NetDevice#touch}): the route, then what {@link SharedBufferMmu#touch} reads
+     * for the port ECMP picks (the group's first member under RCM) at the frame's last priority.
+     */
     @Override
     public int touch(final Packet p, final int inPort) {
-        return router.touch(p, ports);
+        final int[] group = router.group(p.dstHost);
+        final int out = group == null ? -1 : group.length > 1 && rcm == null ? router.select(group, flowKey(p)) : group[0];
+        return out < 0 || ports[out] == null ? 0 : mmu.touch(ports[out], inPort, out, p.priority & (PRIORITIES - 1));
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.nicsim.sw;
 
-import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RngStreams;
 
 import java.util.Arrays;
@@ -157,7 +156,6 @@ final class EcmpRouter {
     int[] group(final int dstHost) {
         return dstHost >= 0 ? runGroup[runAt(dstHost)] : null;
     }
-
 
     /**
      * The member of a group a flow takes.

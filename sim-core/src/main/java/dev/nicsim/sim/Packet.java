@@ -130,6 +130,22 @@ public final class Packet {
     private int pfcQuanta67;
     /** Model: number of data packets an ACK covers (coalesced ACKs). */
     public int ackedPackets;
+    /**
+     * Trimming (UET 1.0 packet trimming; uet-htsim's switch): a switch cut this data packet to its
+     * header ({@link #frameBytes} is then the header's size and the payload is gone); the receiver
+     * NACKs it at once.
+     */
+    public boolean trimmed;
+    /**
+     * Selective repeat, on an ACK: the SACK bitmap, bit i set = the packet with PSN
+     * {@code psn + 1 + i} (modulo 2^24) was received; 0 when the ACK carries no SACK (go-back-N).
+     */
+    public long sackBitmap;
+    /**
+     * Multipath, on an ACK or NACK: the entropy value (UDP source port in RoCEv2, the EV in UET) of
+     * the data packet that triggered it, echoed so the sender can score paths; -1 when not echoed.
+     */
+    public int echoUdpSrcPort;
     /** Whether the packet sits in its pool (guards against a second release). */
     boolean inPool;
     /** RCM CN: quantised congestion degree F_b' (the RCM paper §3.2 Eq. (2)), 0..2^bits - 1. */
@@ -277,6 +293,9 @@ public final class Packet {
         ingressPort = -1;
         enqueuePs = 0;
         ackedPackets = 0;
+        trimmed = false;
+        sackBitmap = 0;
+        echoUdpSrcPort = -1;
         rcmFb = 0;
         rcmPriority = 0;
         rcmFlowCount = 0; // rcmFlowIds beyond the count are never read
@@ -324,6 +343,9 @@ public final class Packet {
         ingressPort = o.ingressPort;
         enqueuePs = o.enqueuePs;
         ackedPackets = o.ackedPackets;
+        trimmed = o.trimmed;
+        sackBitmap = o.sackBitmap;
+        echoUdpSrcPort = o.echoUdpSrcPort;
         rcmFb = o.rcmFb;
         rcmPriority = o.rcmPriority;
         rcmFlowCount = o.rcmFlowCount;

@@ -72,7 +72,7 @@ public final class NsccProvider extends TableProvider {
             accumulated increases are applied after 8 packets' bytes are acked or a network RTT passed
             (uec.cpp initNsccParams _adjust_bytes_threshold)
         base_rtt_on_nack       | integer | 1         | 0     | 1          | flag
-            a NACK's RTT sample (when its ACK echoes the send time) may lower the base RTT (uec.cpp processNack,
+            a NACK's RTT sample (when the NACK echoes the send time) may lower the base RTT (uec.cpp processNack,
             UecSrc::update_base_rtt_on_nack)
         """,
         "nscc_acks", "nscc_acks_without_timestamp", "nscc_stale_acks", "nscc_fair_increases",

@@ -25,7 +25,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * last packet (payload bytes and packets since the previous burst, sn = PSN of the packet just
  * started); {@code ACK} for an ACK that acknowledges something new (sn = highest PSN acknowledged,
  * first sn = first newly acknowledged packet, {@link PccEventLayout#FLAG_ECE}, RTT request-send
- * field = echoed transmit timestamp); {@code NACK/OUT_OF_SEQUENCE} (sn = NAK PSN); {@code CNP}
+ * field = echoed transmit timestamp); {@code NACK/OUT_OF_SEQUENCE} (sn = NAK PSN; RTT request-send field = the
+ * transmit timestamp the NAK echoes, 0 when it echoes none); {@code CNP}
  * ({@code rp_cnp_handled}, {@link PccEventLayout#FLAG_BECN}); {@code RTT_RESPONSE} (the three
  * probe timestamps); {@code TIMER}. CNP, RTT_RESPONSE and TIMER carry sn = highest PSN sent
  * ({@link RequesterTransport#lastSentPsn}). The first event of a flow carries
@@ -243,7 +244,8 @@ final class ReactionPoint {
     }
 
     /**
-     * NACK/OUT_OF_SEQUENCE event for a PSN-sequence-error NAK.
+     * NACK/OUT_OF_SEQUENCE event for a PSN-sequence-error NAK (and the NACK of a trimmed packet), with the
+     * transmit timestamp the NAK echoes (0 = none) as the RTT request-send field.
      *
      * @param q the requester QP
      * @param p the NAK
@@ -251,6 +253,7 @@ final class ReactionPoint {
     void onNak(final Qp q, final Packet p) {
         if (processor != null) {
             event.reset(PccEventType.NACK, PccEventType.NACK_OUT_OF_SEQUENCE, q.qpn, p.psn, sim.nowNs32());
+            event.rtt(p.txTimestampNs, 0, 0);
             offer(q, 0);
         }
     }

@@ -41,7 +41,8 @@ package dev.nicsim.pcc;
  *
  * <p>For an ACK, the RTT request-send field carries the transmit timestamp of the acknowledged
  * packet echoed by the responder (as a timestamp option would), so window algorithms can measure
- * RTT without probes; zero when unknown.
+ * RTT without probes; zero when unknown. A NACK carries the transmit timestamp its NAK echoes in the
+ * same field (the trimmed packet's, when the receiver echoes it), zero when it echoes none.
  *
  * <h2>INT on ACK events (HPCC)</h2>
  * An ACK with {@link #FLAG_INT} carries the in-band telemetry the acknowledged data packet

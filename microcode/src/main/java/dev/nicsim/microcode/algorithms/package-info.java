@@ -15,6 +15,8 @@
  *       <td>{@link dev.nicsim.microcode.algorithms.DctcpAlgorithm}</td><td>002 §3.3</td></tr>
  *   <tr><td>{@code dcqcn}</td><td>{@link dev.nicsim.microcode.algorithms.DcqcnProvider}</td>
  *       <td>{@link dev.nicsim.microcode.algorithms.DcqcnAlgorithm}</td><td>003 §7, Mellanox defaults</td></tr>
+ *   <tr><td>{@code nscc}</td><td>{@link dev.nicsim.microcode.algorithms.NsccProvider}</td>
+ *       <td>{@link dev.nicsim.microcode.algorithms.NsccAlgorithm}</td><td>UET NSCC as uet-htsim's uec.cpp runs it</td></tr>
  * </table>
  *
  * <p>Each algorithm is declared as data and its plumbing is written once: the provider's

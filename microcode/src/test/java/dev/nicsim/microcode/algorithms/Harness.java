@@ -88,6 +88,12 @@ final class Harness {
         return run();
     }
 
+    /** NACK of PSN sn whose RTT request-send field carries an echoed transmit time (0 = none). */
+    PccResult nackEcho(final int subtype, final int sn, final int tsNs, final int echoNs) {
+        event.reset(PccEventType.NACK, subtype, QPN, sn, tsNs).rtt(echoNs, 0, 0);
+        return run();
+    }
+
     PccResult cnp(final int tsNs) {
         event.reset(PccEventType.CNP, PccEventType.SUBTYPE_NONE, QPN, 0, tsNs);
         return run();

@@ -36,7 +36,7 @@ import java.util.stream.Collectors;
 @Command(name = "nicsim", mixinStandardHelpOptions = true, version = "nicsim 0.1.0",
     description = "Behavioural model of RoCEv2 NICs and switch ASICs with programmable congestion control.",
     subcommands = {RunCommand.class, TraceCommand.class, ReplayCommand.class, NicsimCommand.AlgorithmsCommand.class,
-        Ns3Command.class, CompareCommand.class, RiscvCommand.class, FirmwareCommand.class,
+        Ns3Command.class, CompareCommand.class, HtsimCommand.class, RiscvCommand.class, FirmwareCommand.class,
         PlotCommand.class})
 public final class NicsimCommand implements Callable<Integer> {
 

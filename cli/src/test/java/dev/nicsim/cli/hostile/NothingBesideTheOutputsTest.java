@@ -62,6 +62,9 @@ class NothingBesideTheOutputsTest {
         Files.writeString(inputs.resolve("topo.txt"), dev.nicsim.interop.ns3.Ns3ImportTest.TOPOLOGY);
         Files.writeString(inputs.resolve("flow.txt"), dev.nicsim.interop.ns3.Ns3ImportTest.FLOWS);
         final Path config = Files.writeString(inputs.resolve("config.txt"), dev.nicsim.interop.ns3.Ns3ImportTest.CONFIG);
+        final Path cm = Files.writeString(inputs.resolve("one.cm"), "Nodes 16\nConnections 1\n0->13 start 0 size 2000000\n");
+        final Path validated = Files.writeString(inputs.resolve("v.out"), "Experiment: One\nFCT Spread 1 -> 2 ratio 2\n"
+            + "Summary: New: 4 Rtx: 0 RTS: 0 Bounced: 0 ACKs: 4 NACKs: 0 Pulls: 0 sleek_pkts: 0\n");
         final List<String> cmd = Hostile.childJvm("512m", CommandSequence.class);
         // the child's temporary files go to a directory of their own, which must be empty at the end
         cmd.add(cmd.size() - 3, "-Djava.io.tmpdir=" + tmp);
@@ -88,6 +91,10 @@ class NothingBesideTheOutputsTest {
             {"ns3", "import", config.toString(), "--to", config.toString()},
             {"ns3", "import", config.toString(), "--to", ""},
             {"ns3"},
+            {"htsim", "import", cm.toString(), "--to", "htsim.yaml", "--", "-end", "100"},
+            {"htsim", "import", cm.toString(), "--to", ""},
+            {"htsim", "compare", "out/hostile", validated.toString()},
+            {"htsim"},
             {"riscv", "run", program.toString(), "--trace", "riscv.log"},
             {"riscv", "run", program.toString(), "--trace", ""},
             {"riscv"},
@@ -96,7 +103,8 @@ class NothingBesideTheOutputsTest {
             {"firmware", "profile", elf.toString(), "--scenario", s.toString(), "--saturation-events", "200"},
             {"--help"},
             {"--version"}};
-        final int[] expected = {0, 2, 2, 0, 0, 2, 0, 0, 2, 0, 2, 0, 0, 2, 2, 2, 0, 2, 0, 2, 2, 2, 7, 2, 2, 0, 0, 0, 0, 0};
+        final int[] expected = {0, 2, 2, 0, 0, 2, 0, 0, 2, 0, 2, 0, 0, 2, 2, 2, 0, 2, 0, 2, 2, 2, 0, 2, 0, 2, 7, 2, 2, 0, 0,
+            0, 0, 0};
         // every command and subcommand of the tree is run at least once (sweep and spark-cluster live in the
         // sweep jar, whose SweepBuildTest and sweep tests cover them: Spark is too slow to start here)
         final java.util.Set<String> covered = new java.util.HashSet<>();
@@ -127,14 +135,14 @@ class NothingBesideTheOutputsTest {
             "imported/", "imported/19700101F.cq4", "imported/metadata.cq4t", "out/", "out/hostile/",
             "out/replay-cap.pcap/", "out/replay-cap.pcap/events.csv", "out/replay-cap.pcap/results.csv",
             "trace/", "trace/19700101F.cq4", "trace/metadata.cq4t",
-            "verified/", "verified/events.csv", "verified/results.csv", "imported.yaml", "riscv.log"));
+            "verified/", "verified/events.csv", "verified/results.csv", "imported.yaml", "htsim.yaml", "riscv.log"));
         for (final String f : List.of("classes.csv", "counters.csv", "fct.txt", "flows.csv", "queues.csv", "rates.csv",
             "run.json", "throughput.csv", "throughput.png", "queues.png", "rates.png", "slowdown.png", "tiers.csv",
             "hot_ports.csv")) {
             want.add("out/hostile/" + f);
         }
         assertEquals(want.stream().sorted().toList(), tree(work));
-        assertEquals(List.of("config.txt", "exit7.elf", "flow.txt", "s.yaml", "topo.txt"), tree(inputs));
+        assertEquals(List.of("config.txt", "exit7.elf", "flow.txt", "one.cm", "s.yaml", "topo.txt", "v.out"), tree(inputs));
         assertEquals(List.of(), tree(tmp), "temporary files left behind");
         assertFalse(Files.exists(Path.of("/19700101F.cq4")), "a trace cycle file appeared at /");
     }

@@ -4,6 +4,7 @@ import dev.nicsim.fabric.fct.FctFile;
 import dev.nicsim.fabric.fct.Ns3Fct;
 import dev.nicsim.fabric.run.ClassReport;
 import dev.nicsim.fabric.run.FirmwareServices;
+import dev.nicsim.fabric.run.HtsimLines;
 import dev.nicsim.fabric.run.Reports;
 import dev.nicsim.fabric.run.RunCharts;
 import dev.nicsim.fabric.run.RunResult;
@@ -23,7 +24,8 @@ import java.util.function.LongConsumer;
  * {@code nicsim sweep} (which runs every point and seed through {@link #run}, so a point is
  * exactly {@code nicsim run SCENARIO --seed S --set k=v ...}): build the {@link Runner}, simulate,
  * then write {@code flows.csv}, {@code fct.txt}, {@code counters.csv}, {@code run.json},
- * {@code classes.csv}, {@code tiers.csv}, {@code hot_ports.csv}, {@code mailbox.csv} (with {@code firmware.mailbox}) and the figures the scenario asks for, and print the summary.
+ * {@code classes.csv}, {@code tiers.csv}, {@code hot_ports.csv}, {@code mailbox.csv} (with {@code firmware.mailbox}) and the figures the scenario asks for, and print the summary (with uet-htsim's two lines,
+ * {@link HtsimLines}, for a scenario named {@code htsim-...}).
  *
  * <p>Thread-safety: stateless; each call uses its own runner, so calls on different threads with
  * different output directories are independent.
@@ -110,6 +112,11 @@ public final class RunOutputs {
         runner.tiers().write(dir, result.simulatedPs());
         Reports.writeRunJson(dir, scenario, result);
         Reports.printSummary(out, result);
+        if (scenario.name().startsWith(HtsimLines.SCENARIO_PREFIX)) {
+            final HtsimLines h = HtsimLines.of(result.flows(), c -> runner.counters().sum(HtsimLines.HOSTS, c));
+            out.println(h.spreadLine());
+            out.println(h.countsLine());
+        }
         if (runner.programs().provider() instanceof FirmwareProvider fp) {
             out.println(fp.summaryLine());
         }

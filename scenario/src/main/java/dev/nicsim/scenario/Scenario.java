@@ -263,6 +263,7 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      *                           simulator's KMIN_MAP/KMAX_MAP/PMAX_MAP): a port whose link rate is listed uses that
      *                           entry's Kmin/Kmax/Pmax instead of {@code kminBytes}/{@code kmaxBytes}/{@code pmax};
      *                           empty for one profile everywhere
+     * @param uet                uet-htsim's egress options: trimming, fixed data queue size, ECN at dequeue
      */
     public record SwitchSpec(long bufferBytes, boolean pfcEnabled, int[] pfcPriorities, boolean pfcDynamic,
                              long xoffBytes, long xonBytes, double pfcAlpha, long xonOffsetBytes, long headroomBytes,
@@ -270,7 +271,45 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                              long notEctDropBytes, boolean egressDynamic, long queueLimitBytes, double egressAlpha,
                              int[] strictPriorities, int camDepth, int camSamplePackets, boolean inputOutputQueued,
                              long voqBytes, long outputQueueBytes, long camCongestedBytes, Rcm rcm,
-                             List<RateWred> wredByRate) {
+                             List<RateWred> wredByRate, UetEgress uet) {
+        /**
+         * The settings without uet-htsim's egress options ({@code uet = }{@link UetEgress#OFF}), for builders
+         * written before them; each parameter as the record's component of the same name.
+         */
+        public SwitchSpec(final long bufferBytes, final boolean pfcEnabled, final int[] pfcPriorities, final boolean pfcDynamic,
+                          final long xoffBytes, final long xonBytes, final double pfcAlpha, final long xonOffsetBytes,
+                          final long headroomBytes, final int[] wredPriorities, final long kminBytes, final long kmaxBytes,
+                          final double pmax, final boolean ecn, final long notEctDropBytes, final boolean egressDynamic,
+                          final long queueLimitBytes, final double egressAlpha, final int[] strictPriorities, final int camDepth,
+                          final int camSamplePackets, final boolean inputOutputQueued, final long voqBytes,
+                          final long outputQueueBytes, final long camCongestedBytes, final Rcm rcm,
+                          final List<RateWred> wredByRate) {
+            this(bufferBytes, pfcEnabled, pfcPriorities, pfcDynamic, xoffBytes, xonBytes, pfcAlpha, xonOffsetBytes, headroomBytes,
+                wredPriorities, kminBytes, kmaxBytes, pmax, ecn, notEctDropBytes, egressDynamic, queueLimitBytes, egressAlpha,
+                strictPriorities, camDepth, camSamplePackets, inputOutputQueued, voqBytes, outputQueueBytes, camCongestedBytes,
+                rcm, wredByRate, UetEgress.OFF);
+        }
+    }
+
+    /**
+     * uet-htsim's switch egress options ({@code switch.trimming}, {@code switch.queue_limit_bytes},
+     * {@code switch.ecn}; docs/uet.md "Trimming"), field for field the switch model's
+     * {@code SwitchConfig.trimmingEnabled}, {@code trimHeaderBytes}, {@code dataQueueLimitBytes} and
+     * {@code ecnAtDequeue}.
+     *
+     * @param trimming        packet trimming at full lossy data queues
+     * @param trimHeaderBytes size of a trimmed header, bytes, 64 .. the largest frame
+     * @param queueLimitBytes fixed lossy data queue size, bytes; 0 = the shared-buffer limits
+     * @param ecnAtDequeue    ECN decided at dequeue instead of at arrival
+     */
+    public record UetEgress(boolean trimming, int trimHeaderBytes, long queueLimitBytes, boolean ecnAtDequeue) {
+        /** All off: today's switch. */
+        public static final UetEgress OFF = new UetEgress(false, 64, 0, false);
+
+        /** @return whether every option is at its default (the scenario writer then writes none of them) */
+        public boolean isOff() {
+            return equals(OFF);
+        }
     }
 
     /**

@@ -120,7 +120,28 @@ public final class ScenarioSchema {
                 .feeds(SwitchConfig.class, "voqBytes"),
             integer("switch.output_queue_bytes", "bytes", 1, 1L << 34, SwitchConfig.DEFAULT_OUTPUT_QUEUE_BYTES,
                 "input-output queueing: size of each output queue; at least one maximum frame")
-                .feeds(SwitchConfig.class, "outputQueueBytes"))),
+                .feeds(SwitchConfig.class, "outputQueueBytes"),
+            integer("switch.queue_limit_bytes", "bytes", 0, 1L << 34, 0,
+                "a fixed size for every lossy egress data queue, as uet-htsim's per-port queue (1 BDP there): a packet"
+                    + " is admitted (else dropped, or trimmed) iff the queue then holds at most this many bytes and the"
+                    + " shared buffer has room; replaces the `egress` limits. 0 = the `egress` limits. Output queueing"
+                    + " only").range("0 .. `buffer_bytes`").feeds(SwitchConfig.class, "dataQueueLimitBytes"))),
+        new Section("switch.trimming", "switch.trimming", List.of(
+            bool("switch.trimming.enabled", false,
+                "a lossy data packet that finds its egress data queue full is cut to its header instead of dropped: a"
+                    + " fair coin cuts either it or the queue's tail packet (which it then replaces); headers go to a"
+                    + " per-port header queue served ahead of every data queue, which drops above twice the data queue's"
+                    + " limit ([uet.md](uet.md#trimming)). Output queueing only")
+                .feeds(SwitchConfig.class, "trimmingEnabled"),
+            integer("switch.trimming.header_bytes", "bytes", 64, 9216, SwitchConfig.DEFAULT_TRIM_HEADER_BYTES,
+                "size of a trimmed packet on the wire (uet-htsim: 64)").range("64 .. the largest frame")
+                .feeds(SwitchConfig.class, "trimHeaderBytes"))),
+        new Section("switch.ecn", "switch.ecn", List.of(
+            bool("switch.ecn.at_dequeue", false,
+                "decide the CE mark of an ECT packet when it leaves its egress queue, on the depth it leaves behind (the"
+                    + " `wred` profile: uet-htsim marks above Kmax and with (q-Kmin)/(Kmax-Kmin) between, i.e. Pmax 1),"
+                    + " instead of at arrival on the depth it finds")
+                .feeds(SwitchConfig.class, "ecnAtDequeue"))),
         new Section("switch.pfc", "switch.pfc", List.of(
             bool("switch.pfc.enabled", false, "PFC on the lossless priorities"),
             doc("switch.pfc.priorities", "list 0..7", "", "", "`[nic.data_priority]`",

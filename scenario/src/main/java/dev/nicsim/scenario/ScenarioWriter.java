@@ -311,6 +311,17 @@ public final class ScenarioWriter {
         f.str("queueing", s.inputOutputQueued() ? "input_output_queued" : "output_queued");
         f.integer("voq_bytes", s.voqBytes());
         f.integer("output_queue_bytes", s.outputQueueBytes());
+        final Scenario.UetEgress u = s.uet();
+        if (!u.isOff()) { // written only when one is set, so files written before these fields stay as they were
+            f.integer("queue_limit_bytes", u.queueLimitBytes());
+            final Fields t = new Fields("switch.trimming");
+            t.bool("enabled", u.trimming());
+            t.integer("header_bytes", u.trimHeaderBytes());
+            f.map("trimming", t);
+            final Fields n = new Fields("switch.ecn");
+            n.bool("at_dequeue", u.ecnAtDequeue());
+            f.map("ecn", n);
+        }
         final Scenario.Rcm r = s.rcm();
         final Fields m = new Fields("switch.rcm");
         m.bool("detection", r.detection());

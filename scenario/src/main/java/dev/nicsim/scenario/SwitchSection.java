@@ -80,10 +80,36 @@ final class SwitchSection {
             checkInputOutputQueues(s, nic, topo, pfcOn, headroom, voq, oq);
         }
         final Scenario.Rcm rcm = rcm(s.childOrEmpty("rcm"), nic, ioq, camDepth);
+        final Scenario.UetEgress uet = uet(s, nic, ioq, buffer);
         s.finish();
         return new Scenario.SwitchSpec(buffer, pfcOn, pfcPrios, dynamic, xoff, xon, alpha, xonOffset, headroom, wredPrios,
             kmin, kmax, pmax, ecn, notEctK, egressDynamic, queueLimit, egressAlpha, strict, camDepth, camSample, ioq, voq, oq,
-            camCongested, rcm, byRate);
+            camCongested, rcm, byRate, uet);
+    }
+
+    /**
+     * uet-htsim's egress options: {@code queue_limit_bytes}, {@code trimming} and {@code ecn}, with the
+     * rules that trimming and a fixed queue size need output queueing and a header fits in the largest frame.
+     */
+    private static Scenario.UetEgress uet(final YamlFields s, final Scenario.NicSpec nic, final boolean ioq, final long buffer) {
+        final long queueLimit = s.integerIn("queue_limit_bytes", 0, buffer);
+        if (queueLimit > 0 && ioq) {
+            throw s.fieldError("queue_limit_bytes", "needs switch.queueing: output_queued (a fixed size for the output-queued"
+                + " switch's egress queues), got " + queueLimit);
+        }
+        final YamlFields t = s.childOrEmpty("trimming");
+        final boolean trimming = t.bool("enabled");
+        final int maxFrame = RoceFraming.frameBytes(nic.mtuBytes(), RoceFraming.RETH_BYTES);
+        final int header = (int) t.integerIn("header_bytes", 64, maxFrame);
+        if (trimming && ioq) {
+            throw t.fieldError("enabled", "needs switch.queueing: output_queued (trimming replaces the output-queued"
+                + " switch's tail drop)");
+        }
+        t.finish();
+        final YamlFields e = s.childOrEmpty("ecn");
+        final boolean atDequeue = e.bool("at_dequeue");
+        e.finish();
+        return new Scenario.UetEgress(trimming, header, queueLimit, atDequeue);
     }
 
     /** {@code switch.wred.by_rate}: one WRED profile per link rate, each rate once. */

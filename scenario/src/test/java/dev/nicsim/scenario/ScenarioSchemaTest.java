@@ -144,6 +144,13 @@ class ScenarioSchemaTest {
         // the writer writes sampling.counters only when it is all, so files written before the field stay as they were
         assertFalse(written.containsKey("sampling.counters"));
         written.put("sampling.counters", s.sampling().allCounters() ? "all" : "nonzero");
+        // the writer writes uet-htsim's switch egress options only when one is set, for the same reason
+        assertFalse(written.containsKey("switch.trimming.enabled"));
+        final Scenario.UetEgress uet = s.switchSpec().uet();
+        written.put("switch.queue_limit_bytes", uet.queueLimitBytes());
+        written.put("switch.trimming.enabled", uet.trimming());
+        written.put("switch.trimming.header_bytes", uet.trimHeaderBytes());
+        written.put("switch.ecn.at_dequeue", uet.ecnAtDequeue());
         final Path mailbox = dir.resolve("m.yaml");
         Files.writeString(mailbox, "mailbox: [{at_us: 1, hex: '00', nic: 0}]\n");
         written.put("firmware.mailbox[i].max_response_bytes", ScenarioLoader.mailboxFile(mailbox).get(0).maxResponseBytes());
@@ -171,7 +178,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(89, checked, "rows with a default checked");
+        assertEquals(93, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */
@@ -216,7 +223,7 @@ class ScenarioSchemaTest {
                 + v + " is not the row's " + f.defaultText() + " " + f.unit());
             checked++;
         }
-        assertEquals(60, checked, "configuration defaults checked");
+        assertEquals(64, checked, "configuration defaults checked");
     }
 
     @Test

@@ -76,6 +76,8 @@ public class ScenarioWriterTest {
           queueing: input_output_queued
           voq_bytes: 300000
           output_queue_bytes: 50000
+          trimming: {header_bytes: 80}
+          ecn: {at_dequeue: true}
           rcm: {detection: true, flow_recognition: true, regional_control: true, adaptive_routing: true, priorities: [4],
                 w_q: 3, q_eq_bytes: 30000, fb_bits: 5, w: 0.25, g_d: 0.01, sample_bytes: 16000, notification_priority: 6,
                 notification_lifetime_us: 11, window_period_us: 3, compound_window_decrease: true, harmful_min_entries: 2,
@@ -131,13 +133,14 @@ public class ScenarioWriterTest {
             "topology.file", "algorithm.name", "algorithm.firmware", "algorithm.firmwareModel", "workload.type", "workload.senders",
             "workload.receiver", "workload.cdf", "workload.flowList", "workload.file",
             "mailbox", // messages need firmware: aMailboxSurvivesWriteAndLoad
-            "npFirmware"); // an ELF path, as algorithm.firmware: firmware.np is written relative like it (ScenarioWriter)
+            "npFirmware", // an ELF path, as algorithm.firmware: firmware.np is written relative like it (ScenarioWriter)
+            "switchSpec.uet.trimming", "switchSpec.uet.queueLimitBytes"); // need output queueing: aTrimmingSwitchSurvivesWriteAndLoad
         for (final String k : a.keySet()) {
             if (!shared.contains(k)) {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(100, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(102, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());
@@ -158,6 +161,24 @@ public class ScenarioWriterTest {
         } else {
             out.put(path, o instanceof int[] x ? Arrays.toString(x) : String.valueOf(o));
         }
+    }
+
+    @Test
+    void aTrimmingSwitchSurvivesWriteAndLoad(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("trim.yaml");
+        Files.writeString(file, "topology: {type: star, hosts: 3}\nalgorithm: {name: dcqcn}\n"
+            + "workload: {type: incast, senders: 2, size_bytes: 1000}\n"
+            + "switch: {queue_limit_bytes: 178450, trimming: {enabled: true}}\n");
+        final Scenario original = ScenarioLoader.load(file, List.of(), null);
+        assertEquals(new Scenario.UetEgress(true, 64, 178_450, false), original.switchSpec().uet());
+        final Path copy = dir.resolve("out/copy.yaml");
+        Files.createDirectories(copy.getParent());
+        Files.writeString(copy, ScenarioWriter.toYaml(original, copy, null));
+        same("", original, ScenarioLoader.load(copy, List.of(), null));
+        final Path ioq = dir.resolve("ioq.yaml");
+        Files.writeString(ioq, Files.readString(file).replace("switch: {", "switch: {queueing: input_output_queued, "));
+        final ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioLoader.load(ioq, List.of(), null));
+        assertTrue(e.getMessage().contains("queue_limit_bytes"), e.getMessage());
     }
 
     @Test

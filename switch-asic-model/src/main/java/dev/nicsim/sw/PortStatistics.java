@@ -50,7 +50,8 @@ public final class PortStatistics {
 
     /**
      * Packets dropped at the port's egress queues: {@code wred_drops + tail_drops + headroom_drops}
-     * over its priorities ({@code no_route_drops} belong to no port and are not counted).
+     * over its priorities, plus {@code header_queue_drops} when the switch trims ({@code no_route_drops}
+     * belong to no port and are not counted).
      *
      * @param s    the switch
      * @param port port number
@@ -62,6 +63,39 @@ public final class PortStatistics {
         for (int prio = 0; prio < PRIORITIES; prio++) {
             n += cell(s, port, prio, SwitchCounters.QS_WRED_DROPS) + cell(s, port, prio, SwitchCounters.QS_TAIL_DROPS)
                 + cell(s, port, prio, SwitchCounters.QS_HEADROOM_DROPS);
+        }
+        final long[] trim = s.stats.trimStats;
+        return trim == null ? n : n + trim[port * SwitchCounters.TR_ROW + SwitchCounters.TR_HEADER_DROPS];
+    }
+
+    /**
+     * Data packets the port's full data queues cut to headers ({@code trimmed_packets}, {@link PacketTrimmer}).
+     *
+     * @param s    the switch
+     * @param port port number
+     * @return packets, or -1 when the switch does not trim
+     * @throws IllegalArgumentException if the port is out of range
+     */
+    public static long trimmedPackets(final SwitchAsic s, final int port) {
+        checkPort(s, port);
+        final long[] trim = s.stats.trimStats;
+        return trim == null ? -1 : trim[port * SwitchCounters.TR_ROW + SwitchCounters.TR_TRIMMED];
+    }
+
+    /**
+     * Data packets the switch cut to headers, over its ports.
+     *
+     * @param s the switch
+     * @return packets, or -1 when the switch does not trim
+     */
+    public static long trimmedPackets(final SwitchAsic s) {
+        final long[] trim = s.stats.trimStats;
+        if (trim == null) {
+            return -1;
+        }
+        long n = 0;
+        for (int p = 0; p < s.portCount(); p++) {
+            n += trim[p * SwitchCounters.TR_ROW + SwitchCounters.TR_TRIMMED];
         }
         return n;
     }

@@ -13,8 +13,10 @@ import dev.nicsim.sim.Simulator;
  * <h2>Admission (bytes = {@link Packet#frameBytes})</h2>
  * <ul>
  * <li>lossy priority: tail drop ({@code tail_drops}) if the shared pool cannot take the packet or
- *     {@code q + bytes} exceeds the queue limit (static {@code queueLimitBytes[prio]} or dynamic
- *     {@code egressAlpha x free shared});</li>
+ *     {@code q + bytes} exceeds the queue limit ({@code dataQueueLimitBytes} when set, else static
+ *     {@code queueLimitBytes[prio]} or dynamic {@code egressAlpha x free shared}); with trimming on the
+ *     packet or the queue's tail is cut to a header instead ({@link PacketTrimmer}), and a packet that
+ *     arrives already trimmed goes to the port's header queue;</li>
  * <li>PFC-enabled priority: into the shared pool while the PG's shared part stays within xoff
  *     (static {@code xoffBytes[pg]} or dynamic {@code pfcAlpha x free shared}) and the pool has
  *     room; otherwise into the (ingress port, PG) headroom; dropped ({@code headroom_drops}, on the
@@ -39,7 +41,7 @@ import dev.nicsim.sim.Simulator;
  */
 final class SharedBufferMmu {
     private static final int PRIORITIES = SwitchConfig.PRIORITIES;
-    /** {@link #receive}: the packet was admitted and enqueued. */
+    /** {@link #receive}: the packet was admitted and enqueued (or, trimming, handled: queued or dropped as a header). */
     static final int ADMITTED = -1;
 
     private final Simulator sim;
@@ -61,6 +63,10 @@ final class SharedBufferMmu {
     private final boolean egressDynamic;
     private final double egressAlpha;
     private final long[] queueLimitBytes;
+    /** Fixed lossy data queue size, bytes, or 0 for the limits above. */
+    private final long dataQueueLimitBytes;
+    /** Trimming at full lossy queues, or null when off. */
+    private final PacketTrimmer trim;
 
     private long headroomReservedBytes;
     private long sharedPoolBytes;
@@ -88,9 +94,10 @@ final class SharedBufferMmu {
      * @param pfc      the PFC frame generator
      * @param cam      the CAM hook
      * @param rcm      regional congestion mitigation hooks, or null
+     * @param trim     trimming at full lossy queues, or null when off
      */
     SharedBufferMmu(final SwitchConfig c, final int numPorts, final Simulator sim, final SwitchCounters stats,
-                    final PfcController pfc, final CongestionCam cam, final RegionalCongestion rcm) {
+                    final PfcController pfc, final CongestionCam cam, final RegionalCongestion rcm, final PacketTrimmer trim) {
         this.sim = sim;
         this.stats = stats;
         this.queueStats = stats.queueStats;
@@ -109,6 +116,8 @@ final class SharedBufferMmu {
         this.egressDynamic = c.egressThresholdMode == SwitchConfig.ThresholdMode.DYNAMIC;
         this.egressAlpha = c.egressAlpha;
         this.queueLimitBytes = c.queueLimitBytes;
+        this.dataQueueLimitBytes = c.dataQueueLimitBytes;
+        this.trim = trim;
         this.sharedPoolBytes = bufferBytes;
         final int queues = numPorts * PRIORITIES;
         this.pgState = new long[queues * PG_STRIDE];
@@ -206,6 +215,12 @@ final class SharedBufferMmu {
         final long[] pgs = pgState;
         final int s = pgIdx * PG_STRIDE;
         final boolean lossless = pfcEnabled[prio];
+        long d = depth;
+        if (trim != null && p.trimmed) {
+            trim.admitHeader(p, port, out, lossyLimit(prio));
+            port.kick();
+            return ADMITTED;
+        }
         if (lossless) {
             if (pgs[s + PG_SHARED_BYTES] + bytes <= xoffThreshold(prio) && sharedUsedBytes + bytes <= sharedPoolBytes) {
                 pgs[s + PG_SHARED_BYTES] += bytes;
@@ -217,9 +232,18 @@ final class SharedBufferMmu {
                 return SwitchCounters.QS_HEADROOM_DROPS;
             }
         } else {
-            final double limit = egressDynamic ? egressAlpha * (sharedPoolBytes - sharedUsedBytes) : queueLimitBytes[prio];
+            final double limit = lossyLimit(prio);
             if (sharedUsedBytes + bytes > sharedPoolBytes || depth + bytes > limit) {
-                return SwitchCounters.QS_TAIL_DROPS;
+                if (trim == null) {
+                    return SwitchCounters.QS_TAIL_DROPS;
+                }
+                if (!trimTail(port, out, prio, depth, bytes, limit)) {
+                    trim.cut(p, out, false);
+                    trim.admitHeader(p, port, out, limit);
+                    port.kick();
+                    return ADMITTED;
+                }
+                d = port.depthBytes(prio);
             }
             pgs[s + PG_SHARED_BYTES] += bytes;
             sharedUsedBytes += bytes;
@@ -228,11 +252,11 @@ final class SharedBufferMmu {
         if (mark) {
             stats.markCe(p, q);
         }
-        cam.onEnqueue(q, depth, p);
+        cam.onEnqueue(q, d, p);
         p.enqueuePs = sim.nowPs();
         port.enqueue(p, prio);
         stats.onEnqueue(q, bytes);
-        final long newDepth = depth + bytes;
+        final long newDepth = d + bytes;
         stats.onDepth(q, newDepth);
         if (lossless && !pfc.xoffActive(pgIdx)
             && (pgs[s + PG_HEADROOM_BYTES] > 0 || pgs[s + PG_SHARED_BYTES] >= xoffThreshold(prio))) {
@@ -248,14 +272,59 @@ final class SharedBufferMmu {
         return ADMITTED;
     }
 
+    /** The data queue limit of a lossy priority now, bytes (see the class comment). */
+    private double lossyLimit(final int prio) {
+        return dataQueueLimitBytes > 0 ? dataQueueLimitBytes
+            : egressDynamic ? egressAlpha * (sharedPoolBytes - sharedUsedBytes) : queueLimitBytes[prio];
+    }
+
+    /**
+     * The coin of a full lossy queue ({@link PacketTrimmer}): if it chooses the tail and the arriving
+     * packet fits once the tail is out, takes the tail out of the data queue, frees its buffer, cuts it
+     * and offers it to the header queue.
+     *
+     * @param port  the egress port
+     * @param out   its number
+     * @param prio  the (lossy) priority
+     * @param depth the data queue's depth before the arriving packet, bytes
+     * @param bytes the arriving packet's bytes
+     * @param limit the queue's limit now, bytes
+     * @return true if the tail was trimmed (the arriving packet is then admitted), false to trim the arriving packet
+     */
+    private boolean trimTail(final SwitchPort port, final int out, final int prio, final long depth, final int bytes,
+                             final double limit) {
+        if (!trim.coinChoosesTail()) {
+            return false;
+        }
+        final Packet tail = port.dataTail(prio);
+        if (tail == null) {
+            return false;
+        }
+        final int tailBytes = tail.frameBytes;
+        if (depth - tailBytes + bytes > limit || sharedUsedBytes - tailBytes + bytes > sharedPoolBytes) {
+            return false;
+        }
+        port.removeDataTail(prio);
+        // a lossy packet is never in headroom: all its bytes are in its PG's shared part
+        pgState[(tail.ingressPort * PRIORITIES + tail.priority) * PG_STRIDE + PG_SHARED_BYTES] -= tailBytes;
+        sharedUsedBytes -= tailBytes;
+        trim.cut(tail, out, true);
+        trim.admitHeader(tail, port, out, limit);
+        return true;
+    }
+
     /**
      * A data frame starts serialisation on its egress port: counts the dequeue, frees its buffer
-     * (PG headroom first, then shared) and sends XON if the PG's xon condition now holds.
+     * (PG headroom first, then shared) and sends XON if the PG's xon condition now holds. A trimmed
+     * header (trimming on) holds no buffer here and is not a data dequeue: nothing happens.
      *
      * @param port  egress port number
      * @param frame the frame (not a control frame)
      */
     void onTransmitStart(final int port, final Packet frame) {
+        if (trim != null && frame.trimmed) {
+            return;
+        }
         final int pg = frame.priority;
         final int pgIdx = frame.ingressPort * PRIORITIES + pg;
         final long[] pgs = pgState;

@@ -20,7 +20,7 @@ import dev.nicsim.sim.Simulator;
  *     routing may move the flow.</li>
  * <li>{@link WredEcnStage}: WRED/ECN on the egress queue's instantaneous depth (the LDCP draft
  *     §2.1, §2.3 Eq. (3); "Understanding DCQCN"); lossless priorities never WRED-drop.</li>
- * <li>MMU admission with PFC xoff/xon and headroom, then enqueue: {@link SharedBufferMmu}
+ * <li>MMU admission with PFC xoff/xon and headroom (or trimming: {@link PacketTrimmer}), then enqueue: {@link SharedBufferMmu}
  *     (output queued: shared pool, ingress PG and egress queue accounting) or {@link VoqStage}
  *     (input-output queued: VOQs, PFC on VOQ occupancy, the output scheduler), both sending PFC
  *     frames through {@link PfcController}.</li>
@@ -94,17 +94,16 @@ public final class SwitchAsic implements NetDevice {
         this.dwrrQuantumBytes = c.dwrrQuantumBytes;
         this.telemetry = new SwitchTelemetry(c.intEnabled, c.ifa2Enabled);
         final int queues = numPorts * PRIORITIES;
-        this.wred = new WredEcnStage(queues, RngStreams.stream(seed, "switch/" + name + "/wred"));
+        this.wred = new WredEcnStage(queues, RngStreams.stream(seed, "switch/" + name + "/wred"), c);
         this.router = new EcmpRouter(RngStreams.stream(seed, "switch/" + name + "/ecmp").nextLong());
         this.cam = new CongestionCam(queues, c.camDepth, c.camSamplePeriod, c.camCongestedBytes);
         for (int q = 0; q < queues; q++) {
             setQueueProfile(q, c.wredProfiles[q % PRIORITIES]);
         }
         this.ports = new SwitchPort[numPorts];
-        this.stats = new SwitchCounters(counters, name, numPorts);
+        this.stats = new SwitchCounters(counters, name, numPorts, c.trimmingEnabled);
         this.queueStats = stats.queueStats;
         this.ingress = new IngressStage(c.dscpToPriority, ports, pool, stats);
-
         final boolean ioq = c.queueing == SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED;
         long[] peakVoq = null;
         if (ioq) { // peak_voq_bytes of component <name>/port<P>/voq, per input port P, one block
@@ -118,7 +117,7 @@ public final class SwitchAsic implements NetDevice {
             : null;
         cam.setRcm(rcm);
         this.pfc = new PfcController(this, sim, pool, ports, stats);
-        this.mmu = new SharedBufferMmu(c, numPorts, sim, stats, pfc, cam, rcm);
+        this.mmu = new SharedBufferMmu(c, numPorts, sim, stats, pfc, cam, rcm, PacketTrimmer.of(c, name, seed, pool, stats));
         this.voq = ioq ? new VoqStage(c, sim, ports, stats, peakVoq, pfc, cam, rcm) : null;
     }
 
@@ -542,14 +541,15 @@ public final class SwitchAsic implements NetDevice {
     }
 
     /**
-     * Called by a port when a frame (not PFC) starts serialisation: the buffer stage frees it and
-     * may send XON (input-output queued: the output scheduler runs). A regional congestion
+     * Called by a port when a frame (not PFC) starts serialisation: ECN at dequeue decides (when on),
+     * the buffer stage frees it and may send XON (input-output queued: the output scheduler runs). A regional congestion
      * notification holds no MMU buffer and is not a data dequeue.
      *
      * @param port  egress port number
      * @param frame the frame
      */
     void onTransmitStart(final int port, final Packet frame) {
+        wred.onDequeue(frame, port, ports[port], stats); // ECN at dequeue, before the VOQ stage refills the queue
         if (voq != null) {
             voq.onTransmitStart(port, frame);
         } else if (frame.kind != Packet.KIND_RCM_CN) {

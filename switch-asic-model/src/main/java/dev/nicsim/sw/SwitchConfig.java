@@ -58,6 +58,8 @@ public final class SwitchConfig implements Cloneable {
     public static final long CAM_THRESHOLD_KMIN = -1;
     /** Default shared buffer: 32 MiB, the buffer of the HPCC ns-3 reference runs ({@code BUFFER_SIZE 32}). */
     public static final long DEFAULT_BUFFER_BYTES = 32L * 1024 * 1024;
+    /** Default {@link #trimHeaderBytes}: 64 bytes, the header size of a trimmed packet in uet-htsim. */
+    public static final int DEFAULT_TRIM_HEADER_BYTES = 64;
     /** Default largest frame for automatic headroom: a 4096-byte RoCEv2 payload with RETH (4178 bytes). */
     public static final int DEFAULT_MAX_FRAME_BYTES = RoceFraming.frameBytes(4096, RoceFraming.RETH_BYTES);
 
@@ -201,6 +203,35 @@ public final class SwitchConfig implements Cloneable {
      */
     public boolean ifa2Enabled;
 
+    /**
+     * Packet trimming (UET 1.0; uet-htsim's switch, see {@link PacketTrimmer}): a data packet of a lossy
+     * priority that finds its egress data queue full is cut to a {@link #trimHeaderBytes} header instead
+     * of being dropped, and the header is sent from the port's header queue, served ahead of every data
+     * queue. Needs {@link Queueing#OUTPUT_QUEUED}. Off by default: today's tail drops, nothing allocated.
+     */
+    public boolean trimmingEnabled;
+
+    /** Size of a trimmed packet's header on the wire, bytes, {@code 64 .. maxFrameBytes}. Default 64 (uet-htsim). */
+    public int trimHeaderBytes = DEFAULT_TRIM_HEADER_BYTES;
+
+    /**
+     * A fixed size for every lossy egress data queue, bytes, as uet-htsim's per-port queue (it uses one
+     * BDP): a packet is admitted iff {@code q + bytes <= dataQueueLimitBytes} (and the shared pool holds
+     * it), replacing {@link #egressThresholdMode}'s static or dynamic limit. {@code >= 0}; 0 (default)
+     * keeps the shared-buffer limits. Needs {@link Queueing#OUTPUT_QUEUED} when not 0.
+     */
+    public long dataQueueLimitBytes;
+
+    /**
+     * ECN decided at dequeue as uet-htsim does: when a frame leaves an egress queue to start
+     * serialisation, an ECN-capable data packet is marked CE with the queue's {@link WredProfile}
+     * probability on the queue's depth after its removal ({@code p = (q - Kmin) / (Kmax - Kmin) x Pmax}
+     * between Kmin and Kmax, 1 at or above Kmax; uet-htsim's rule is Pmax = 1), and no packet is marked
+     * at arrival. Not-ECT packets are still WRED-dropped at arrival as the profile says. Default false:
+     * marking at arrival ({@link WredEcnStage}).
+     */
+    public boolean ecnAtDequeue;
+
     /** Creates a configuration with the documented defaults. */
     public SwitchConfig() {
     }
@@ -292,6 +323,18 @@ public final class SwitchConfig implements Cloneable {
                 throw new IllegalArgumentException("outputQueueBytes must be >= maxFrameBytes (" + maxFrameBytes + "), got "
                     + outputQueueBytes);
             }
+        }
+        if (trimHeaderBytes < RoceFraming.MIN_FRAME_BYTES || trimHeaderBytes > maxFrameBytes) {
+            throw new IllegalArgumentException("trimHeaderBytes must be in 64..maxFrameBytes (" + maxFrameBytes + "), got "
+                + trimHeaderBytes);
+        }
+        if (dataQueueLimitBytes < 0) {
+            throw new IllegalArgumentException("dataQueueLimitBytes must be >= 0 (0 = shared-buffer limits), got "
+                + dataQueueLimitBytes);
+        }
+        if ((trimmingEnabled || dataQueueLimitBytes > 0) && queueing != Queueing.OUTPUT_QUEUED) {
+            throw new IllegalArgumentException("trimmingEnabled and dataQueueLimitBytes need queueing OUTPUT_QUEUED, got "
+                + queueing);
         }
         if (rcm == null) {
             throw new IllegalArgumentException("rcm must not be null (use new RcmConfig() for RCM off)");

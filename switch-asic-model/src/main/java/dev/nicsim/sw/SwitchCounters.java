@@ -12,7 +12,13 @@ import dev.nicsim.sim.Packet;
  * {@code <name>/port<P>/q<i>}: {@code enqueued_packets, dequeued_packets, enqueued_bytes,
  * ecn_marked_packets, wred_drops, tail_drops, headroom_drops, peak_depth_bytes, pfc_pause_received},
  * and component {@code <name>/port<P>/pg<i>}: {@code pfc_xoff_sent (including refreshes),
- * pfc_xon_sent, peak_headroom_bytes}.
+ * pfc_xon_sent, peak_headroom_bytes}. With packet trimming on ({@link SwitchConfig#trimmingEnabled}) a
+ * second block follows, registered only then (so the counters of a switch without trimming are
+ * unchanged), component {@code <name>/port<P>/trim}: {@code trimmed_packets} (data packets the port's
+ * full data queues cut to headers), {@code trimmed_tail_packets} (of them, the queue's tail, chosen by
+ * the coin), {@code header_enqueued_packets} (headers that joined the header queue, cut here or arriving
+ * trimmed), {@code header_queue_drops} (headers dropped above twice the data queue limit),
+ * {@code peak_header_queue_bytes}.
  *
  * <p>Cells: the per-queue counters first, row {@code q x QS_ROW} for queue
  * {@code q = port x 8 + priority}, cells {@code QS_*}, so an enqueue and a dequeue touch one cache
@@ -54,6 +60,25 @@ final class SwitchCounters {
     /** PFC cell: largest headroom use of the (ingress port, PG), bytes. */
     static final int PFC_PEAK_HEADROOM = 3;
 
+    /** Cells per port row of {@link #trimStats}. */
+    static final int TR_ROW = 5;
+    /** Trim cell: data packets cut to headers at the port. */
+    static final int TR_TRIMMED = 0;
+    /** Trim cell: of them, the data queue's tail packet (the coin's other side). */
+    static final int TR_TRIMMED_TAIL = 1;
+    /** Trim cell: headers that joined the port's header queue. */
+    static final int TR_HEADER_ENQUEUED = 2;
+    /** Trim cell: headers dropped because the header queue was full. */
+    static final int TR_HEADER_DROPS = 3;
+    /** Trim cell: largest header queue depth after an enqueue, bytes. */
+    static final int TR_PEAK_HEADER_BYTES = 4;
+
+    /**
+     * The trimming counters, row {@code port x TR_ROW}, cells {@code TR_*}; null when trimming is off
+     * (nothing registered then).
+     */
+    final long[] trimStats;
+
     /** Every counter of the switch: per-queue rows {@code [q x QS_ROW + QS_*]} first, then the PFC rows and no_route_drops. */
     final long[] queueStats;
     /** First cell of the PFC rows: {@code queues x QS_ROW}. */
@@ -78,11 +103,48 @@ final class SwitchCounters {
      * @param numPorts ports, {@code >= 1}
      */
     SwitchCounters(final CounterRegistry counters, final String name, final int numPorts) {
+        this(counters, name, numPorts, false);
+    }
+
+    /**
+     * Allocates the cells and registers them as one block under the switch's name, and the trimming
+     * block after it when {@code trimming}.
+     *
+     * @param counters registry
+     * @param name     switch name (counter component prefix)
+     * @param numPorts ports, {@code >= 1}
+     * @param trimming whether the switch trims packets ({@link SwitchConfig#trimmingEnabled})
+     */
+    SwitchCounters(final CounterRegistry counters, final String name, final int numPorts, final boolean trimming) {
         final int queues = numPorts * PRIORITIES;
         this.pfcBase = queues * QS_ROW;
         this.noRouteCell = pfcBase + queues * PFC_ROW;
         this.queueStats = new long[noRouteCell + 1];
         counters.register(name, counters.shared("switch-counters/" + numPorts, () -> layout(numPorts)), queueStats, 0);
+        this.trimStats = trimming ? new long[numPorts * TR_ROW] : null;
+        if (trimming) {
+            counters.register(name, counters.shared("switch-trim/" + numPorts, () -> trimLayout(numPorts)), trimStats, 0);
+        }
+    }
+
+    /**
+     * The names of a trimming switch's per-port trimming counters, in the order of the class comment.
+     *
+     * @param numPorts ports, {@code >= 1}
+     * @return the layout over {@link #trimStats}
+     */
+    static CounterLayout trimLayout(final int numPorts) {
+        final CounterLayout.Builder b = CounterLayout.builder(numPorts * TR_ROW);
+        for (int p = 0; p < numPorts; p++) {
+            final String c = "/port" + p + "/trim";
+            final int row = p * TR_ROW;
+            b.row(c, "trimmed_packets", row + TR_TRIMMED);
+            b.row(c, "trimmed_tail_packets", row + TR_TRIMMED_TAIL);
+            b.row(c, "header_enqueued_packets", row + TR_HEADER_ENQUEUED);
+            b.row(c, "header_queue_drops", row + TR_HEADER_DROPS);
+            b.row(c, "peak_header_queue_bytes", row + TR_PEAK_HEADER_BYTES);
+        }
+        return b.build();
     }
 
     /**

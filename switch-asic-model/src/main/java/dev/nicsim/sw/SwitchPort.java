@@ -13,6 +13,10 @@ import dev.nicsim.sim.Simulator;
  * egress scheduling stage of the {@link SwitchAsic} pipeline. When a data frame starts
  * serialisation the owning {@link SwitchAsic} frees its buffer. Queue depths are in bytes.
  *
+ * <p>With packet trimming ({@link PacketTrimmer}) the port also has a header queue, a FIFO of
+ * trimmed headers (ring allocated at its first header) served ahead of every priority queue unless
+ * the head header's priority is paused by PFC; its bytes are outside the data queues' depths.
+ *
  * <p>Thread-safety: not thread-safe; simulation thread only.
  */
 final class SwitchPort extends EgressPort {
@@ -44,6 +48,11 @@ final class SwitchPort extends EgressPort {
      */
     private final long[] queueState = new long[PRIORITIES * QS_STRIDE];
     private int nonEmptyMask;
+    /** The header queue's ring (length a power of two), or null before its first header. */
+    private Packet[] headerRing;
+    private int headerHead;
+    private int headerCount;
+    private long headerDepthBytes;
     private int drrCurrent;
     private boolean drrTurnStarted;
 
@@ -99,6 +108,78 @@ final class SwitchPort extends EgressPort {
     }
 
     /**
+     * The last frame of a priority's data queue (the most recently enqueued), left in place.
+     *
+     * @param priority queue 0..7
+     * @return the tail frame, or null if the queue is empty
+     */
+    Packet dataTail(final int priority) {
+        final int b = priority * QS_STRIDE;
+        final int n = (int) queueState[b + QS_COUNT];
+        if (n == 0) {
+            return null;
+        }
+        final Packet[] ring = rings[priority];
+        return ring[((int) queueState[b + QS_HEAD] + n - 1) & (ring.length - 1)];
+    }
+
+    /**
+     * Removes the tail frame of a non-empty data queue (see {@link #dataTail}), lowering its depth. The
+     * queue's DWRR state is kept and no queue-empty hook runs: the caller enqueues the arriving packet
+     * that takes the tail's place at once.
+     *
+     * @param priority queue 0..7, not empty
+     * @return the removed frame
+     */
+    Packet removeDataTail(final int priority) {
+        final long[] qs = queueState;
+        final int b = priority * QS_STRIDE;
+        final int n = (int) qs[b + QS_COUNT] - 1;
+        final Packet[] ring = rings[priority];
+        final int i = ((int) qs[b + QS_HEAD] + n) & (ring.length - 1);
+        final Packet p = ring[i];
+        ring[i] = null;
+        qs[b + QS_COUNT] = n;
+        qs[b + QS_DEPTH_BYTES] -= p.frameBytes;
+        if (n == 0) {
+            nonEmptyMask &= ~(1 << priority);
+        }
+        return p;
+    }
+
+    /**
+     * Appends a trimmed header to the header queue and stamps its {@link Packet#enqueuePs} (does not
+     * kick the transmitter). The ring starts at {@value #INITIAL_RING} entries and doubles when full.
+     *
+     * @param p the header
+     */
+    void enqueueHeader(final Packet p) {
+        Packet[] ring = headerRing;
+        if (ring == null) {
+            ring = new Packet[INITIAL_RING];
+            headerRing = ring;
+        }
+        if (headerCount == ring.length) {
+            final Packet[] bigger = new Packet[ring.length * 2];
+            for (int i = 0; i < headerCount; i++) {
+                bigger[i] = ring[(headerHead + i) & (ring.length - 1)];
+            }
+            headerRing = bigger;
+            headerHead = 0;
+            ring = bigger;
+        }
+        p.enqueuePs = sim.nowPs();
+        ring[(headerHead + headerCount) & (ring.length - 1)] = p;
+        headerCount++;
+        headerDepthBytes += p.frameBytes;
+    }
+
+    /** @return bytes in the header queue (headers waiting, not the one being serialised) */
+    long headerDepthBytes() {
+        return headerDepthBytes;
+    }
+
+    /**
      * Look-ahead read of one queue's ring and depth (see {@link SwitchAsic#touch}). Reads only.
      *
      * @param priority a priority; masked to 0..7
@@ -136,11 +217,14 @@ final class SwitchPort extends EgressPort {
 
     @Override
     protected boolean needsEndOfFrameEvent(final long frameEndPs) {
-        return nonEmptyMask != 0;
+        return nonEmptyMask != 0 || headerCount != 0;
     }
 
     @Override
     protected Packet nextDataPacket() {
+        if (headerCount != 0 && (pausedMask() & (1 << headerRing[headerHead].priority)) == 0) {
+            return pollHeader();
+        }
         if (nonEmptyMask == 0) {
             return null;
         }
@@ -180,6 +264,16 @@ final class SwitchPort extends EgressPort {
             drrCurrent = (q + 1) & (PRIORITIES - 1);
             drrTurnStarted = false;
         }
+    }
+
+    private Packet pollHeader() {
+        final Packet[] ring = headerRing;
+        final Packet p = ring[headerHead];
+        ring[headerHead] = null;
+        headerHead = (headerHead + 1) & (ring.length - 1);
+        headerCount--;
+        headerDepthBytes -= p.frameBytes;
+        return p;
     }
 
     private Packet poll(final int q) {

@@ -115,6 +115,23 @@ public final class PcapWriter implements AutoCloseable {
      * @throws UncheckedIOException     on an I/O failure
      */
     public void writeRoceV2(final RocePacket p, final long timePs) {
+        writeRoceV2(p, timePs, MIN_FRAME);
+    }
+
+    /**
+     * Writes one RoCEv2 frame over IPv4 as {@link #writeRoceV2(RocePacket, long)} does, zero-padded
+     * after the ICRC up to at least {@code minFrameBytes} (Ethernet padding, outside the IP packet):
+     * e.g. a trimmed packet's header frame shown at the size the switch sends it.
+     *
+     * @param p             the field values (not modified)
+     * @param timePs        when the frame was seen, ps after {@code baseEpochNs}, &gt;= 0
+     * @param minFrameBytes the record's least length, bytes (no FCS); values up to 60 change nothing
+     * @throws IllegalArgumentException if a field is out of range (named in the message), or
+     *                                  {@code minFrameBytes} is above the frame buffer
+     * @throws UncheckedIOException     on an I/O failure
+     */
+    public void writeRoceV2(final RocePacket p, final long timePs, final int minFrameBytes) {
+        check(minFrameBytes <= frame.length, "minFrameBytes", "at most " + frame.length, minFrameBytes);
         final int layout = IbOpcodes.layout(p.opcode);
         check(layout != IbOpcodes.UNKNOWN, "opcode", "an opcode with a known header layout", p.opcode);
         check(p.srcAddrHi == 0 && (p.srcAddrLo >>> 32) == 0xFFFFL, "srcAddr", "an IPv4-mapped address", p.srcAddrLo);
@@ -188,6 +205,10 @@ public final class PcapWriter implements AutoCloseable {
         pos = extAt + ext + payload + pad;
         Icrc.write(f, pos, icrc.roceV2Ipv4(f, ip, 20, pos));
         pos += Icrc.ICRC_BYTES;
+        if (pos < minFrameBytes) {
+            Arrays.fill(f, pos, minFrameBytes, (byte) 0);
+            pos = minFrameBytes;
+        }
         writeFrame(timePs, pos);
     }
 

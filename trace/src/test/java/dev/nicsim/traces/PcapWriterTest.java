@@ -286,6 +286,32 @@ class PcapWriterTest {
     }
 
     @Test
+    void aTrimmedHeaderFrameIsItsHeadersPaddedToTheTrimmedSize() throws CaptureException {
+        // WRITE MIDDLE with its payload cut: Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 = 62
+        // bytes, more than the 60 of a 64-byte frame without FCS, so 60 changes nothing; at a 128-byte trim
+        // (124 without FCS) the frame is padded with 62 zeros after the ICRC and still decodes, ICRC valid
+        final RocePacket p = base(0x07, 7);
+        p.pcp = 3;
+        p.payloadBytes = 0;
+        final ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        final ByteArrayOutputStream padded = new ByteArrayOutputStream();
+        try (PcapWriter a = new PcapWriter(plain, 0); PcapWriter b = new PcapWriter(padded, 0)) {
+            a.writeRoceV2(p, 0, 60);
+            b.writeRoceV2(p, 0, 124);
+        }
+        final byte[] header = RawCapture.parse(plain.toByteArray()).records.get(0).data();
+        final byte[] frame = RawCapture.parse(padded.toByteArray()).records.get(0).data();
+        assertEquals(62, header.length);
+        assertEquals(124, frame.length);
+        assertArrayEquals(header, Arrays.copyOf(frame, 62));
+        assertArrayEquals(new byte[62], Arrays.copyOfRange(frame, 62, 124));
+        final List<RocePacket> read = readBack(padded.toByteArray());
+        assertEquals(RocePacket.CRC_OK, read.get(0).icrcStatus);
+        assertEquals(0, read.get(0).payloadBytes);
+        assertEquals(7, read.get(0).psn);
+    }
+
+    @Test
     void realFramesAreReproducedByteForByte() throws CaptureException {
         // rxe ACK (#5, 62 bytes) and READ Request (#6, 74 bytes) carry no payload, so re-encoding their
         // decoded fields must give the captured bytes, ICRC and IPv4 checksum included

@@ -129,6 +129,10 @@ public final class DeviceConfigs {
         c.queueing = s.inputOutputQueued() ? SwitchConfig.Queueing.INPUT_OUTPUT_QUEUED : SwitchConfig.Queueing.OUTPUT_QUEUED;
         c.voqBytes = s.voqBytes();
         c.outputQueueBytes = s.outputQueueBytes();
+        c.trimmingEnabled = s.uet().trimming();
+        c.trimHeaderBytes = s.uet().trimHeaderBytes();
+        c.dataQueueLimitBytes = s.uet().queueLimitBytes();
+        c.ecnAtDequeue = s.uet().ecnAtDequeue();
         RcmMapping.apply(s.rcm(), c);
         c.validate();
         return c;

@@ -159,10 +159,13 @@ public final class Reports {
         for (int b = 0; b < SIZE_BUCKETS; b++) {
             printRow(out, BUCKET_NAMES[b], r.flows(), bucketLowBytes(b), bucketLowBytes(b + 1));
         }
-        out.printf(Locale.ROOT, "%-20s %14s %10s %10s %10s%n", "switch", "peak_queue_B", "ce_marked", "drops", "pfc_sent");
+        // the trimmed column only when a switch trims, so the table of a run without trimming is as it was
+        final boolean trims = r.switches().stream().anyMatch(s -> s.trimmedPackets() >= 0);
+        out.printf(Locale.ROOT, "%-20s %14s %10s %10s %10s" + (trims ? " %10s" : "") + "%n", "switch", "peak_queue_B",
+            "ce_marked", "drops", "pfc_sent", "trimmed");
         for (final RunResult.SwitchFigures s : r.switches()) {
-            out.printf(Locale.ROOT, "%-20s %14d %10d %10d %10d%n", s.name(), s.peakQueueBytes(), s.ceMarked(), s.drops(),
-                s.pauseFramesSent());
+            out.printf(Locale.ROOT, "%-20s %14d %10d %10d %10d%s%n", s.name(), s.peakQueueBytes(), s.ceMarked(), s.drops(),
+                s.pauseFramesSent(), trims ? String.format(Locale.ROOT, " %10d", Math.max(0, s.trimmedPackets())) : "");
         }
         out.printf(Locale.ROOT, "NIC CNPs sent       %d%n", r.cnpsSent());
         out.printf(Locale.ROOT, "NIC retransmissions %d (timeouts %d)%n", r.retransmissions(), r.timeouts());

@@ -12,6 +12,7 @@ import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.Units;
 import dev.nicsim.sim.CounterRegistry;
 import dev.nicsim.sim.Simulator;
+import dev.nicsim.sw.PortStatistics;
 import dev.nicsim.sw.SwitchAsic;
 import org.HdrHistogram.Histogram;
 
@@ -57,7 +58,7 @@ final class ResultCollector {
         final List<RunResult.SwitchFigures> sw = new ArrayList<>();
         for (final SwitchAsic s : fabric.switches()) {
             sw.add(new RunResult.SwitchFigures(s.name(), s.peakQueueBytes(), s.totalCeMarked(), s.totalDrops(),
-                s.totalPauseFramesSent()));
+                s.totalPauseFramesSent(), PortStatistics.trimmedPackets(s)));
         }
         long dataPackets = 0;
         for (final RoceNic n : fabric.nics()) {

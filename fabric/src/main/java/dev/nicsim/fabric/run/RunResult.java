@@ -77,8 +77,23 @@ public record RunResult(String scenarioName, long seed, List<FlowRecord> flows, 
      * @param ceMarked        packets marked CE
      * @param drops           packets dropped (all causes)
      * @param pauseFramesSent PFC frames sent (xoff and xon)
+     * @param trimmedPackets  data packets cut to headers ({@code switch.trimming}), or -1 when the switch does not trim
      */
-    public record SwitchFigures(String name, long peakQueueBytes, long ceMarked, long drops, long pauseFramesSent) {
+    public record SwitchFigures(String name, long peakQueueBytes, long ceMarked, long drops, long pauseFramesSent,
+                                long trimmedPackets) {
+        /**
+         * Figures of a switch that does not trim ({@code trimmedPackets} -1).
+         *
+         * @param name            switch name
+         * @param peakQueueBytes  largest egress queue depth seen, bytes
+         * @param ceMarked        packets marked CE
+         * @param drops           packets dropped (all causes)
+         * @param pauseFramesSent PFC frames sent (xoff and xon)
+         */
+        public SwitchFigures(final String name, final long peakQueueBytes, final long ceMarked, final long drops,
+                             final long pauseFramesSent) {
+            this(name, peakQueueBytes, ceMarked, drops, pauseFramesSent, -1);
+        }
     }
 
     /** @return number of flows that completed */

@@ -9,6 +9,7 @@ import dev.nicsim.sim.EgressPort;
 import dev.nicsim.sim.NetDevice;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.PacketObserver;
+import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sw.SwitchAsic;
 import dev.nicsim.traces.PcapWriter;
 import dev.nicsim.traces.RocePacket;
@@ -52,6 +53,11 @@ import java.util.List;
  *       message size, resp. the bytes asked for; VA and R_Key 0); ACK/NAK carry their AETH syndrome
  *       and MSN, READ RESPONSE FIRST/LAST/ONLY an ACK AETH (0x1F); payloads are zeros of the
  *       packet's payload length; ICRC valid.</li>
+ *   <li>A data packet a switch trimmed ({@link Packet#trimmed}, docs/uet.md "Trimming"): its header frame,
+ *       the same headers (BTH, and a RETH where the opcode has one) with no payload (the switch removed it)
+ *       and a valid ICRC, zero-padded to the trimmed size the switch sends less the FCS when the headers are
+ *       shorter: 62 bytes for a BTH-only packet at the default 64-byte trim (the RoCEv2 headers are longer
+ *       than the 60 bytes of a 64-byte frame without FCS), 124 at a 128-byte trim.</li>
  *   <li>PFC (MAC control 0x8808, opcode 0x0101) with the frame's priority-enable vector and quanta.</li>
  *   <li>IFA2 RTT probes ({@code firmware.probe.format: ifa2}): IPv4 protocol 253, the IFA header, UDP 4791,
  *       the IFA metadata header and the per-hop records the switches inserted so far, newest first, then a
@@ -325,7 +331,8 @@ public final class PcapTap implements AutoCloseable {
             }
             case Packet.KIND_DATA, Packet.KIND_ACK, Packet.KIND_CNP, Packet.KIND_READ_REQUEST -> {
                 fill(f, srcMac, dstMac);
-                writer.writeRoceV2(holder, timePs);
+                // a trimmed header: its headers without payload, padded to the size the switch sends (no FCS)
+                writer.writeRoceV2(holder, timePs, f.trimmed ? f.frameBytes - RoceFraming.ETH_FCS_BYTES : 0);
                 roceFrames++;
             }
             case Packet.KIND_RTT_PROBE -> {

@@ -23,7 +23,7 @@ import dev.nicsim.pcc.PccEventLayout;
  *     hole, is always clear).</li>
  * <li>Requester: per-packet state for the window past its oldest unacknowledged packet
  *     ({@code sndUna}): SACKed ({@link Qp#srAcked}), waiting to be resent ({@link Qp#srRtx}) and
- *     already resent on SACK evidence ({@link Qp#srLost}), rings of window bits indexed by packet
+ *     already resent ({@link Qp#srLost}; SACK evidence resends a packet at most once), rings of window bits indexed by packet
  *     index. The next packet sent is the lowest waiting resend, else the next new packet
  *     ({@code sndMax}), and a new packet goes only while {@code sndMax - sndUna < window}. A resend
  *     is queued by a NACK naming the packet ({@code sr_nack_resends}), by a SACK showing at least
@@ -287,7 +287,7 @@ final class SelectiveRepeat {
 
     /**
      * A NACK naming a packet: queues exactly that packet, unless it is acknowledged, SACKed, or
-     * waiting already.
+     * waiting already (a packet resent before is resent again: each NACK reports one lost copy).
      *
      * @param q     the requester QP
      * @param index the named packet's index
@@ -298,6 +298,7 @@ final class SelectiveRepeat {
             return false;
         }
         set(q.srRtx, index);
+        set(q.srLost, index); // SACK evidence seen later does not resend it again
         q.srRtxCount++;
         cells[NicCounters.SR_NACK_RESENDS]++;
         q.sndNxt = nextToSend(q);
@@ -310,6 +311,7 @@ final class SelectiveRepeat {
      * @param q the requester QP, with {@code sndUna < sndMax}
      */
     void onTimeout(final Qp q) {
+        set(q.srLost, q.sndUna);
         if (!get(q.srRtx, q.sndUna)) {
             set(q.srRtx, q.sndUna);
             q.srRtxCount++;

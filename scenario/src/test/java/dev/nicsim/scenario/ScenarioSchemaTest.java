@@ -144,6 +144,12 @@ class ScenarioSchemaTest {
         // the writer writes sampling.counters only when it is all, so files written before the field stay as they were
         assertFalse(written.containsKey("sampling.counters"));
         written.put("sampling.counters", s.sampling().allCounters() ? "all" : "nonzero");
+        // the writer writes the loss-recovery fields only when set, so files written before them stay as they were
+        assertFalse(written.containsKey("nic.loss_recovery"));
+        written.put("nic.loss_recovery", s.nic().selectiveRepeat() ? "selective_repeat" : "go_back_n");
+        written.put("nic.ack_coalesce_bytes", s.nic().ackCoalesceBytes());
+        written.put("nic.sr_window_packets", s.nic().srWindowPackets());
+        written.put("nic.sr_loss_threshold_packets", s.nic().srLossThresholdPackets());
         final Path mailbox = dir.resolve("m.yaml");
         Files.writeString(mailbox, "mailbox: [{at_us: 1, hex: '00', nic: 0}]\n");
         written.put("firmware.mailbox[i].max_response_bytes", ScenarioLoader.mailboxFile(mailbox).get(0).maxResponseBytes());
@@ -171,7 +177,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(89, checked, "rows with a default checked");
+        assertEquals(93, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */
@@ -216,7 +222,7 @@ class ScenarioSchemaTest {
                 + v + " is not the row's " + f.defaultText() + " " + f.unit());
             checked++;
         }
-        assertEquals(60, checked, "configuration defaults checked");
+        assertEquals(63, checked, "configuration defaults checked");
     }
 
     @Test

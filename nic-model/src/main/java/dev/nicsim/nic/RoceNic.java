@@ -279,7 +279,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         final Qp rq = responder.qps.acquire();
         rq.init(Qp.RESPONDER, responderQpn, requesterQpn, hostId, flowId, op, size, mtuBytes,
             entropy(responder.hostId, responderQpn), responder.lineRateOrZero(), initialPsn);
-        if (responder.srWindowPackets > 0) {
+        if (responder.srWindowPackets > 0 && op != MessageOp.READ) {
             rq.initSelectiveRepeat(responder.srWindowPackets);
         }
         responder.qps.put(rq);
@@ -287,7 +287,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         final Qp q = qps.acquire();
         q.init(Qp.REQUESTER, requesterQpn, responderQpn, responder.hostId, flowId, op, size, mtuBytes,
             entropy(hostId, requesterQpn), port.rateBitsPerSec(), initialPsn);
-        if (srWindowPackets > 0) {
+        if (srWindowPackets > 0 && op != MessageOp.READ) {
             q.initSelectiveRepeat(srWindowPackets);
         }
         q.listener = listener;

@@ -125,7 +125,11 @@ class SelectiveRepeatTest {
         }
 
         long run(final long sizeBytes) {
-            a.startFlow(1, Bench.QPN_A, b, Bench.QPN_B, MessageOp.WRITE, sizeBytes, 2_000, (id, ps) -> done.add(ps));
+            return run(sizeBytes, 0);
+        }
+
+        long run(final long sizeBytes, final int initialPsn) {
+            a.startFlow(1, Bench.QPN_A, b, Bench.QPN_B, MessageOp.WRITE, sizeBytes, 2_000, initialPsn, (id, ps) -> done.add(ps));
             sim.runUntil(Long.MAX_VALUE);
             assertEquals(1, done.size());
             assertEquals(0, pool.outstanding());
@@ -207,6 +211,28 @@ class SelectiveRepeatTest {
         assertEquals(10, r.c("b", "tx_ack_packets"));
         assertEquals(0, r.c("b", "tx_nak_packets"));
         r.assertEchoes();
+    }
+
+    @Test
+    void theSameAcrossThePsnWrap() {
+        // PSNs 0xFFFFFD, 0xFFFFFE, 0xFFFFFF, 0 (lost), 1, 2 <-> 3 swapped, 4 .. 6: bitmaps indexed by PSN
+        // and by packet index agree across 2^24
+        final int first = 0xFF_FFFD;
+        final Rig r = new Rig(selectiveRepeat());
+        r.ab.rule = (p, n) -> {
+            if (p.kind != Packet.KIND_DATA || n != 1) {
+                return FORWARD;
+            }
+            final int k = (p.psn - first) & 0xFF_FFFF;
+            return k == 3 ? DROP : k == 5 ? HOLD : FORWARD;
+        };
+        assertEquals(4_733_280L, r.run(TEN_PACKETS, first));
+        assertEquals(List.of(0L, 0L, 0L, 0b10L, 0b1010L, 0b1110L, 0b11110L, 0b111110L, 0b1111110L, 0L),
+            r.acks().stream().map(Seen::sack).toList());
+        assertEquals(List.of(first, first + 1, first + 2, first + 2, first + 2, first + 2, first + 2, first + 2,
+            first + 2, 6), r.acks().stream().map(Seen::psn).toList());
+        assertEquals(1, r.c("a", "roce_adp_retrans"));
+        assertEquals(1, r.c("a", "sr_sack_resends"));
     }
 
     @Test

@@ -40,6 +40,18 @@ public final class NicConfig implements Cloneable {
     public static final int DEFAULT_CNP_PRIORITY = 6;
     /** Default {@link #probeIfa2Gns} (DOCA default 0xF). */
     public static final int DEFAULT_PROBE_IFA2_GNS = 0xF;
+    /** {@link #lossRecovery}: go-back-N, RoCEv2's RC behaviour (default). */
+    public static final int LOSS_RECOVERY_GO_BACK_N = 0;
+    /** {@link #lossRecovery}: selective repeat with an out-of-order receiver and SACK (UET, IRN). */
+    public static final int LOSS_RECOVERY_SELECTIVE_REPEAT = 1;
+    /** Default {@link #lossRecovery}: go-back-N. */
+    public static final int DEFAULT_LOSS_RECOVERY = LOSS_RECOVERY_GO_BACK_N;
+    /** Default {@link #ackCoalesceBytes}: 0, the ACK policy of {@link #ackEveryPackets}. */
+    public static final int DEFAULT_ACK_COALESCE_BYTES = 0;
+    /** Default {@link #srWindowPackets}: 1024 packets. */
+    public static final int DEFAULT_SR_WINDOW_PACKETS = 1024;
+    /** Default {@link #srLossThresholdPackets}: RFC 6675's DupThresh, 3. */
+    public static final int DEFAULT_SR_LOSS_THRESHOLD_PACKETS = 3;
 
     /**
      * RoCE path MTU: payload bytes per full data packet. IBTA path MTUs are 256, 512, 1024, 2048
@@ -136,6 +148,43 @@ public final class NicConfig implements Cloneable {
     /** IFA2 probes: the IFA header's GNS, 0..15 ({@code doca_pcc_rp_set_ifa2_gns}, DOCA default 0xF). */
     public int probeIfa2Gns = DEFAULT_PROBE_IFA2_GNS;
 
+    /**
+     * Loss recovery of RC data (WRITE/SEND): {@link #LOSS_RECOVERY_GO_BACK_N} (default; RoCEv2) or
+     * {@link #LOSS_RECOVERY_SELECTIVE_REPEAT}: the responder accepts packets beyond the expected PSN
+     * into a bitmap of {@link #srWindowPackets}, ACKs carry the cumulative PSN and a 64-bit SACK
+     * bitmap, NACKs name one PSN, and the requester resends only missing packets
+     * ({@link SelectiveRepeat}). Both ends of a flow must use the same mode.
+     */
+    public int lossRecovery = DEFAULT_LOSS_RECOVERY;
+
+    /**
+     * Responder ACK coalescing by bytes, {@code >= 0}. 0 (default) = the policy of
+     * {@link #ackEveryPackets}. n &gt; 0 = UET's rule as uet-htsim implements it
+     * ({@code UecSink::processData}, {@code _bytes_unacked_threshold = 16384}): an ACK once n frame
+     * bytes have been accepted since the last ACK, and at once for a CE-marked packet (the ACK's ECE
+     * is that packet's CE bit), the flow's first packet, or a packet with AckReq (then once more when
+     * the out-of-order packets drain, under selective repeat). The requester then also sets AckReq on
+     * a packet that fills its window. The delayed-ACK timer ({@link #delayedAckTimeoutNs}) still
+     * applies; 0 turns it off.
+     */
+    public int ackCoalesceBytes = DEFAULT_ACK_COALESCE_BYTES;
+
+    /**
+     * Selective repeat: the window, packets, a power of two in {@code 64 .. 65536}. The responder
+     * accepts PSNs up to {@code expected + window - 1} into its bitmap (a packet further ahead is
+     * dropped and counts {@code out_of_sequence}); the requester never has a packet more than
+     * {@code window - 1} past its oldest unacknowledged one outstanding (IRN's BDP-FC cap, Mittal et al.,
+     * SIGCOMM 2018, §3.2), so with equal windows nothing is dropped for being too far ahead. Default 1024.
+     */
+    public int srWindowPackets = DEFAULT_SR_WINDOW_PACKETS;
+
+    /**
+     * Selective repeat: a packet not yet acknowledged is deemed lost, and resent once, when at least
+     * this many packets beyond it have been SACKed (RFC 6675 §4 {@code IsLost}, DupThresh); {@code 0
+     * .. 63}, 0 = never (resends on NACK and timeout only, as uet-htsim without SLEEK). Default 3.
+     */
+    public int srLossThresholdPackets = DEFAULT_SR_LOSS_THRESHOLD_PACKETS;
+
     /** Creates a configuration holding every default. */
     public NicConfig() {
     }
@@ -164,6 +213,13 @@ public final class NicConfig implements Cloneable {
         range("cnpEcnCodepoint", cnpEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
         range("probeIfa2HopLimit", probeIfa2HopLimit, -1, 255);
         range("probeIfa2Gns", probeIfa2Gns, 0, 15);
+        range("lossRecovery", lossRecovery, LOSS_RECOVERY_GO_BACK_N, LOSS_RECOVERY_SELECTIVE_REPEAT);
+        range("ackCoalesceBytes", ackCoalesceBytes, 0, Integer.MAX_VALUE);
+        range("srWindowPackets", srWindowPackets, 64, 65536);
+        if (Integer.bitCount(srWindowPackets) != 1) {
+            throw new IllegalArgumentException("NicConfig.srWindowPackets must be a power of two, got " + srWindowPackets);
+        }
+        range("srLossThresholdPackets", srLossThresholdPackets, 0, 63);
         return this;
     }
 
@@ -195,6 +251,8 @@ public final class NicConfig implements Cloneable {
             + ", dataDscp=" + dataDscp + ", dataPriority=" + dataPriority + ", ackDscp=" + ackDscp
             + ", ackPriority=" + ackPriority + ", cnpDscp=" + cnpDscp + ", cnpPriority=" + cnpPriority
             + ", ecnCodepoint=" + ecnCodepoint + ", ackEcnCodepoint=" + ackEcnCodepoint
-            + ", cnpEcnCodepoint=" + cnpEcnCodepoint + "}";
+            + ", cnpEcnCodepoint=" + cnpEcnCodepoint + ", lossRecovery=" + lossRecovery
+            + ", ackCoalesceBytes=" + ackCoalesceBytes + ", srWindowPackets=" + srWindowPackets
+            + ", srLossThresholdPackets=" + srLossThresholdPackets + "}";
     }
 }

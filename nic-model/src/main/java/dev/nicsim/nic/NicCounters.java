@@ -17,7 +17,8 @@ import java.util.List;
  * tx_data_packets, rx_data_packets, tx_bytes, rx_bytes, ecn_ce_received, pfc_pause_received,
  * tx_ack_packets, tx_nak_packets, rx_ack_packets, rx_nak_packets, tx_read_requests, rx_read_requests,
  * tx_rtt_probes, tx_rtt_responses, rx_unknown_qp_packets, cc_results_applied, flows_started,
- * flows_completed}; later blocks, registered when they first apply: the NP-program counters
+ * flows_completed, rx_trimmed_packets, tx_trim_nak_packets, sr_out_of_order_accepted, sr_sack_resends,
+ * sr_nack_resends} (the last five are nicsim's, for trimming and selective repeat); later blocks, registered when they first apply: the NP-program counters
  * ({@link #registerNpProgram}), and at the end of a run {@code rx_pause_duration_us} and the CC
  * processor's counters under {@code <name>/cc} ({@link #publishEnd}).
  *
@@ -98,10 +99,20 @@ final class NicCounters {
     static final int NP_PROGRAM_CYCLES = NP_PROGRAM + 4;
     /** Cell of {@code rx_pause_duration_us}. */
     static final int RX_PAUSE_DURATION_US = NP_PROGRAM + 5;
-    private static final int CELLS = RX_PAUSE_DURATION_US + 1;
+    /** Cell of {@code rx_trimmed_packets}: data packets that arrived trimmed to their header. */
+    static final int RX_TRIMMED_PACKETS = RX_PAUSE_DURATION_US + 1;
+    /** Cell of {@code tx_trim_nak_packets}: NAKs sent in answer to a trimmed packet. */
+    static final int TX_TRIM_NAK_PACKETS = RX_PAUSE_DURATION_US + 2;
+    /** Cell of {@code sr_out_of_order_accepted}: selective repeat, packets held beyond the expected PSN. */
+    static final int SR_OUT_OF_ORDER_ACCEPTED = RX_PAUSE_DURATION_US + 3;
+    /** Cell of {@code sr_sack_resends}: selective repeat, packets queued for resend because SACKs showed them lost. */
+    static final int SR_SACK_RESENDS = RX_PAUSE_DURATION_US + 4;
+    /** Cell of {@code sr_nack_resends}: selective repeat, packets queued for resend by a NACK naming them. */
+    static final int SR_NACK_RESENDS = RX_PAUSE_DURATION_US + 5;
+    private static final int CELLS = SR_NACK_RESENDS + 1;
 
-    /** The NIC's counters in report order, over cells 0..27; shared by every NIC. */
-    static final CounterLayout LAYOUT = CounterLayout.builder(28)
+    /** The NIC's counters in report order, over cells 0..27 and the trimming / selective-repeat cells; shared by every NIC. */
+    static final CounterLayout LAYOUT = CounterLayout.builder(33)
         .row("", "np_cnp_sent", NP_CNP_SENT)
         .row("", "np_ecn_marked_roce_packets", NP_ECN_MARKED)
         .row("", "rp_cnp_handled", RP_CNP_HANDLED)
@@ -130,6 +141,11 @@ final class NicCounters {
         .row("", "cc_results_applied", CC_RESULTS_APPLIED)
         .row("", "flows_started", FLOWS_STARTED)
         .row("", "flows_completed", FLOWS_COMPLETED)
+        .row("", "rx_trimmed_packets", RX_TRIMMED_PACKETS)
+        .row("", "tx_trim_nak_packets", TX_TRIM_NAK_PACKETS)
+        .row("", "sr_out_of_order_accepted", SR_OUT_OF_ORDER_ACCEPTED)
+        .row("", "sr_sack_resends", SR_SACK_RESENDS)
+        .row("", "sr_nack_resends", SR_NACK_RESENDS)
         .build();
     /** The NP-program counters, cells {@link #NP_PROGRAM}.. of the block. */
     static final CounterLayout NP_PROGRAM_LAYOUT = CounterLayout.of("np_program_calls", "np_program_failed",

@@ -2,7 +2,10 @@ package dev.nicsim.nic;
 
 import dev.nicsim.pcc.PccEventLayout;
 import dev.nicsim.pcc.PccResult;
+import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RingArrays;
+
+import java.util.Arrays;
 
 /**
  * State of one RC queue pair on one NIC, in one of two roles: the requester end of a flow (sends
@@ -169,6 +172,29 @@ final class Qp {
     long delayedAckDeadlinePs;
     /** Whether a delayed-ACK event is scheduled. */
     boolean delayedAckEventPending;
+    /** Frame bytes accepted since the last ACK ({@link NicConfig#ackCoalesceBytes}). */
+    int unackedBytes;
+    /** UDP source port of the last accepted data packet, echoed by the next ACK ({@link Packet#echoUdpSrcPort}). */
+    int unackedUdpSrcPort;
+    /** Whether a data packet of the flow has been accepted (the first one is acknowledged at once when coalescing). */
+    boolean rxStarted;
+    /** Selective repeat: an AckReq packet arrived while out-of-order packets were held; ACK again when they drain. */
+    boolean srAckRequest;
+
+    // ---- selective repeat ({@link SelectiveRepeat}); null / 0 under go-back-N
+    /** Responder: received PSNs beyond {@link #ePsn}, a ring of window bits indexed by PSN. */
+    long[] srRx;
+    /** Responder: packets held in {@link #srRx}. */
+    int srRxCount;
+    /** Requester: SACKed packets, a ring of window bits indexed by packet index. */
+    long[] srAcked;
+    /** Requester: packets waiting to be resent, same ring. */
+    long[] srRtx;
+    /** Requester: packets already resent because a SACK showed them lost (at most once each), same ring. */
+    long[] srLost;
+    /** Requester: bits set in {@link #srRtx}. */
+    int srRtxCount;
+
     /** READ RESPONSE stream: next PSN. */
     int respPsn;
     /** READ RESPONSE stream: index of the next packet in the stream. */
@@ -199,6 +225,7 @@ final class Qp {
      * @param mtuBytes      path MTU, bytes
      * @param udpSrcPort    UDP source port
      * @param lineRateBitsPerSec initial pacer rate, bits/s
+     * @param initialPsn    PSN of the first packet, 24 bits
      */
     void init(final int role, final int qpn, final int peerQpn, final int peerHost, final int flowId,
               final MessageOp op, final int sizeBytes, final int mtuBytes, final int udpSrcPort,
@@ -260,11 +287,42 @@ final class Qp {
         unackedTxTimestampNs = 0;
         delayedAckDeadlinePs = Long.MAX_VALUE;
         delayedAckEventPending = false;
+        unackedBytes = 0;
+        unackedUdpSrcPort = -1;
+        rxStarted = false;
+        srAckRequest = false;
+        srRxCount = 0;
+        srRtxCount = 0;
         respPsn = 0;
         respIndex = 0;
         respPackets = 0;
         respBytesLeft = 0;
         lastCnpPs = Long.MIN_VALUE / 4;
+    }
+
+    /**
+     * Selective repeat: gives the QP cleared bitmaps of {@code windowPackets} bits (its role's),
+     * allocated the first time the pooled object needs them, zeroed after.
+     *
+     * @param windowPackets {@link NicConfig#srWindowPackets}, a power of two {@code >= 64}
+     */
+    void initSelectiveRepeat(final int windowPackets) {
+        final int words = windowPackets >>> 6;
+        if (role == RESPONDER) {
+            srRx = cleared(srRx, words);
+        } else {
+            srAcked = cleared(srAcked, words);
+            srRtx = cleared(srRtx, words);
+            srLost = cleared(srLost, words);
+        }
+    }
+
+    private static long[] cleared(final long[] a, final int words) {
+        if (a == null || a.length != words) {
+            return new long[words];
+        }
+        Arrays.fill(a, 0L);
+        return a;
     }
 
     /**

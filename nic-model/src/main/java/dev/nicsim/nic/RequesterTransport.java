@@ -1,6 +1,7 @@
 package dev.nicsim.nic;
 
 import dev.nicsim.pcc.FixedPoint;
+import dev.nicsim.pcc.PccResult;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
 import dev.nicsim.sim.RoceFraming;
@@ -31,6 +32,11 @@ import dev.nicsim.sim.Simulator;
  *     the expected one counts {@code implied_nak_seq_err} and re-issues the request from the
  *     expected PSN (once per gap); the timeout re-issues it too.</li>
  * </ul>
+ * With {@link NicConfig#LOSS_RECOVERY_SELECTIVE_REPEAT} the WRITE/SEND send state is
+ * {@link SelectiveRepeat}'s instead of go-back-N: ACKs carry SACKs, a NAK names the one packet to
+ * resend, the timeout resends the oldest unacknowledged packet only. With
+ * {@link NicConfig#ackCoalesceBytes} &gt; 0 a packet that fills the window also carries AckReq
+ * (uet-htsim {@code UecSrc::sendNewPacket}).
  * The congestion-control side of ACKs and NAKs (PCC events) is the {@link ReactionPoint}'s; the
  * window and pacer that gate sending are its too.
  *
@@ -51,6 +57,10 @@ final class RequesterTransport {
     /** HPCC INT header bytes on every data packet ({@link NicConfig#intHeaderBytes}). */
     private final int intHeaderBytes;
     private final int ecnCodepoint;
+    /** Selective repeat, or null for go-back-N. */
+    private final SelectiveRepeat sr;
+    /** Whether AckReq also marks a packet that fills the window ({@link NicConfig#ackCoalesceBytes} &gt; 0). */
+    private final boolean ackReqOnFullWindow;
 
     /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
     private final long[] cells;
@@ -78,6 +88,8 @@ final class RequesterTransport {
         this.rtoPs = config.rtoNs * 1000L;
         this.ecnCodepoint = config.ecnCodepoint;
         this.intHeaderBytes = config.intHeaderBytes;
+        this.sr = config.lossRecovery == NicConfig.LOSS_RECOVERY_SELECTIVE_REPEAT ? new SelectiveRepeat(config, counters) : null;
+        this.ackReqOnFullWindow = config.ackCoalesceBytes > 0;
         cells = counters.cells;
     }
 
@@ -97,6 +109,17 @@ final class RequesterTransport {
 
     // ------------------------------------------------------------------------------------------
     // transmit
+
+    /**
+     * Whether a requester QP of a WRITE/SEND flow has a data packet to send (window and pacer aside).
+     *
+     * @param q the requester QP
+     * @return go-back-N: packets left from {@code sndNxt}; selective repeat: a waiting resend or a new
+     *         packet inside the window
+     */
+    boolean hasDataToSend(final Qp q) {
+        return sr == null ? q.sndNxt < q.totalPackets : sr.hasDataToSend(q);
+    }
 
     /**
      * Fills a requester frame whose common header the arbiter has set: the pending READ request,
@@ -134,7 +157,8 @@ final class RequesterTransport {
         p.psn = q.psn(index);
         p.payloadBytes = payload;
         p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode)) + intHeaderBytes;
-        p.ackReq = last;
+        p.ackReq = last || ackReqOnFullWindow && q.windowBytes != PccResult.WINDOW_UNLIMITED
+            && q.byteOffset(index + 1) - q.byteOffset(q.sndUna) + q.mtuBytes >= q.windowBytes;
         p.lastOfMessage = last;
         final boolean retransmission = index < q.sndMax;
         if (retransmission) {
@@ -144,9 +168,13 @@ final class RequesterTransport {
             q.fastStartRemaining--;
             p.ecn = q.fastStartRemaining == 0 || last ? ecnCodepoint : Packet.ECN_NOT_ECT;
         }
-        q.sndNxt = index + 1;
-        if (q.sndNxt > q.sndMax) {
-            q.sndMax = q.sndNxt;
+        if (sr != null) {
+            sr.onSent(q, index);
+        } else {
+            q.sndNxt = index + 1;
+            if (q.sndNxt > q.sndMax) {
+                q.sndMax = q.sndNxt;
+            }
         }
         q.burstBytes += payload;
         q.burstPackets++;
@@ -192,6 +220,10 @@ final class RequesterTransport {
             return;
         }
         final int ackIndex = q.sndUna + FixedPoint.psnDelta(q.psn(q.sndUna), p.psn);
+        if (sr != null) {
+            selectiveAck(q, p, ackIndex);
+            return;
+        }
         if (ackIndex < q.sndUna || ackIndex >= q.sndMax) {
             return; // acknowledges nothing new (re-ACK of a duplicate) or nothing sent
         }
@@ -215,10 +247,42 @@ final class RequesterTransport {
         }
     }
 
+    /** Selective repeat: cumulative progress as go-back-N, SACKs and inferred losses in {@link SelectiveRepeat}. */
+    private void selectiveAck(final Qp q, final Packet p, final int ackIndex) {
+        if (ackIndex < q.sndUna - 1 || ackIndex >= q.sndMax) {
+            return; // older than the cumulative point already known, or nothing sent
+        }
+        final int first = q.sndUna;
+        sr.onAck(q, ackIndex, p.sackBitmap);
+        final boolean done = q.sndUna >= q.totalPackets;
+        if (q.sndUna > first) {
+            q.progressPs = sim.nowPs();
+            if (done || q.sndUna >= q.sndMax) {
+                q.rtoDeadlinePs = NEVER;
+            } else {
+                armRto(q);
+            }
+            rp.onAck(q, p, first);
+        }
+        if (done) {
+            nic.complete(q);
+            return;
+        }
+        if (sr.hasDataToSend(q)) {
+            tx.addActive(q);
+        }
+        tx.kickPort();
+    }
+
     private void requesterNak(final Qp q, final Packet p) {
         cells[NicCounters.PACKET_SEQ_ERR]++;
         if (q.op == MessageOp.READ) {
             reissueRead(q);
+        } else if (sr != null) {
+            // selective repeat: the NAK names the one packet to resend
+            if (sr.onNack(q, q.sndUna + FixedPoint.psnDelta(q.psn(q.sndUna), p.psn))) {
+                tx.addActive(q);
+            }
         } else {
             final int nakIndex = q.sndUna + FixedPoint.psnDelta(q.psn(q.sndUna), p.psn);
             if (nakIndex < q.sndUna || nakIndex >= q.sndMax) {
@@ -238,13 +302,22 @@ final class RequesterTransport {
     /**
      * A READ RESPONSE arrived for a READ requester QP: the expected one advances (and completes
      * the flow after the last), one beyond it re-issues the request once per gap, an earlier one
-     * (from a re-executed request) is dropped.
+     * (from a re-executed request) is dropped; a trimmed one ({@code rx_trimmed_packets}) at or
+     * beyond the expected PSN re-issues the request once per gap.
      *
      * @param q the requester QP of a READ flow
      * @param p the response (not kept)
      */
     void onReadResponse(final Qp q, final Packet p) {
         final int d = FixedPoint.psnDelta(q.psn(q.readExpectedIndex), p.psn);
+        if (p.trimmed) {
+            // the payload is gone: re-issue the request from the expected PSN (once per gap)
+            cells[NicCounters.RX_TRIMMED_PACKETS]++;
+            if (d >= 0 && !q.readGapReissued) {
+                reissueRead(q);
+            }
+            return;
+        }
         if (d == 0) {
             q.readExpectedIndex++;
             q.readGapReissued = false;
@@ -306,7 +379,11 @@ final class RequesterTransport {
             }
         } else if (q.sndUna < q.sndMax) {
             cells[NicCounters.LOCAL_ACK_TIMEOUT_ERR]++;
-            q.sndNxt = q.sndUna; // go-back-N from the oldest unacknowledged packet
+            if (sr != null) {
+                sr.onTimeout(q); // selective repeat: the oldest unacknowledged packet only
+            } else {
+                q.sndNxt = q.sndUna; // go-back-N from the oldest unacknowledged packet
+            }
             tx.addActive(q);
             tx.kickPort();
         }

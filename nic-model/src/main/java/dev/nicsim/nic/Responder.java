@@ -22,6 +22,20 @@ import dev.nicsim.sim.Simulator;
  *     {@code duplicate_request} and is re-acknowledged. Pending coalesced ACKs go before a NAK or
  *     re-ACK. ACKs carry the cumulative PSN, MSN, ECE = CE state, the echoed transmit timestamp of
  *     the last covered packet and the number of covered packets.</li>
+ * <li>Selective repeat ({@link NicConfig#LOSS_RECOVERY_SELECTIVE_REPEAT}): a packet past the
+ *     expected PSN inside the window is held and acknowledged like an in-order one; ACKs carry the
+ *     SACK bitmap ({@link SelectiveRepeat}).</li>
+ * <li>ACK coalescing by bytes ({@link NicConfig#ackCoalesceBytes} &gt; 0, UET as uet-htsim's
+ *     {@code UecSink::processData}): an ACK every that many accepted frame bytes, at once for a
+ *     CE-marked packet (ECE = its CE bit), the flow's first packet, or AckReq (under selective
+ *     repeat, once more when the held packets drain).</li>
+ * <li>Trimmed packets ({@link Packet#trimmed}, {@code rx_trimmed_packets}) are NAKed at once
+ *     ({@code tx_trim_nak_packets}; the NAK echoes the packet's transmit timestamp): under
+ *     go-back-N the expected one with a PSN-sequence-error NAK from its PSN as RoCE does (a later
+ *     one is out of sequence, an earlier one a duplicate, as untrimmed), under selective repeat any
+ *     missing one with a NAK naming its PSN (a held or earlier one is re-acknowledged).</li>
+ * <li>Every ACK and NAK echoes the UDP source port of the data packet that triggered it
+ *     ({@link Packet#echoUdpSrcPort}; for a timer-driven ACK, the last accepted packet's).</li>
  * <li>READ: a READ request at the expected PSN (or a duplicate, re-executed) starts a READ
  *     RESPONSE FIRST/MIDDLE/LAST/ONLY stream, sent at line rate round-robin with the NIC's other
  *     QPs (no pacer, window or PCC flow on this side); a request beyond the expected PSN is a gap
@@ -54,6 +68,10 @@ final class Responder {
     private final int ackDscp;
     private final int ackPriority;
     private final int ackEcnCodepoint;
+    /** {@link NicConfig#ackCoalesceBytes}: 0 = the {@link #ackEveryPackets} policy. */
+    private final int ackCoalesceBytes;
+    /** Selective repeat, or null for go-back-N. */
+    private final SelectiveRepeat sr;
 
     /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
     private final long[] cells;
@@ -85,6 +103,8 @@ final class Responder {
         this.intHeaderBytes = config.intHeaderBytes;
         this.ackPriority = config.ackPriority;
         this.ackEcnCodepoint = config.ackEcnCodepoint;
+        this.ackCoalesceBytes = config.ackCoalesceBytes;
+        this.sr = config.lossRecovery == NicConfig.LOSS_RECOVERY_SELECTIVE_REPEAT ? new SelectiveRepeat(config, counters) : null;
         cells = counters.cells;
     }
 
@@ -99,41 +119,44 @@ final class Responder {
      */
     void onData(final Qp q, final Packet p) {
         final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
-        if (d > 0) {
+        if (p.trimmed) {
+            onTrimmed(q, p, d);
+            return;
+        }
+        final int verdict = sr != null ? sr.classify(q, p.psn, d)
+            : d > 0 ? SelectiveRepeat.BEYOND_WINDOW : d < 0 ? SelectiveRepeat.DUPLICATE : SelectiveRepeat.ACCEPT;
+        if (verdict == SelectiveRepeat.BEYOND_WINDOW) {
             cells[NicCounters.OUT_OF_SEQUENCE]++;
-            if (!q.nakSent) {
-                q.nakSent = true;
-                if (q.unacked > 0) {
-                    flushAck(q);
-                }
-                sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR);
+            if (sr == null) {
+                nakGap(q, p.udpSrcPort);
             }
             return;
         }
-        if (d < 0) {
+        if (verdict == SelectiveRepeat.DUPLICATE) {
             cells[NicCounters.DUPLICATE_REQUEST]++;
-            if (q.unacked > 0) {
-                flushAck(q);
-            } else {
-                sendAck(q, (q.ePsn - 1) & MASK, false, 0, 0, Packet.AETH_ACK);
-            }
+            reAck(q, p.udpSrcPort);
             return;
         }
-        // in order: the DCTCP draft's CE state machine (§3.2)
+        // accepted: the DCTCP draft's CE state machine (§3.2) under the per-packet policy
         final boolean ce = p.ecn == Packet.ECN_CE;
-        if (ce != q.ceState) {
+        if (ackCoalesceBytes == 0 && ce != q.ceState) {
             if (q.unacked > 0) {
-                flushAck(q); // ACK previously unacknowledged packets with the old state
+                flushAck(q, q.unackedUdpSrcPort); // ACK previously unacknowledged packets with the old state
             }
             q.ceState = ce;
         }
-        q.ePsn = (q.ePsn + 1) & MASK;
+        if (sr != null) {
+            sr.accept(q, p.psn, d);
+        } else {
+            q.ePsn = (q.ePsn + 1) & MASK;
+        }
         q.nakSent = false;
         if (RoceOpcodes.endsMessage(p.opcode)) {
             q.msn = (q.msn + 1) & MASK;
         }
         q.unacked++;
         q.unackedTxTimestampNs = p.txTimestampNs;
+        q.unackedUdpSrcPort = p.udpSrcPort;
         if (intHeaderBytes > 0 && p.intHops != null) {
             if (q.ackIntHops == null) {
                 q.ackIntHops = new long[Packet.INT_MAX_HOPS * Packet.INT_HOP_FIELDS]; // once per QP
@@ -141,14 +164,88 @@ final class Responder {
             q.ackIntHopCount = p.intHopCount;
             System.arraycopy(p.intHops, 0, q.ackIntHops, 0, p.intHopCount * Packet.INT_HOP_FIELDS);
         }
-        if (q.unacked >= ackEveryPackets || p.ackReq) {
-            flushAck(q);
+        final boolean ackNow;
+        if (ackCoalesceBytes > 0) {
+            // UET (uet-htsim UecSink::processData): CE, the first packet, AckReq, or the byte threshold
+            q.unackedBytes += p.frameBytes;
+            boolean now = ce || !q.rxStarted || q.unackedBytes >= ackCoalesceBytes;
+            if (p.ackReq) {
+                now = true;
+                q.srAckRequest = true;
+            }
+            if (q.srAckRequest && q.srRxCount == 0) {
+                now = true;
+                q.srAckRequest = false;
+            }
+            q.ceState = ce;
+            ackNow = now;
+        } else {
+            ackNow = q.unacked >= ackEveryPackets || p.ackReq;
+        }
+        q.rxStarted = true;
+        if (ackNow) {
+            flushAck(q, p.udpSrcPort);
         } else if (q.unacked == 1 && delayedAckTimeoutPs > 0) {
             q.delayedAckDeadlinePs = sim.nowPs() + delayedAckTimeoutPs;
             if (!q.delayedAckEventPending) {
                 q.delayedAckEventPending = true;
                 sim.schedule(q.delayedAckDeadlinePs, handler, RoceNic.EV_DELAYED_ACK, q.incarnation, q);
             }
+        }
+    }
+
+    /** Go-back-N: the first packet of a gap sends one NAK from the expected PSN (pending ACKs first). */
+    private void nakGap(final Qp q, final int echoUdpSrcPort) {
+        if (!q.nakSent) {
+            q.nakSent = true;
+            if (q.unacked > 0) {
+                flushAck(q, q.unackedUdpSrcPort);
+            }
+            sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR, echoUdpSrcPort);
+        }
+    }
+
+    /** A duplicate: pending ACKs go now, else the cumulative PSN is re-acknowledged. */
+    private void reAck(final Qp q, final int echoUdpSrcPort) {
+        if (q.unacked > 0) {
+            flushAck(q, echoUdpSrcPort);
+        } else {
+            sendAck(q, (q.ePsn - 1) & MASK, false, 0, 0, Packet.AETH_ACK, echoUdpSrcPort);
+        }
+    }
+
+    /** A trimmed data packet: NAKed at once if it is missing (see the class description). */
+    private void onTrimmed(final Qp q, final Packet p, final int d) {
+        cells[NicCounters.RX_TRIMMED_PACKETS]++;
+        if (sr == null) {
+            if (d < 0) {
+                cells[NicCounters.DUPLICATE_REQUEST]++;
+                reAck(q, p.udpSrcPort);
+            } else if (d > 0) {
+                cells[NicCounters.OUT_OF_SEQUENCE]++;
+                if (!q.nakSent) {
+                    cells[NicCounters.TX_TRIM_NAK_PACKETS]++;
+                    nakGap(q, p.udpSrcPort);
+                }
+            } else {
+                // the expected packet lost its payload: go back to it now, even if this gap was NAKed
+                if (q.unacked > 0) {
+                    flushAck(q, q.unackedUdpSrcPort);
+                }
+                q.nakSent = true;
+                cells[NicCounters.TX_TRIM_NAK_PACKETS]++;
+                sendAck(q, q.ePsn, false, p.txTimestampNs, 0, Packet.AETH_NAK_PSN_SEQ_ERR, p.udpSrcPort);
+            }
+            return;
+        }
+        final int verdict = sr.classify(q, p.psn, d);
+        if (verdict == SelectiveRepeat.DUPLICATE) {
+            reAck(q, p.udpSrcPort);
+        } else if (verdict == SelectiveRepeat.BEYOND_WINDOW) {
+            cells[NicCounters.OUT_OF_SEQUENCE]++;
+        } else {
+            cells[NicCounters.TX_TRIM_NAK_PACKETS]++;
+            sendAck(q, p.psn, false, p.txTimestampNs, 0, Packet.AETH_NAK_PSN_SEQ_ERR, p.udpSrcPort);
         }
     }
 
@@ -168,18 +265,19 @@ final class Responder {
             sim.schedule(q.delayedAckDeadlinePs, handler, RoceNic.EV_DELAYED_ACK, q.incarnation, q);
             return;
         }
-        flushAck(q);
+        flushAck(q, q.unackedUdpSrcPort);
     }
 
-    /** Acknowledges the accepted, not yet acknowledged packets (ECE = DCTCP.CE). */
-    private void flushAck(final Qp q) {
-        sendAck(q, (q.ePsn - 1) & MASK, q.ceState, q.unackedTxTimestampNs, q.unacked, Packet.AETH_ACK);
+    /** Acknowledges the accepted, not yet acknowledged packets (ECE = DCTCP.CE, or the trigger's CE when coalescing by bytes). */
+    private void flushAck(final Qp q, final int echoUdpSrcPort) {
+        sendAck(q, (q.ePsn - 1) & MASK, q.ceState, q.unackedTxTimestampNs, q.unacked, Packet.AETH_ACK, echoUdpSrcPort);
         q.unacked = 0;
+        q.unackedBytes = 0;
         q.delayedAckDeadlinePs = NEVER;
     }
 
     private void sendAck(final Qp q, final int psn, final boolean ece, final int echoTxNs, final int covered,
-                         final int syndrome) {
+                         final int syndrome, final int echoUdpSrcPort) {
         final Packet a = tx.controlFrame(Packet.KIND_ACK, RoceOpcodes.ACKNOWLEDGE, q.peerHost, q.qpn, q.peerQpn, ackDscp,
             ackPriority, ackEcnCodepoint, RoceNic.ACK_FRAME_BYTES, q.udpSrcPort, q.flowId);
         a.psn = psn;
@@ -188,6 +286,10 @@ final class Responder {
         a.ece = ece;
         a.txTimestampNs = echoTxNs;
         a.ackedPackets = covered;
+        a.echoUdpSrcPort = echoUdpSrcPort;
+        if (sr != null && syndrome == Packet.AETH_ACK) {
+            a.sackBitmap = sr.sack(q);
+        }
         if (intHeaderBytes > 0) {
             a.frameBytes += intHeaderBytes;
             if (q.ackIntHopCount > 0 && a.intHops != null) {
@@ -225,7 +327,7 @@ final class Responder {
             cells[NicCounters.OUT_OF_SEQUENCE]++;
             if (!q.nakSent) {
                 q.nakSent = true;
-                sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR);
+                sendAck(q, q.ePsn, false, 0, 0, Packet.AETH_NAK_PSN_SEQ_ERR, p.udpSrcPort);
             }
             return;
         }

@@ -88,6 +88,8 @@ public final class RoceNic implements NetDevice, CcResultSink {
     private final Handler handler = new Handler();
     private final int mtuBytes;
     private final int dataPriority;
+    /** {@link NicConfig#srWindowPackets} under selective repeat, 0 under go-back-N. */
+    private final int srWindowPackets;
 
     private final QpTable qps = new QpTable();
     private final TxArbiter tx;
@@ -126,6 +128,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         this.pool = pool;
         this.mtuBytes = config.mtuBytes;
         this.dataPriority = config.dataPriority;
+        this.srWindowPackets = config.lossRecovery == NicConfig.LOSS_RECOVERY_SELECTIVE_REPEAT ? config.srWindowPackets : 0;
         this.c = new NicCounters(counters, name);
         this.cells = c.cells;
         tx = new TxArbiter(sim, pool, handler, hostId, config, c);
@@ -276,11 +279,17 @@ public final class RoceNic implements NetDevice, CcResultSink {
         final Qp rq = responder.qps.acquire();
         rq.init(Qp.RESPONDER, responderQpn, requesterQpn, hostId, flowId, op, size, mtuBytes,
             entropy(responder.hostId, responderQpn), responder.lineRateOrZero(), initialPsn);
+        if (responder.srWindowPackets > 0 && op != MessageOp.READ) {
+            rq.initSelectiveRepeat(responder.srWindowPackets);
+        }
         responder.qps.put(rq);
 
         final Qp q = qps.acquire();
         q.init(Qp.REQUESTER, requesterQpn, responderQpn, responder.hostId, flowId, op, size, mtuBytes,
             entropy(hostId, requesterQpn), port.rateBitsPerSec(), initialPsn);
+        if (srWindowPackets > 0 && op != MessageOp.READ) {
+            q.initSelectiveRepeat(srWindowPackets);
+        }
         q.listener = listener;
         q.peerNic = responder;
         q.peerQp = rq;

@@ -368,14 +368,14 @@ final class TxArbiter {
         }
     }
 
-    private static boolean hasWork(final Qp q) {
+    private boolean hasWork(final Qp q) {
         if (q.role == Qp.RESPONDER) {
             return q.respIndex < q.respPackets;
         }
         if (q.op == MessageOp.READ) {
             return q.readRequestPending;
         }
-        return q.sndNxt < q.totalPackets;
+        return requester.hasDataToSend(q);
     }
 
     /** A frame of the QP with the common header; its owner fills the rest. */

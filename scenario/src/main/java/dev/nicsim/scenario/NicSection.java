@@ -39,7 +39,14 @@ final class NicSection {
             // ACKs default to the data priority and DSCP as given
             (int) n.integer("ack_priority", n.has("data_priority") ? n.integer("data_priority") : n.row("ack_priority")
                 .defaultScaled(), 0, 7),
-            (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp") : n.row("ack_dscp").defaultScaled(), 0, 63));
+            (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp") : n.row("ack_dscp").defaultScaled(), 0, 63),
+            "selective_repeat".equals(n.choice("loss_recovery")),
+            (int) n.integer("ack_coalesce_bytes"),
+            (int) n.integer("sr_window_packets"),
+            (int) n.integer("sr_loss_threshold_packets"));
+        if (Integer.bitCount(spec.srWindowPackets()) != 1) {
+            throw n.fieldError("sr_window_packets", "expected a power of two, got " + spec.srWindowPackets());
+        }
         if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
             throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
                 + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());

@@ -377,12 +377,44 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param emulator        the uNIC CC processor every PCC event goes through
      * @param ackPriority     priority (PCP) of ACKs and NAKs, 0..7 (default the data priority)
      * @param ackDscp         DSCP of ACKs and NAKs (default the data DSCP)
+     * @param selectiveRepeat loss recovery: selective repeat (true) or go-back-N (false, default)
+     * @param ackCoalesceBytes ACK every this many accepted frame bytes (UET); 0 = {@code ackEveryPackets}
+     * @param srWindowPackets selective repeat: the receiver's and sender's window, packets (power of two)
+     * @param srLossThresholdPackets selective repeat: SACKed packets above one that make it lost; 0 = never
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
                           int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
-                          int initialPsn, Emulator emulator, int ackPriority, int ackDscp) {
+                          int initialPsn, Emulator emulator, int ackPriority, int ackDscp, boolean selectiveRepeat,
+                          int ackCoalesceBytes, int srWindowPackets, int srLossThresholdPackets) {
         /** {@link #initialPsn} value meaning: drawn per QP from the requester NIC's seeded stream. */
         public static final int RANDOM_PSN = -1;
+
+        /**
+         * NIC settings with go-back-N and per-{@code ackEveryPackets} ACKs (the loss-recovery fields at their defaults).
+         *
+         * @param mtuBytes        payload bytes per data packet
+         * @param ackEveryPackets 1 = per-packet ACK; m = delayed ACK of up to m packets
+         * @param cnpIntervalNs   NP: at most one CNP per QP per interval; 0 = every CE-marked packet
+         * @param npEnabled       notification point on
+         * @param rtoNs           retransmission (local ACK) timeout, ns
+         * @param txBurstPackets  packets per TX_BURST PCC event
+         * @param dataPriority    priority (PCP) of data
+         * @param dataDscp        DSCP of data
+         * @param cnpPriority     priority of CNPs
+         * @param cnpDscp         DSCP of CNPs
+         * @param initialPsn      first PSN, or {@link #RANDOM_PSN}
+         * @param emulator        the uNIC CC processor
+         * @param ackPriority     priority of ACKs and NAKs
+         * @param ackDscp         DSCP of ACKs and NAKs
+         */
+        public NicSpec(final int mtuBytes, final int ackEveryPackets, final long cnpIntervalNs, final boolean npEnabled,
+                       final long rtoNs, final int txBurstPackets, final int dataPriority, final int dataDscp,
+                       final int cnpPriority, final int cnpDscp, final int initialPsn, final Emulator emulator,
+                       final int ackPriority, final int ackDscp) {
+            this(mtuBytes, ackEveryPackets, cnpIntervalNs, npEnabled, rtoNs, txBurstPackets, dataPriority, dataDscp,
+                cnpPriority, cnpDscp, initialPsn, emulator, ackPriority, ackDscp, false, 0,
+                dev.nicsim.nic.NicConfig.DEFAULT_SR_WINDOW_PACKETS, dev.nicsim.nic.NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS);
+        }
     }
 
     /**

@@ -289,7 +289,21 @@ public final class ScenarioSchema {
             integer("nic.ack_dscp", "DSCP", 0, 63, NicConfig.DEFAULT_ACK_DSCP,
                 "DSCP of ACKs and NAKs; when absent, the data DSCP").feeds(NicConfig.class, "ackDscp"),
             integer("nic.initial_psn", "PSN", 0, 0xFF_FFFF, 0, "first PSN of every QP's send queue (below)")
-                .type("`random` or integer"))),
+                .type("`random` or integer"),
+            oneOf("nic.loss_recovery", "go_back_n",
+                "RC data loss recovery: RoCEv2's go-back-N, or selective repeat (an out-of-order receiver with a 64-bit"
+                    + " SACK; the requester resends only missing packets: IRN, SIGCOMM 2018; UET as uet-htsim; docs/uet.md"
+                    + " \"Selective repeat\")", "go_back_n", "selective_repeat"),
+            integer("nic.ack_coalesce_bytes", "bytes", 0, 1 << 30, NicConfig.DEFAULT_ACK_COALESCE_BYTES,
+                "0 = `ack_every_packets`; n = UET's ACK every n accepted frame bytes, at once on CE, the first packet or"
+                    + " AckReq (uet-htsim: 16384)").feeds(NicConfig.class, "ackCoalesceBytes"),
+            integer("nic.sr_window_packets", "packets", 64, 65536, NicConfig.DEFAULT_SR_WINDOW_PACKETS,
+                "selective repeat: packets the receiver holds past the expected PSN (further ones are dropped) and the"
+                    + " sender's cap on packets outstanding past its oldest unacknowledged one").range("power of two, 64 .. 65536")
+                .feeds(NicConfig.class, "srWindowPackets"),
+            integer("nic.sr_loss_threshold_packets", "packets", 0, 63, NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS,
+                "selective repeat: resend a packet once this many beyond it are SACKed (RFC 6675 DupThresh); 0 = on NACK"
+                    + " and timeout only, as uet-htsim").feeds(NicConfig.class, "srLossThresholdPackets"))),
         new Section("nic.emulator", "nic.emulator", emulatorRows()),
         new Section("algorithm", "algorithm", List.of(
             doc("algorithm.name", "text", "", "an algorithm on the class path (`./nicsim algorithms`)",

@@ -1,5 +1,6 @@
 package dev.nicsim.scenario;
 
+import dev.nicsim.nic.NicConfig;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.sw.SwitchConfig;
@@ -366,6 +367,19 @@ public final class ScenarioWriter {
         }
         f.integer("ack_priority", n.ackPriority());
         f.integer("ack_dscp", n.ackDscp());
+        // loss-recovery fields only when set, so scenarios written before them stay as they were
+        if (n.selectiveRepeat()) {
+            f.str("loss_recovery", "selective_repeat");
+        }
+        if (n.ackCoalesceBytes() != NicConfig.DEFAULT_ACK_COALESCE_BYTES) {
+            f.integer("ack_coalesce_bytes", n.ackCoalesceBytes());
+        }
+        if (n.srWindowPackets() != NicConfig.DEFAULT_SR_WINDOW_PACKETS) {
+            f.integer("sr_window_packets", n.srWindowPackets());
+        }
+        if (n.srLossThresholdPackets() != NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS) {
+            f.integer("sr_loss_threshold_packets", n.srLossThresholdPackets());
+        }
         final Scenario.Emulator e = n.emulator();
         final Fields m = new Fields("nic.emulator");
         m.bool("enabled", e.enabled());

@@ -55,6 +55,10 @@ public final class DeviceConfigs {
         c.ackDscp = n.ackDscp();
         c.cnpPriority = n.cnpPriority();
         c.cnpDscp = n.cnpDscp();
+        c.lossRecovery = n.selectiveRepeat() ? NicConfig.LOSS_RECOVERY_SELECTIVE_REPEAT : NicConfig.LOSS_RECOVERY_GO_BACK_N;
+        c.ackCoalesceBytes = n.ackCoalesceBytes();
+        c.srWindowPackets = n.srWindowPackets();
+        c.srLossThresholdPackets = n.srLossThresholdPackets();
         c.validate();
         return c;
     }

@@ -2,6 +2,8 @@ package dev.nicsim.nic;
 
 import dev.nicsim.sim.Packet;
 
+import java.util.List;
+
 /**
  * Configuration of one {@link RoceNic}: path MTU, responder ACK policy, notification point (NP),
  * retransmission timeout, PCC TX-burst granularity, and the DSCP / 802.1p priority / ECN codepoint
@@ -40,6 +42,23 @@ public final class NicConfig implements Cloneable {
     public static final int DEFAULT_CNP_PRIORITY = 6;
     /** Default {@link #probeIfa2Gns} (DOCA default 0xF). */
     public static final int DEFAULT_PROBE_IFA2_GNS = 0xF;
+    /** {@link #pathPolicy}: one UDP source port per QP, the switches' per-flow ECMP (RoCEv2; the default). */
+    public static final int PATH_ECMP = 0;
+    /** {@link #pathPolicy}: a fresh EV per packet, round robin over the EVs in an order re-drawn every cycle. */
+    public static final int PATH_OBLIVIOUS = 1;
+    /** {@link #pathPolicy}: as oblivious, skipping EVs penalised by ECN echoes, NACKs and timeouts. */
+    public static final int PATH_BITMAP = 2;
+    /** {@link #pathPolicy}: REPS, recycling the EVs of ACKs without ECN (up to 8 cached), freezing after a timeout. */
+    public static final int PATH_REPS = 3;
+    /** {@link #pathPolicy}: the EVs of ACKs without ECN from a FIFO, else bitmap. */
+    public static final int PATH_MIXED = 4;
+    /** The scenario names of the path policies, indexed by their {@link #pathPolicy} value. */
+    public static final List<String> PATH_POLICY_NAMES = List.of("ecmp", "oblivious", "bitmap", "reps",
+        "mixed");
+    /** Default {@link #pathEntropies} (uet-htsim's {@code -paths} default). */
+    public static final int DEFAULT_PATH_ENTROPIES = 64;
+    /** Largest {@link #pathEntropies}: the 14 low bits of a RoCEv2 UDP source port (49152 .. 65535). */
+    public static final int MAX_PATH_ENTROPIES = 1 << 14;
 
     /**
      * RoCE path MTU: payload bytes per full data packet. IBTA path MTUs are 256, 512, 1024, 2048
@@ -136,6 +155,23 @@ public final class NicConfig implements Cloneable {
     /** IFA2 probes: the IFA header's GNS, 0..15 ({@code doca_pcc_rp_set_ifa2_gns}, DOCA default 0xF). */
     public int probeIfa2Gns = DEFAULT_PROBE_IFA2_GNS;
 
+    /**
+     * How a requester chooses the entropy (UDP source port; UET's entropy value, EV) of each WRITE/SEND data
+     * packet, which switches hash with ECMP: {@link #PATH_ECMP} (default), {@link #PATH_OBLIVIOUS},
+     * {@link #PATH_BITMAP}, {@link #PATH_REPS} or {@link #PATH_MIXED}, as uet-htsim's {@code UecMultipath}
+     * policies (docs/uet.md, "Spraying"). READ requests, READ responses, ACKs, CNPs and RTT frames keep the
+     * QP's one port.
+     */
+    public int pathPolicy = PATH_ECMP;
+    /**
+     * EVs per flow for the spraying policies, a power of two in {@code 1 .. 16384} (uet-htsim {@code -paths},
+     * default 64): EV {@code i} of a QP is UDP source port {@code 0xC000 | ((qpPort ^ i) & 0x3FFF)}. Unused with
+     * {@link #PATH_ECMP}.
+     */
+    public int pathEntropies = DEFAULT_PATH_ENTROPIES;
+    /** Seed of the spraying policies' per-QP random streams (the fabric sets it from the scenario seed); default 0. */
+    public long pathSeed;
+
     /** Creates a configuration holding every default. */
     public NicConfig() {
     }
@@ -164,6 +200,11 @@ public final class NicConfig implements Cloneable {
         range("cnpEcnCodepoint", cnpEcnCodepoint, Packet.ECN_NOT_ECT, Packet.ECN_ECT0);
         range("probeIfa2HopLimit", probeIfa2HopLimit, -1, 255);
         range("probeIfa2Gns", probeIfa2Gns, 0, 15);
+        range("pathPolicy", pathPolicy, PATH_ECMP, PATH_MIXED);
+        range("pathEntropies", pathEntropies, 1, MAX_PATH_ENTROPIES);
+        if (Integer.bitCount(pathEntropies) != 1) {
+            throw new IllegalArgumentException("NicConfig.pathEntropies must be a power of two, got " + pathEntropies);
+        }
         return this;
     }
 
@@ -195,6 +236,8 @@ public final class NicConfig implements Cloneable {
             + ", dataDscp=" + dataDscp + ", dataPriority=" + dataPriority + ", ackDscp=" + ackDscp
             + ", ackPriority=" + ackPriority + ", cnpDscp=" + cnpDscp + ", cnpPriority=" + cnpPriority
             + ", ecnCodepoint=" + ecnCodepoint + ", ackEcnCodepoint=" + ackEcnCodepoint
-            + ", cnpEcnCodepoint=" + cnpEcnCodepoint + "}";
+            + ", cnpEcnCodepoint=" + cnpEcnCodepoint + ", pathPolicy="
+            + (pathPolicy >= 0 && pathPolicy < PATH_POLICY_NAMES.size() ? PATH_POLICY_NAMES.get(pathPolicy) : pathPolicy)
+            + ", pathEntropies=" + pathEntropies + "}";
     }
 }

@@ -3,6 +3,7 @@ package dev.nicsim.nic;
 import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.RngStreams;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sim.Simulator;
 
@@ -30,6 +31,9 @@ import dev.nicsim.sim.Simulator;
  *     whole message; the flow completes when the last READ RESPONSE arrives. A response PSN beyond
  *     the expected one counts {@code implied_nak_seq_err} and re-issues the request from the
  *     expected PSN (once per gap); the timeout re-issues it too.</li>
+ * <li>Spraying: with a path policy other than ECMP ({@link NicConfig#pathPolicy}) each WRITE/SEND data
+ *     packet, first sent or resent, takes its UDP source port from the QP's {@link PathSelector}; the EV an
+ *     ACK or NAK echoes ({@link Packet#echoUdpSrcPort}) and every retransmission timeout are its feedback.</li>
  * </ul>
  * The congestion-control side of ACKs and NAKs (PCC events) is the {@link ReactionPoint}'s; the
  * window and pacer that gate sending are its too.
@@ -51,6 +55,9 @@ final class RequesterTransport {
     /** HPCC INT header bytes on every data packet ({@link NicConfig#intHeaderBytes}). */
     private final int intHeaderBytes;
     private final int ecnCodepoint;
+    private final int pathPolicy;
+    private final int pathEntropies;
+    private final long pathSeed;
 
     /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
     private final long[] cells;
@@ -78,7 +85,27 @@ final class RequesterTransport {
         this.rtoPs = config.rtoNs * 1000L;
         this.ecnCodepoint = config.ecnCodepoint;
         this.intHeaderBytes = config.intHeaderBytes;
+        this.pathPolicy = config.pathPolicy;
+        this.pathEntropies = config.pathEntropies;
+        this.pathSeed = config.pathSeed;
         cells = counters.cells;
+    }
+
+    /**
+     * Starts a requester QP's path selector for its new flow (spraying policies only; the selector is
+     * allocated once per pooled QP), seeded from {@link NicConfig#pathSeed}, the host, the QPN and the flow.
+     *
+     * @param q      the requester QP, initialised
+     * @param hostId the NIC's host id
+     */
+    void startPath(final Qp q, final int hostId) {
+        if (pathPolicy == NicConfig.PATH_ECMP) {
+            return;
+        }
+        if (q.path == null) {
+            q.path = new PathSelector(pathPolicy, pathEntropies, cells);
+        }
+        q.path.start(q.udpSrcPort, RngStreams.mix(pathSeed ^ (((long) hostId << 32) | q.qpn)) ^ q.flowId);
     }
 
     /**
@@ -136,6 +163,9 @@ final class RequesterTransport {
         p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode)) + intHeaderBytes;
         p.ackReq = last;
         p.lastOfMessage = last;
+        if (q.path != null) {
+            p.udpSrcPort = q.path.nextPort();
+        }
         final boolean retransmission = index < q.sndMax;
         if (retransmission) {
             cells[NicCounters.ROCE_ADP_RETRANS]++;
@@ -178,6 +208,10 @@ final class RequesterTransport {
         if (q == null || q.role != Qp.REQUESTER) {
             cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
+        }
+        if (q.path != null && p.echoUdpSrcPort >= 0) {
+            q.path.onFeedback(p.echoUdpSrcPort, ack ? (p.ece ? PathSelector.ECN : PathSelector.GOOD) : PathSelector.NACK,
+                sim.nowPs());
         }
         if (ack) {
             requesterAck(q, p);
@@ -306,6 +340,9 @@ final class RequesterTransport {
             }
         } else if (q.sndUna < q.sndMax) {
             cells[NicCounters.LOCAL_ACK_TIMEOUT_ERR]++;
+            if (q.path != null) {
+                q.path.onTimeout(now);
+            }
             q.sndNxt = q.sndUna; // go-back-N from the oldest unacknowledged packet
             tx.addActive(q);
             tx.kickPort();

@@ -1,10 +1,11 @@
 package dev.nicsim.scenario;
 
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.nic.NicConfig;
 import dev.nicsim.pcc.PccEventType;
 
 /**
- * Reads {@code nic} and {@code nic.emulator} (docs/scenarios.md, "nic"): transport settings, the
+ * Reads {@code nic}, {@code nic.path} and {@code nic.emulator} (docs/scenarios.md, "nic"): transport settings, the
  * DSCP/priority pairs with their consistency rules, the initial PSN, and the uNIC CC processor.
  * Keys, ranges and defaults are the {@link ScenarioSchema} rows.
  *
@@ -23,6 +24,7 @@ final class NicSection {
      * @throws ScenarioException naming the field of any bad input
      */
     static Scenario.NicSpec read(final YamlFields n, final boolean firmware) {
+        final YamlFields path = n.childOrEmpty("path");
         final Scenario.NicSpec spec = new Scenario.NicSpec(
             (int) n.integer("mtu_bytes"),
             (int) n.integer("ack_every_packets"),
@@ -39,7 +41,9 @@ final class NicSection {
             // ACKs default to the data priority and DSCP as given
             (int) n.integer("ack_priority", n.has("data_priority") ? n.integer("data_priority") : n.row("ack_priority")
                 .defaultScaled(), 0, 7),
-            (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp") : n.row("ack_dscp").defaultScaled(), 0, 63));
+            (int) n.integer("ack_dscp", n.has("data_dscp") ? n.integer("data_dscp") : n.row("ack_dscp").defaultScaled(), 0, 63),
+            NicConfig.PATH_POLICY_NAMES.indexOf(path.choice("policy")), pathEntropies(path));
+        path.finish();
         if (spec.dataDscp() == spec.cnpDscp() && spec.dataPriority() != spec.cnpPriority()) {
             throw n.fieldError("cnp_dscp", "switches map DSCP to priority, so CNPs on the data DSCP " + spec.dataDscp()
                 + " must also use the data priority " + spec.dataPriority() + ", got cnp_priority " + spec.cnpPriority());
@@ -55,6 +59,15 @@ final class NicSection {
         }
         n.finish();
         return spec;
+    }
+
+    /** {@code nic.path.entropies}: a power of two (the policies' round robin XORs the index with a random mask). */
+    private static int pathEntropies(final YamlFields path) {
+        final int e = (int) path.integer("entropies");
+        if (Integer.bitCount(e) != 1) {
+            throw path.fieldError("entropies", "expected a power of two, got " + e);
+        }
+        return e;
     }
 
     /** {@code nic.initial_psn}: {@code random} ({@link Scenario.NicSpec#RANDOM_PSN}) or a PSN 0..2^24 - 1; default 0. */

@@ -338,10 +338,13 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param emulator        the uNIC CC processor every PCC event goes through
      * @param ackPriority     priority (PCP) of ACKs and NAKs, 0..7 (default the data priority)
      * @param ackDscp         DSCP of ACKs and NAKs (default the data DSCP)
+     * @param pathPolicy      {@code nic.path.policy}: {@code NicConfig.PATH_ECMP} .. {@code NicConfig.PATH_MIXED}
+     * @param pathEntropies   {@code nic.path.entropies}: EVs per flow, a power of two in 1..16384
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
                           int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
-                          int initialPsn, Emulator emulator, int ackPriority, int ackDscp) {
+                          int initialPsn, Emulator emulator, int ackPriority, int ackDscp, int pathPolicy,
+                          int pathEntropies) {
         /** {@link #initialPsn} value meaning: drawn per QP from the requester NIC's seeded stream. */
         public static final int RANDOM_PSN = -1;
     }

@@ -1,5 +1,6 @@
 package dev.nicsim.scenario;
 
+import dev.nicsim.nic.NicConfig;
 import dev.nicsim.pcc.PccEventType;
 import dev.nicsim.pcc.PccParameter;
 import dev.nicsim.sw.SwitchConfig;
@@ -355,6 +356,13 @@ public final class ScenarioWriter {
         }
         f.integer("ack_priority", n.ackPriority());
         f.integer("ack_dscp", n.ackDscp());
+        if (n.pathPolicy() != NicConfig.PATH_ECMP || n.pathEntropies() != NicConfig.DEFAULT_PATH_ENTROPIES) {
+            // written only away from the defaults, so files written before spraying stay as they were
+            final Fields p = new Fields("nic.path");
+            p.str("policy", NicConfig.PATH_POLICY_NAMES.get(n.pathPolicy()));
+            p.integer("entropies", n.pathEntropies());
+            f.map("path", p);
+        }
         final Scenario.Emulator e = n.emulator();
         final Fields m = new Fields("nic.emulator");
         m.bool("enabled", e.enabled());

@@ -144,6 +144,10 @@ class ScenarioSchemaTest {
         // the writer writes sampling.counters only when it is all, so files written before the field stay as they were
         assertFalse(written.containsKey("sampling.counters"));
         written.put("sampling.counters", s.sampling().allCounters() ? "all" : "nonzero");
+        // nic.path likewise only away from its defaults
+        assertFalse(written.containsKey("nic.path.policy"));
+        written.put("nic.path.policy", dev.nicsim.nic.NicConfig.PATH_POLICY_NAMES.get(s.nic().pathPolicy()));
+        written.put("nic.path.entropies", s.nic().pathEntropies());
         final Path mailbox = dir.resolve("m.yaml");
         Files.writeString(mailbox, "mailbox: [{at_us: 1, hex: '00', nic: 0}]\n");
         written.put("firmware.mailbox[i].max_response_bytes", ScenarioLoader.mailboxFile(mailbox).get(0).maxResponseBytes());
@@ -171,7 +175,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(89, checked, "rows with a default checked");
+        assertEquals(91, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */
@@ -216,7 +220,7 @@ class ScenarioSchemaTest {
                 + v + " is not the row's " + f.defaultText() + " " + f.unit());
             checked++;
         }
-        assertEquals(60, checked, "configuration defaults checked");
+        assertEquals(61, checked, "configuration defaults checked");
     }
 
     @Test

@@ -55,6 +55,8 @@ public final class DeviceConfigs {
         c.ackDscp = n.ackDscp();
         c.cnpPriority = n.cnpPriority();
         c.cnpDscp = n.cnpDscp();
+        c.pathPolicy = n.pathPolicy();
+        c.pathEntropies = n.pathEntropies();
         c.validate();
         return c;
     }

@@ -2,6 +2,8 @@ package dev.nicsim.nic;
 
 import dev.nicsim.sim.Packet;
 
+import java.util.List;
+
 /**
  * Configuration of one {@link RoceNic}: path MTU, responder ACK policy, notification point (NP),
  * retransmission timeout, PCC TX-burst granularity, and the DSCP / 802.1p priority / ECN codepoint
@@ -52,6 +54,23 @@ public final class NicConfig implements Cloneable {
     public static final int DEFAULT_SR_WINDOW_PACKETS = 1024;
     /** Default {@link #srLossThresholdPackets}: RFC 6675's DupThresh, 3. */
     public static final int DEFAULT_SR_LOSS_THRESHOLD_PACKETS = 3;
+    /** {@link #pathPolicy}: one UDP source port per QP, the switches' per-flow ECMP (RoCEv2; the default). */
+    public static final int PATH_ECMP = 0;
+    /** {@link #pathPolicy}: a fresh EV per packet, round robin over the EVs in an order re-drawn every cycle. */
+    public static final int PATH_OBLIVIOUS = 1;
+    /** {@link #pathPolicy}: as oblivious, skipping EVs penalised by ECN echoes, NACKs and timeouts. */
+    public static final int PATH_BITMAP = 2;
+    /** {@link #pathPolicy}: REPS, recycling the EVs of ACKs without ECN (up to 8 cached), freezing after a timeout. */
+    public static final int PATH_REPS = 3;
+    /** {@link #pathPolicy}: the EVs of ACKs without ECN from a FIFO, else bitmap. */
+    public static final int PATH_MIXED = 4;
+    /** The scenario names of the path policies, indexed by their {@link #pathPolicy} value. */
+    public static final List<String> PATH_POLICY_NAMES = List.of("ecmp", "oblivious", "bitmap", "reps",
+        "mixed");
+    /** Default {@link #pathEntropies} (uet-htsim's {@code -paths} default). */
+    public static final int DEFAULT_PATH_ENTROPIES = 64;
+    /** Largest {@link #pathEntropies}: the 14 low bits of a RoCEv2 UDP source port (49152 .. 65535). */
+    public static final int MAX_PATH_ENTROPIES = 1 << 14;
 
     /**
      * RoCE path MTU: payload bytes per full data packet. IBTA path MTUs are 256, 512, 1024, 2048
@@ -185,6 +204,23 @@ public final class NicConfig implements Cloneable {
      */
     public int srLossThresholdPackets = DEFAULT_SR_LOSS_THRESHOLD_PACKETS;
 
+    /**
+     * How a requester chooses the entropy (UDP source port; UET's entropy value, EV) of each WRITE/SEND data
+     * packet, which switches hash with ECMP: {@link #PATH_ECMP} (default), {@link #PATH_OBLIVIOUS},
+     * {@link #PATH_BITMAP}, {@link #PATH_REPS} or {@link #PATH_MIXED}, as uet-htsim's {@code UecMultipath}
+     * policies (docs/uet.md, "Spraying"). READ requests, READ responses, ACKs, CNPs and RTT frames keep the
+     * QP's one port.
+     */
+    public int pathPolicy = PATH_ECMP;
+    /**
+     * EVs per flow for the spraying policies, a power of two in {@code 1 .. 16384} (uet-htsim {@code -paths},
+     * default 64): EV {@code i} of a QP is UDP source port {@code 0xC000 | ((qpPort ^ i) & 0x3FFF)}. Unused with
+     * {@link #PATH_ECMP}.
+     */
+    public int pathEntropies = DEFAULT_PATH_ENTROPIES;
+    /** Seed of the spraying policies' per-QP random streams (the fabric sets it from the scenario seed); default 0. */
+    public long pathSeed;
+
     /** Creates a configuration holding every default. */
     public NicConfig() {
     }
@@ -220,6 +256,11 @@ public final class NicConfig implements Cloneable {
             throw new IllegalArgumentException("NicConfig.srWindowPackets must be a power of two, got " + srWindowPackets);
         }
         range("srLossThresholdPackets", srLossThresholdPackets, 0, 63);
+        range("pathPolicy", pathPolicy, PATH_ECMP, PATH_MIXED);
+        range("pathEntropies", pathEntropies, 1, MAX_PATH_ENTROPIES);
+        if (Integer.bitCount(pathEntropies) != 1) {
+            throw new IllegalArgumentException("NicConfig.pathEntropies must be a power of two, got " + pathEntropies);
+        }
         return this;
     }
 
@@ -253,6 +294,8 @@ public final class NicConfig implements Cloneable {
             + ", ecnCodepoint=" + ecnCodepoint + ", ackEcnCodepoint=" + ackEcnCodepoint
             + ", cnpEcnCodepoint=" + cnpEcnCodepoint + ", lossRecovery=" + lossRecovery
             + ", ackCoalesceBytes=" + ackCoalesceBytes + ", srWindowPackets=" + srWindowPackets
-            + ", srLossThresholdPackets=" + srLossThresholdPackets + "}";
+            + ", srLossThresholdPackets=" + srLossThresholdPackets + ", pathPolicy="
+            + (pathPolicy >= 0 && pathPolicy < PATH_POLICY_NAMES.size() ? PATH_POLICY_NAMES.get(pathPolicy) : pathPolicy)
+            + ", pathEntropies=" + pathEntropies + "}";
     }
 }

@@ -18,7 +18,10 @@ import java.util.List;
  * tx_ack_packets, tx_nak_packets, rx_ack_packets, rx_nak_packets, tx_read_requests, rx_read_requests,
  * tx_rtt_probes, tx_rtt_responses, rx_unknown_qp_packets, cc_results_applied, flows_started,
  * flows_completed, rx_trimmed_packets, tx_trim_nak_packets, sr_out_of_order_accepted, sr_sack_resends,
- * sr_nack_resends} (the last five are nicsim's, for trimming and selective repeat); later blocks, registered when they first apply: the NP-program counters
+ * sr_nack_resends} (the last five are nicsim's, for trimming and selective repeat); later blocks, registered
+ * when they first apply: the spraying counters
+ * ({@link #registerPath}: {@code path_ev_round_robin, path_ev_random, path_ev_recycled,
+ * path_ev_penalised_skips, path_ev_penalties, path_reps_freezes}), the NP-program counters
  * ({@link #registerNpProgram}), and at the end of a run {@code rx_pause_duration_us} and the CC
  * processor's counters under {@code <name>/cc} ({@link #publishEnd}).
  *
@@ -109,7 +112,21 @@ final class NicCounters {
     static final int SR_SACK_RESENDS = RX_PAUSE_DURATION_US + 4;
     /** Cell of {@code sr_nack_resends}: selective repeat, packets queued for resend by a NACK naming them. */
     static final int SR_NACK_RESENDS = RX_PAUSE_DURATION_US + 5;
-    private static final int CELLS = SR_NACK_RESENDS + 1;
+    /** First cell of the spraying counters ({@link PathSelector}), registered when the path policy is not ECMP. */
+    static final int PATH = SR_NACK_RESENDS + 1;
+    /** Cell of {@code path_ev_round_robin}: data packets on an EV of the round robin (oblivious, bitmap, mixed's fallback). */
+    static final int PATH_EV_ROUND_ROBIN = PATH;
+    /** Cell of {@code path_ev_random}: data packets on a random EV (REPS with no cached EV, or exploring). */
+    static final int PATH_EV_RANDOM = PATH + 1;
+    /** Cell of {@code path_ev_recycled}: data packets on the EV of a good ACK (REPS, mixed). */
+    static final int PATH_EV_RECYCLED = PATH + 2;
+    /** Cell of {@code path_ev_penalised_skips}: penalised EVs the bitmap's round robin skipped. */
+    static final int PATH_EV_PENALISED_SKIPS = PATH + 3;
+    /** Cell of {@code path_ev_penalties}: ECN echoes, NACKs and timeouts that penalised an EV (bitmap, mixed). */
+    static final int PATH_EV_PENALTIES = PATH + 4;
+    /** Cell of {@code path_reps_freezes}: timeouts that froze REPS's cache. */
+    static final int PATH_REPS_FREEZES = PATH + 5;
+    private static final int CELLS = PATH_REPS_FREEZES + 1;
 
     /** The NIC's counters in report order, over cells 0..27 and the trimming / selective-repeat cells; shared by every NIC. */
     static final CounterLayout LAYOUT = CounterLayout.builder(33)
@@ -150,6 +167,9 @@ final class NicCounters {
     /** The NP-program counters, cells {@link #NP_PROGRAM}.. of the block. */
     static final CounterLayout NP_PROGRAM_LAYOUT = CounterLayout.of("np_program_calls", "np_program_failed",
         "np_program_faults", "np_program_budget_exceeded", "np_program_cycles");
+    /** The spraying counters, cells {@link #PATH}.. of the block. */
+    static final CounterLayout PATH_LAYOUT = CounterLayout.of("path_ev_round_robin", "path_ev_random", "path_ev_recycled",
+        "path_ev_penalised_skips", "path_ev_penalties", "path_reps_freezes");
     /** {@code rx_pause_duration_us}, cell {@link #RX_PAUSE_DURATION_US}. */
     static final CounterLayout RX_PAUSE_LAYOUT = CounterLayout.of("rx_pause_duration_us");
 
@@ -181,6 +201,11 @@ final class NicCounters {
             npProgramRegistered = true;
             registry.register(name, NP_PROGRAM_LAYOUT, cells, NP_PROGRAM);
         }
+    }
+
+    /** Registers the spraying counters ({@link #PATH_LAYOUT}); called once, by a NIC whose path policy is not ECMP. */
+    void registerPath() {
+        registry.register(name, PATH_LAYOUT, cells, PATH);
     }
 
     /**

@@ -54,6 +54,8 @@ final class Qp {
     int totalPackets;
     /** UDP source port (flow entropy for ECMP). */
     int udpSrcPort;
+    /** Requester with a spraying path policy: the per-packet EV choice; null otherwise. Kept across pooled flows. */
+    PathSelector path;
     /** Completion listener (requester). */
     FlowListener listener;
     /** NIC of the other end. */

@@ -4,6 +4,7 @@ import dev.nicsim.pcc.FixedPoint;
 import dev.nicsim.pcc.PccResult;
 import dev.nicsim.sim.EventHandler;
 import dev.nicsim.sim.Packet;
+import dev.nicsim.sim.RngStreams;
 import dev.nicsim.sim.RoceFraming;
 import dev.nicsim.sim.Simulator;
 
@@ -31,6 +32,9 @@ import dev.nicsim.sim.Simulator;
  *     whole message; the flow completes when the last READ RESPONSE arrives. A response PSN beyond
  *     the expected one counts {@code implied_nak_seq_err} and re-issues the request from the
  *     expected PSN (once per gap); the timeout re-issues it too.</li>
+ * <li>Spraying: with a path policy other than ECMP ({@link NicConfig#pathPolicy}) each WRITE/SEND data
+ *     packet, first sent or resent, takes its UDP source port from the QP's {@link PathSelector}; the EV an
+ *     ACK or NAK echoes ({@link Packet#echoUdpSrcPort}) and every retransmission timeout are its feedback.</li>
  * </ul>
  * With {@link NicConfig#LOSS_RECOVERY_SELECTIVE_REPEAT} the WRITE/SEND send state is
  * {@link SelectiveRepeat}'s instead of go-back-N: ACKs carry SACKs, a NAK names the one packet to
@@ -61,6 +65,9 @@ final class RequesterTransport {
     private final SelectiveRepeat sr;
     /** Whether AckReq also marks a packet that fills the window ({@link NicConfig#ackCoalesceBytes} &gt; 0). */
     private final boolean ackReqOnFullWindow;
+    private final int pathPolicy;
+    private final int pathEntropies;
+    private final long pathSeed;
 
     /** {@link NicCounters#cells}: the NIC's counters, updated in place. */
     private final long[] cells;
@@ -90,7 +97,27 @@ final class RequesterTransport {
         this.intHeaderBytes = config.intHeaderBytes;
         this.sr = config.lossRecovery == NicConfig.LOSS_RECOVERY_SELECTIVE_REPEAT ? new SelectiveRepeat(config, counters) : null;
         this.ackReqOnFullWindow = config.ackCoalesceBytes > 0;
+        this.pathPolicy = config.pathPolicy;
+        this.pathEntropies = config.pathEntropies;
+        this.pathSeed = config.pathSeed;
         cells = counters.cells;
+    }
+
+    /**
+     * Starts a requester QP's path selector for its new flow (spraying policies only; the selector is
+     * allocated once per pooled QP), seeded from {@link NicConfig#pathSeed}, the host, the QPN and the flow.
+     *
+     * @param q      the requester QP, initialised
+     * @param hostId the NIC's host id
+     */
+    void startPath(final Qp q, final int hostId) {
+        if (pathPolicy == NicConfig.PATH_ECMP) {
+            return;
+        }
+        if (q.path == null) {
+            q.path = new PathSelector(pathPolicy, pathEntropies, cells);
+        }
+        q.path.start(q.udpSrcPort, RngStreams.mix(pathSeed ^ (((long) hostId << 32) | q.qpn)) ^ q.flowId);
     }
 
     /**
@@ -160,6 +187,9 @@ final class RequesterTransport {
         p.ackReq = last || ackReqOnFullWindow && q.windowBytes != PccResult.WINDOW_UNLIMITED
             && q.byteOffset(index + 1) - q.byteOffset(q.sndUna) + q.mtuBytes >= q.windowBytes;
         p.lastOfMessage = last;
+        if (q.path != null) {
+            p.udpSrcPort = q.path.nextPort();
+        }
         final boolean retransmission = index < q.sndMax;
         if (retransmission) {
             cells[NicCounters.ROCE_ADP_RETRANS]++;
@@ -206,6 +236,10 @@ final class RequesterTransport {
         if (q == null || q.role != Qp.REQUESTER) {
             cells[NicCounters.RX_UNKNOWN_QP]++;
             return;
+        }
+        if (q.path != null && p.echoUdpSrcPort >= 0) {
+            q.path.onFeedback(p.echoUdpSrcPort, ack ? (p.ece ? PathSelector.ECN : PathSelector.GOOD) : PathSelector.NACK,
+                sim.nowPs());
         }
         if (ack) {
             requesterAck(q, p);
@@ -379,6 +413,9 @@ final class RequesterTransport {
             }
         } else if (q.sndUna < q.sndMax) {
             cells[NicCounters.LOCAL_ACK_TIMEOUT_ERR]++;
+            if (q.path != null) {
+                q.path.onTimeout(now);
+            }
             if (sr != null) {
                 sr.onTimeout(q); // selective repeat: the oldest unacknowledged packet only
             } else {

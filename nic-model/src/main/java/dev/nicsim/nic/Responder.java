@@ -78,6 +78,8 @@ final class Responder {
     /** The notification-point program answering RTT probes, or null for the hardware responder. */
     private NpProgram npProgram;
     private final NpProbe npProbe = new NpProbe();
+    /** UDP source port (EV) of the data packet being handled, echoed by the ACKs it triggers; -1 outside {@link #onData}. */
+    private int rxUdpSrcPort = -1;
 
     /**
      * Creates the responder side of a NIC.
@@ -118,6 +120,12 @@ final class Responder {
      * @param p the data packet (not kept)
      */
     void onData(final Qp q, final Packet p) {
+        rxUdpSrcPort = p.udpSrcPort;
+        acceptData(q, p);
+        rxUdpSrcPort = -1;
+    }
+
+    private void acceptData(final Qp q, final Packet p) {
         final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
         if (p.trimmed) {
             onTrimmed(q, p, d);
@@ -298,6 +306,7 @@ final class Responder {
             }
         }
         if (syndrome == Packet.AETH_ACK) {
+            a.echoUdpSrcPort = rxUdpSrcPort; // a gap NAK echoes none: the early packet's path is not the lossy one
             cells[NicCounters.TX_ACK_PACKETS]++;
         } else {
             cells[NicCounters.TX_NAK_PACKETS]++;

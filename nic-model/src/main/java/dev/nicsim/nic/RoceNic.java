@@ -137,6 +137,9 @@ public final class RoceNic implements NetDevice, CcResultSink {
         np = new NotificationPoint(sim, tx, config, c);
         responder = new Responder(sim, handler, qps, tx, np, config, c);
         tx.attach(requester, responder, rp);
+        if (config.pathPolicy != NicConfig.PATH_ECMP) {
+            c.registerPath();
+        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -299,6 +302,7 @@ public final class RoceNic implements NetDevice, CcResultSink {
         q.rateSincePs = now;
         q.readRequestPending = op == MessageOp.READ;
         qps.put(q);
+        requester.startPath(q, hostId);
         cells[NicCounters.FLOWS_STARTED]++;
 
         rp.startFlow(q, now, mtuBytes, baseRttNs);

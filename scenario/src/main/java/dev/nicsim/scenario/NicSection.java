@@ -1,10 +1,11 @@
 package dev.nicsim.scenario;
 
 import dev.nicsim.microcode.firmware.FirmwareProvider;
+import dev.nicsim.nic.NicConfig;
 import dev.nicsim.pcc.PccEventType;
 
 /**
- * Reads {@code nic} and {@code nic.emulator} (docs/scenarios.md, "nic"): transport settings, the
+ * Reads {@code nic}, {@code nic.path} and {@code nic.emulator} (docs/scenarios.md, "nic"): transport settings, the
  * DSCP/priority pairs with their consistency rules, the initial PSN, and the uNIC CC processor.
  * Keys, ranges and defaults are the {@link ScenarioSchema} rows.
  *
@@ -23,6 +24,7 @@ final class NicSection {
      * @throws ScenarioException naming the field of any bad input
      */
     static Scenario.NicSpec read(final YamlFields n, final boolean firmware) {
+        final YamlFields path = n.childOrEmpty("path");
         final Scenario.NicSpec spec = new Scenario.NicSpec(
             (int) n.integer("mtu_bytes"),
             (int) n.integer("ack_every_packets"),
@@ -43,7 +45,9 @@ final class NicSection {
             "selective_repeat".equals(n.choice("loss_recovery")),
             (int) n.integer("ack_coalesce_bytes"),
             (int) n.integer("sr_window_packets"),
-            (int) n.integer("sr_loss_threshold_packets"));
+            (int) n.integer("sr_loss_threshold_packets"),
+            NicConfig.PATH_POLICY_NAMES.indexOf(path.choice("policy")), pathEntropies(path));
+        path.finish();
         if (Integer.bitCount(spec.srWindowPackets()) != 1) {
             throw n.fieldError("sr_window_packets", "expected a power of two, got " + spec.srWindowPackets());
         }
@@ -62,6 +66,15 @@ final class NicSection {
         }
         n.finish();
         return spec;
+    }
+
+    /** {@code nic.path.entropies}: a power of two (the policies' round robin XORs the index with a random mask). */
+    private static int pathEntropies(final YamlFields path) {
+        final int e = (int) path.integer("entropies");
+        if (Integer.bitCount(e) != 1) {
+            throw path.fieldError("entropies", "expected a power of two, got " + e);
+        }
+        return e;
     }
 
     /** {@code nic.initial_psn}: {@code random} ({@link Scenario.NicSpec#RANDOM_PSN}) or a PSN 0..2^24 - 1; default 0. */

@@ -381,11 +381,14 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
      * @param ackCoalesceBytes ACK every this many accepted frame bytes (UET); 0 = {@code ackEveryPackets}
      * @param srWindowPackets selective repeat: the receiver's and sender's window, packets (power of two)
      * @param srLossThresholdPackets selective repeat: SACKed packets above one that make it lost; 0 = never
+     * @param pathPolicy      {@code nic.path.policy}: {@code NicConfig.PATH_ECMP} .. {@code NicConfig.PATH_MIXED}
+     * @param pathEntropies   {@code nic.path.entropies}: EVs per flow, a power of two in 1..16384
      */
     public record NicSpec(int mtuBytes, int ackEveryPackets, long cnpIntervalNs, boolean npEnabled, long rtoNs,
                           int txBurstPackets, int dataPriority, int dataDscp, int cnpPriority, int cnpDscp,
                           int initialPsn, Emulator emulator, int ackPriority, int ackDscp, boolean selectiveRepeat,
-                          int ackCoalesceBytes, int srWindowPackets, int srLossThresholdPackets) {
+                          int ackCoalesceBytes, int srWindowPackets, int srLossThresholdPackets, int pathPolicy,
+                          int pathEntropies) {
         /** {@link #initialPsn} value meaning: drawn per QP from the requester NIC's seeded stream. */
         public static final int RANDOM_PSN = -1;
 
@@ -413,7 +416,8 @@ public record Scenario(String name, Path file, long seed, long stopTimePs, Topol
                        final int ackPriority, final int ackDscp) {
             this(mtuBytes, ackEveryPackets, cnpIntervalNs, npEnabled, rtoNs, txBurstPackets, dataPriority, dataDscp,
                 cnpPriority, cnpDscp, initialPsn, emulator, ackPriority, ackDscp, false, 0,
-                dev.nicsim.nic.NicConfig.DEFAULT_SR_WINDOW_PACKETS, dev.nicsim.nic.NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS);
+                dev.nicsim.nic.NicConfig.DEFAULT_SR_WINDOW_PACKETS, dev.nicsim.nic.NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS,
+                dev.nicsim.nic.NicConfig.PATH_ECMP, dev.nicsim.nic.NicConfig.DEFAULT_PATH_ENTROPIES);
         }
     }
 

@@ -305,6 +305,16 @@ public final class ScenarioSchema {
                 "selective repeat: resend a packet once this many beyond it are SACKed (RFC 6675 DupThresh); 0 = on NACK"
                     + " and timeout only, as uet-htsim").feeds(NicConfig.class, "srLossThresholdPackets"))),
         new Section("nic.emulator", "nic.emulator", emulatorRows()),
+        new Section("nic.path", "nic.path", List.of(
+            oneOf("nic.path.policy", NicConfig.PATH_POLICY_NAMES.get(NicConfig.PATH_ECMP),
+                "entropy (UDP source port, UET's EV) of each WRITE/SEND data packet: `ecmp` one per QP, so switches keep a"
+                    + " flow on one path (RoCEv2); per packet as uet-htsim: `oblivious` round robin, `bitmap` skipping"
+                    + " EVs penalised by ECN echoes (+1), NACKs (+4) and timeouts (15), `reps` recycling the EVs of ACKs"
+                    + " without ECN, `mixed` those first, else bitmap ([uet.md](uet.md#spraying))",
+                NicConfig.PATH_POLICY_NAMES.toArray(new String[0])).feeds(NicConfig.class, "pathPolicy"),
+            integer("nic.path.entropies", "EVs", 1, NicConfig.MAX_PATH_ENTROPIES, NicConfig.DEFAULT_PATH_ENTROPIES,
+                "EVs per flow for the spraying policies (uet-htsim `-paths`); unused with `ecmp`")
+                .range("power of two, 1 .. 16384").feeds(NicConfig.class, "pathEntropies"))),
         new Section("algorithm", "algorithm", List.of(
             doc("algorithm.name", "text", "", "an algorithm on the class path (`./nicsim algorithms`)",
                 "**required** unless `firmware`",

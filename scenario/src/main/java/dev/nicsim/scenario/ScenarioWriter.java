@@ -380,6 +380,13 @@ public final class ScenarioWriter {
         if (n.srLossThresholdPackets() != NicConfig.DEFAULT_SR_LOSS_THRESHOLD_PACKETS) {
             f.integer("sr_loss_threshold_packets", n.srLossThresholdPackets());
         }
+        if (n.pathPolicy() != NicConfig.PATH_ECMP || n.pathEntropies() != NicConfig.DEFAULT_PATH_ENTROPIES) {
+            // written only away from the defaults, so files written before spraying stay as they were
+            final Fields p = new Fields("nic.path");
+            p.str("policy", NicConfig.PATH_POLICY_NAMES.get(n.pathPolicy()));
+            p.integer("entropies", n.pathEntropies());
+            f.map("path", p);
+        }
         final Scenario.Emulator e = n.emulator();
         final Fields m = new Fields("nic.emulator");
         m.bool("enabled", e.enabled());

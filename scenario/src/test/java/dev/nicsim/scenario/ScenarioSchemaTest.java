@@ -157,6 +157,10 @@ class ScenarioSchemaTest {
         written.put("nic.ack_coalesce_bytes", s.nic().ackCoalesceBytes());
         written.put("nic.sr_window_packets", s.nic().srWindowPackets());
         written.put("nic.sr_loss_threshold_packets", s.nic().srLossThresholdPackets());
+        // nic.path likewise only away from its defaults
+        assertFalse(written.containsKey("nic.path.policy"));
+        written.put("nic.path.policy", dev.nicsim.nic.NicConfig.PATH_POLICY_NAMES.get(s.nic().pathPolicy()));
+        written.put("nic.path.entropies", s.nic().pathEntropies());
         final Path mailbox = dir.resolve("m.yaml");
         Files.writeString(mailbox, "mailbox: [{at_us: 1, hex: '00', nic: 0}]\n");
         written.put("firmware.mailbox[i].max_response_bytes", ScenarioLoader.mailboxFile(mailbox).get(0).maxResponseBytes());
@@ -184,7 +188,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(93, checked, "rows with a default checked");
+        assertEquals(95, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */
@@ -229,7 +233,7 @@ class ScenarioSchemaTest {
                 + v + " is not the row's " + f.defaultText() + " " + f.unit());
             checked++;
         }
-        assertEquals(67, checked, "configuration defaults checked");
+        assertEquals(68, checked, "configuration defaults checked");
     }
 
     @Test

@@ -100,6 +100,7 @@ public class ScenarioWriterTest {
           ack_coalesce_bytes: 16384
           sr_window_packets: 256
           sr_loss_threshold_packets: 5
+          path: {policy: reps, entropies: 128}
           emulator: {enabled: false, cores: 4, threads_per_core: 2, clock_ghz: 1.5, max_instructions_per_event: 5000,
                      ring_capacity: 64, context_cache_entries: 32, dispatch_cycles: 3, context_hit_cycles: 2,
                      context_miss_cycles: 50, write_back_cycles: 5, coalescing: false, high_water_mark: 40,
@@ -144,7 +145,7 @@ public class ScenarioWriterTest {
                 assertTrue(!a.get(k).equals(b.get(k)), k + " is at its default " + a.get(k) + " in EVERY_FIELD");
             }
         }
-        assertEquals(106, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
+        assertEquals(108, a.size() - shared.size(), "fields checked"); // a new Scenario component lands here: add it to EVERY_FIELD
 
         final Path copy = dir.resolve("out/copy.yaml");
         Files.createDirectories(copy.getParent());

@@ -9,7 +9,9 @@ import java.util.Arrays;
  * host, and the member a flow hashes to. The member is {@code mix(flowKey ^ salt) mod n}
  * ({@link #ecmpIndex}), where the flow key is {@link SwitchAsic#flowKey} (the RoCEv2 5-tuple) and
  * the salt is drawn once per switch from {@code RngStreams.stream(seed, "switch/" + name + "/ecmp")},
- * so switches hash differently and a flow keeps its path. Regional congestion mitigation may move a
+ * so switches hash differently and a flow keeps its path. The key holds the UDP source port, so a NIC that
+ * sprays (a fresh port, UET's entropy value, per packet) spreads one flow's packets: the member is then
+ * {@code hash(flow, EV, salt) mod n}, as uet-htsim's switches choose. Regional congestion mitigation may move a
  * flow afterwards (switch-level adaptive routing, the RCM paper §3.4, {@link RegionalCongestion}).
  *
  * <p>Allocation-free on the packet path (the table changes at set-up only). Thread-safety: not

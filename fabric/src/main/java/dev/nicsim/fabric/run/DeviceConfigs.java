@@ -59,6 +59,8 @@ public final class DeviceConfigs {
         c.ackCoalesceBytes = n.ackCoalesceBytes();
         c.srWindowPackets = n.srWindowPackets();
         c.srLossThresholdPackets = n.srLossThresholdPackets();
+        c.pathPolicy = n.pathPolicy();
+        c.pathEntropies = n.pathEntropies();
         c.validate();
         return c;
     }

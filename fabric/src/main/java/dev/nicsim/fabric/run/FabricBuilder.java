@@ -111,6 +111,7 @@ final class FabricBuilder {
         nics = new RoceNic[hosts];
         final CcProcessor[] processors = new CcProcessor[hosts];
         final NicConfig nicConfig = DeviceConfigs.nicConfig(scenario.nic());
+        nicConfig.pathSeed = RngStreams.mix(scenario.seed() ^ 0x7061_7468L); // the spraying policies' QP streams ("path")
         if (ifa2) {
             nicConfig.probeIfa2HopLimit = scenario.probe().ifa2HopLimit();
             nicConfig.probeIfa2Gns = scenario.probe().ifa2Gns();

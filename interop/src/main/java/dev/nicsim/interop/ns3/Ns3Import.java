@@ -246,7 +246,9 @@ public final class Ns3Import {
         comments.inline("nic.emulator.enabled", "ns-3's RdmaHw reacts to each event at once: the direct processor");
         final Scenario.NicSpec nic = new Scenario.NicSpec(mtu, 1, cnpIntervalNs, npEnabled, nicDefaults.rtoNs(), txBurst, pg,
             nicDefaults.dataDscp(), nicDefaults.cnpPriority(), nicDefaults.cnpDscp(), nicDefaults.initialPsn(), emulator,
-            highAcks ? HIGH_ACK_PRIORITY : pg, highAcks ? HIGH_ACK_DSCP : nicDefaults.dataDscp());
+            highAcks ? HIGH_ACK_PRIORITY : pg, highAcks ? HIGH_ACK_DSCP : nicDefaults.dataDscp(), nicDefaults.selectiveRepeat(),
+            nicDefaults.ackCoalesceBytes(), nicDefaults.srWindowPackets(), nicDefaults.srLossThresholdPackets(),
+            nicDefaults.pathPolicy(), nicDefaults.pathEntropies());
 
         // switch
         final Scenario.SwitchSpec sd = ScenarioLoader.defaultSwitch(nic, topology);

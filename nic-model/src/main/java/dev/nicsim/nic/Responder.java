@@ -78,8 +78,6 @@ final class Responder {
     /** The notification-point program answering RTT probes, or null for the hardware responder. */
     private NpProgram npProgram;
     private final NpProbe npProbe = new NpProbe();
-    /** UDP source port (EV) of the data packet being handled, echoed by the ACKs it triggers; -1 outside {@link #onData}. */
-    private int rxUdpSrcPort = -1;
 
     /**
      * Creates the responder side of a NIC.
@@ -120,12 +118,6 @@ final class Responder {
      * @param p the data packet (not kept)
      */
     void onData(final Qp q, final Packet p) {
-        rxUdpSrcPort = p.udpSrcPort;
-        acceptData(q, p);
-        rxUdpSrcPort = -1;
-    }
-
-    private void acceptData(final Qp q, final Packet p) {
         final int d = FixedPoint.psnDelta(q.ePsn, p.psn);
         if (p.trimmed) {
             onTrimmed(q, p, d);
@@ -136,7 +128,7 @@ final class Responder {
         if (verdict == SelectiveRepeat.BEYOND_WINDOW) {
             cells[NicCounters.OUT_OF_SEQUENCE]++;
             if (sr == null) {
-                nakGap(q, p.udpSrcPort);
+                nakGap(q, -1); // a gap NAK echoes no EV: the early packet's path is not the lossy one
             }
             return;
         }
@@ -233,7 +225,7 @@ final class Responder {
                 cells[NicCounters.OUT_OF_SEQUENCE]++;
                 if (!q.nakSent) {
                     cells[NicCounters.TX_TRIM_NAK_PACKETS]++;
-                    nakGap(q, p.udpSrcPort);
+                    nakGap(q, -1); // a gap NAK echoes no EV: the early packet's path is not the lossy one
                 }
             } else {
                 // the expected packet lost its payload: go back to it now, even if this gap was NAKed
@@ -306,7 +298,6 @@ final class Responder {
             }
         }
         if (syndrome == Packet.AETH_ACK) {
-            a.echoUdpSrcPort = rxUdpSrcPort; // a gap NAK echoes none: the early packet's path is not the lossy one
             cells[NicCounters.TX_ACK_PACKETS]++;
         } else {
             cells[NicCounters.TX_NAK_PACKETS]++;

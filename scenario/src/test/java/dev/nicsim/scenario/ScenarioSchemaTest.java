@@ -188,7 +188,7 @@ class ScenarioSchemaTest {
             }
             checked++;
         }
-        assertEquals(95, checked, "rows with a default checked");
+        assertEquals(99, checked, "rows with a default checked");
     }
 
     /** YAML maps to dotted paths, list entries as [i] (the last entry of a list wins). */

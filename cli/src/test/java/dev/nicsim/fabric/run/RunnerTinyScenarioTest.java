@@ -129,16 +129,16 @@ class RunnerTinyScenarioTest {
         }
         assertTrue(nonzero.contains("host0/cc,tx_events_handled,1"), nonzero.toString());
 
-        // all: 28 counters per NIC, 1 + 2 ports x 8 priorities x 12 on the switch, then per NIC the pause
+        // all: 33 counters per NIC, 1 + 2 ports x 8 priorities x 12 on the switch, then per NIC the pause
         // time and the processor's counters
         final long cc = all.stream().filter(r -> r.startsWith("host0/cc,")).count();
         assertTrue(cc > 0);
-        assertEquals(1 + 2 * 28 + (1 + 2 * 8 * 12) + 2 * (1 + cc), all.size());
+        assertEquals(1 + 2 * 33 + (1 + 2 * 8 * 12) + 2 * (1 + cc), all.size());
         assertEquals("host0,np_cnp_sent,0", all.get(1));
-        assertEquals("host1,np_cnp_sent,0", all.get(1 + 28));
-        assertEquals("sw0,no_route_drops,0", all.get(1 + 2 * 28));
-        assertEquals("sw0/port0/q0,enqueued_packets,0", all.get(2 + 2 * 28));
-        final int end = 1 + 2 * 28 + 1 + 2 * 8 * 12;
+        assertEquals("host1,np_cnp_sent,0", all.get(1 + 33));
+        assertEquals("sw0,no_route_drops,0", all.get(1 + 2 * 33));
+        assertEquals("sw0/port0/q0,enqueued_packets,0", all.get(2 + 2 * 33));
+        final int end = 1 + 2 * 33 + 1 + 2 * 8 * 12;
         assertEquals("sw0/port1/pg7,peak_headroom_bytes,0", all.get(end - 1));
         assertEquals("host0,rx_pause_duration_us,0", all.get(end));
         assertTrue(all.get(end + 1).startsWith("host0/cc,"), all.get(end + 1));

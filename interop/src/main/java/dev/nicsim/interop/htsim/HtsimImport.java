@@ -268,6 +268,7 @@ public final class HtsimImport {
         y.append("  np_enabled: false  # UET echoes ECN on ACKs; no CNPs\n");
         y.append("  rto_us: ").append(fmt(fig.rtoUs())).append("  # htsim's minimum RTO: 15 us + queue x 6 / rate\n");
         y.append("  loss_recovery: selective_repeat\n");
+        y.append("  sr_loss_threshold_packets: 0  # htsim without SLEEK resends on NACK and timeout only, never on SACK holes\n");
         y.append("  ack_coalesce_bytes: ").append(f.sackThresholdBytes()).append(
             f.sackThresholdBytes() == HtsimFlags.DEFAULT_SACK_THRESHOLD_BYTES ? "  # htsim's default\n" : "  # -sack_threshold\n");
         y.append("  path: {policy: ").append(f.policy()).append(", entropies: ").append(f.paths()).append("}  # ")

@@ -55,6 +55,7 @@ class HtsimImportTest {
           np_enabled: false  # UET echoes ECN on ACKs; no CNPs
           rto_us: 100.656  # htsim's minimum RTO: 15 us + queue x 6 / rate
           loss_recovery: selective_repeat
+          sr_loss_threshold_packets: 0  # htsim without SLEEK resends on NACK and timeout only, never on SACK holes
           ack_coalesce_bytes: 16384  # htsim's default
           path: {policy: mixed, entropies: 64}  # -load_balancing_algo, -paths (htsim's defaults: mixed, 64)
           emulator: {enabled: false}  # htsim's CC reacts at once

@@ -53,6 +53,8 @@ class HtsimImportTest {
         nic:
           mtu_bytes: 4086  # htsim's 4150-byte packet less its 64-byte header
           np_enabled: false  # UET echoes ECN on ACKs; no CNPs
+          ack_priority: 7  # htsim queues ACKs and NACKs with the trimmed headers, served before data: a strict priority here
+          ack_dscp: 46  # a DSCP of their own, mapped to that priority
           rto_us: 100.656  # htsim's minimum RTO: 15 us + queue x 6 / rate
           loss_recovery: selective_repeat
           sr_loss_threshold_packets: 0  # htsim without SLEEK resends on NACK and timeout only, never on SACK holes

@@ -68,8 +68,8 @@ public final class HtsimImport {
     public static final String RCCC = "rccc";
     /** Algorithm name with NSCC and RCCC together. */
     public static final String BOTH = "nscc-rccc";
-    /** The NSCC parameter that takes {@code -cwnd}, bytes. */
-    public static final String CWND_PARAM = "initial_cwnd_bytes";
+    /** The NSCC parameter that takes {@code -cwnd}, wire bytes (NSCC windows count htsim's 4,150-byte packets). */
+    public static final String CWND_PARAM = "initial_window_bytes";
     /**
      * Priority of ACKs and NACKs: one of the scheduler's default strict priorities, above the data's,
      * as htsim's control packets share the trimmed headers' queue, served before the data queue

@@ -122,7 +122,7 @@ class HtsimImportTest {
         assertTrue(y.contains("  queue_limit_bytes: 415200  # 100 packets per egress port (-q 100)\n"), y);
         assertTrue(y.contains("    kmin_bytes: 103800  # 25 packets, -ecn 25 75\n"), y);
         assertTrue(y.contains("  name: rccc  # RCCC at the receiver\n"), y);
-        assertTrue(y.contains("  params:\n    initial_cwnd_bytes: 622500  # -cwnd 150 packets x 4150 B\n"), y);
+        assertTrue(y.contains("  params:\n    initial_window_bytes: 622500  # -cwnd 150 packets x 4150 B\n"), y);
         assertTrue(y.contains("  ack_coalesce_bytes: 4000  # -sack_threshold\n"), y);
         assertTrue(y.contains("  path: {policy: reps, entropies: 64}"), y);
         assertTrue(y.contains("\nseed: 7  # -seed\n"), y);

@@ -52,7 +52,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <li>Window: payload bytes between the oldest unacknowledged and the next packet, plus the next
  *     packet, may not exceed the window unless it is {@link PccResult#WINDOW_UNLIMITED}; one packet
  *     may always be in flight. Under selective repeat the bytes in flight are
- *     {@link SelectiveRepeat#outstandingBytes} (SACKed and known-lost packets do not count).</li>
+ *     {@link SelectiveRepeat#outstandingBytes} (SACKed and known-lost packets do not count), and the
+ *     resend of the oldest unacknowledged packet always goes: packets lost without a NACK stay
+ *     outstanding until the cumulative point passes them, and the timeout resends only that one.</li>
  * </ul>
  *
  * <p>Times are ps of simulated time, event timestamps ns (32 bits). One event record is reused;
@@ -167,6 +169,9 @@ final class ReactionPoint {
     static boolean windowOpen(final Qp q) {
         if (q.role != Qp.REQUESTER || q.op == MessageOp.READ || q.windowBytes == PccResult.WINDOW_UNLIMITED) {
             return true;
+        }
+        if (q.srSender && q.sndNxt == q.sndUna) {
+            return true; // the oldest unacknowledged packet may always go (else a timeout's resend could wait forever)
         }
         final long inFlight = q.srSender ? SelectiveRepeat.outstandingBytes(q)
             : q.byteOffset(q.sndNxt) - q.byteOffset(q.sndUna);

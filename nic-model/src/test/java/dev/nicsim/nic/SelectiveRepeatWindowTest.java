@@ -77,7 +77,13 @@ class SelectiveRepeatWindowTest {
         assertEquals(3072, SelectiveRepeat.outstandingBytes(q));
         assertEquals(4, q.sndNxt);
         assertTrue(ReactionPoint.windowOpen(q));
+        // with the window shrunk to one packet it would not fit (3,072 + 1,024 > 1,024), but the
+        // oldest unacknowledged packet always goes: otherwise nothing more is sent and no timer runs
+        q.windowBytes = MTU;
+        assertTrue(ReactionPoint.windowOpen(q));
         sr.onSent(q, 4);
+        assertFalse(ReactionPoint.windowOpen(q));
+        q.windowBytes = 4 * MTU;
         // everything up to 8 acknowledged: nothing out, the SACK and resend bytes are all released
         sr.onAck(q, 8, 0L);
         assertEquals(0, SelectiveRepeat.outstandingBytes(q));

@@ -183,8 +183,9 @@ public final class NicConfig implements Cloneable {
      * bytes have been accepted since the last ACK, and at once for a CE-marked packet (the ACK's ECE
      * is that packet's CE bit), the flow's first packet, or a packet with AckReq (then once more when
      * the out-of-order packets drain, under selective repeat). The requester then also sets AckReq on
-     * a packet that fills its window. The delayed-ACK timer ({@link #delayedAckTimeoutNs}) still
-     * applies; 0 turns it off.
+     * a packet that fills its window. The delayed-ACK timer ({@link #delayedAckTimeoutNs}) does not
+     * run: uet-htsim's sink has none, and a flow slower than 16 KiB per 2 us (an outcast's) would be
+     * ACKed per packet by it.
      */
     public int ackCoalesceBytes = DEFAULT_ACK_COALESCE_BYTES;
 

@@ -196,6 +196,12 @@ final class Qp {
     long[] srLost;
     /** Requester: bits set in {@link #srRtx}. */
     int srRtxCount;
+    /** Requester under selective repeat: the window counts bytes outstanding ({@link SelectiveRepeat#outstandingBytes}). */
+    boolean srSender;
+    /** Requester: payload bytes of the packets set in {@link #srAcked} (SACKed, at or past {@code sndUna}). */
+    long srSackedBytes;
+    /** Requester: payload bytes of the packets set in {@link #srRtx} (known lost, waiting to be resent). */
+    long srRtxBytes;
 
     /** READ RESPONSE stream: next PSN. */
     int respPsn;
@@ -295,6 +301,9 @@ final class Qp {
         srAckRequest = false;
         srRxCount = 0;
         srRtxCount = 0;
+        srSender = false;
+        srSackedBytes = 0;
+        srRtxBytes = 0;
         respPsn = 0;
         respIndex = 0;
         respPackets = 0;
@@ -316,6 +325,7 @@ final class Qp {
             srAcked = cleared(srAcked, words);
             srRtx = cleared(srRtx, words);
             srLost = cleared(srLost, words);
+            srSender = true;
         }
     }
 

@@ -51,7 +51,10 @@ import org.agrona.concurrent.UnsafeBuffer;
  *     doubles the spacing. A new rate re-computes the gap from the last start.</li>
  * <li>Window: payload bytes between the oldest unacknowledged and the next packet, plus the next
  *     packet, may not exceed the window unless it is {@link PccResult#WINDOW_UNLIMITED}; one packet
- *     may always be in flight.</li>
+ *     may always be in flight. Under selective repeat the bytes in flight are
+ *     {@link SelectiveRepeat#outstandingBytes} (SACKed and known-lost packets do not count), and the
+ *     resend of the oldest unacknowledged packet always goes: packets lost without a NACK stay
+ *     outstanding until the cumulative point passes them, and the timeout resends only that one.</li>
  * </ul>
  *
  * <p>Times are ps of simulated time, event timestamps ns (32 bits). One event record is reused;
@@ -167,7 +170,11 @@ final class ReactionPoint {
         if (q.role != Qp.REQUESTER || q.op == MessageOp.READ || q.windowBytes == PccResult.WINDOW_UNLIMITED) {
             return true;
         }
-        final long inFlight = q.byteOffset(q.sndNxt) - q.byteOffset(q.sndUna);
+        if (q.srSender && q.sndNxt == q.sndUna) {
+            return true; // the oldest unacknowledged packet may always go (else a timeout's resend could wait forever)
+        }
+        final long inFlight = q.srSender ? SelectiveRepeat.outstandingBytes(q)
+            : q.byteOffset(q.sndNxt) - q.byteOffset(q.sndUna);
         return inFlight == 0 || inFlight + q.payloadBytes(q.sndNxt) <= q.windowBytes;
     }
 

@@ -40,7 +40,9 @@ import dev.nicsim.sim.Simulator;
  * {@link SelectiveRepeat}'s instead of go-back-N: ACKs carry SACKs, a NAK names the one packet to
  * resend, the timeout resends the oldest unacknowledged packet only. With
  * {@link NicConfig#ackCoalesceBytes} &gt; 0 a packet that fills the window also carries AckReq
- * (uet-htsim {@code UecSrc::sendNewPacket}).
+ * (uet-htsim {@code UecSrc::sendNewPacket}); under selective repeat "fills" counts
+ * {@link SelectiveRepeat#outstandingBytes} as the window does, and every resent packet carries
+ * AckReq ({@code UecSrc::sendRtxPacket}).
  * The congestion-control side of ACKs and NAKs (PCC events) is the {@link ReactionPoint}'s; the
  * window and pacer that gate sending are its too.
  *
@@ -184,13 +186,14 @@ final class RequesterTransport {
         p.psn = q.psn(index);
         p.payloadBytes = payload;
         p.frameBytes = RoceFraming.frameBytes(payload, RoceOpcodes.extHeaderBytes(p.opcode)) + intHeaderBytes;
-        p.ackReq = last || ackReqOnFullWindow && q.windowBytes != PccResult.WINDOW_UNLIMITED
-            && q.byteOffset(index + 1) - q.byteOffset(q.sndUna) + q.mtuBytes >= q.windowBytes;
+        final boolean retransmission = index < q.sndMax;
+        p.ackReq = last || ackReqOnFullWindow && (q.srSender ? retransmission || fillsWindow(q, payload)
+            : q.windowBytes != PccResult.WINDOW_UNLIMITED
+                && q.byteOffset(index + 1) - q.byteOffset(q.sndUna) + q.mtuBytes >= q.windowBytes);
         p.lastOfMessage = last;
         if (q.path != null) {
             p.udpSrcPort = q.path.nextPort();
         }
-        final boolean retransmission = index < q.sndMax;
         if (retransmission) {
             cells[NicCounters.ROCE_ADP_RETRANS]++;
         } else if (q.fastStartRemaining > 0) {
@@ -213,6 +216,16 @@ final class RequesterTransport {
         }
         cells[NicCounters.TX_DATA_PACKETS]++;
         return true;
+    }
+
+    /**
+     * Selective repeat: whether a packet of {@code payload} bytes leaves the window no room for a
+     * full packet after it (uet-htsim sets AckReq when {@code in_flight + MTU >= cwnd} after the
+     * send).
+     */
+    private static boolean fillsWindow(final Qp q, final int payload) {
+        return q.windowBytes != PccResult.WINDOW_UNLIMITED
+            && SelectiveRepeat.outstandingBytes(q) + payload + q.mtuBytes >= q.windowBytes;
     }
 
     // ------------------------------------------------------------------------------------------

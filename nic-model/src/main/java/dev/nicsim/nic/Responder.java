@@ -28,7 +28,7 @@ import dev.nicsim.sim.Simulator;
  * <li>ACK coalescing by bytes ({@link NicConfig#ackCoalesceBytes} &gt; 0, UET as uet-htsim's
  *     {@code UecSink::processData}): an ACK every that many accepted frame bytes, at once for a
  *     CE-marked packet (ECE = its CE bit), the flow's first packet, or AckReq (under selective
- *     repeat, once more when the held packets drain).</li>
+ *     repeat, once more when the held packets drain); no delayed-ACK timer.</li>
  * <li>Trimmed packets ({@link Packet#trimmed}, {@code rx_trimmed_packets}) are NAKed at once
  *     ({@code tx_trim_nak_packets}; the NAK echoes the packet's transmit timestamp): under
  *     go-back-N the expected one with a PSN-sequence-error NAK from its PSN as RoCE does (a later
@@ -185,7 +185,8 @@ final class Responder {
         q.rxStarted = true;
         if (ackNow) {
             flushAck(q, p.udpSrcPort);
-        } else if (q.unacked == 1 && delayedAckTimeoutPs > 0) {
+        } else if (q.unacked == 1 && delayedAckTimeoutPs > 0 && ackCoalesceBytes == 0) {
+            // UET's coalescing has no timer (uet-htsim's sink ACKs only on the rules above)
             q.delayedAckDeadlinePs = sim.nowPs() + delayedAckTimeoutPs;
             if (!q.delayedAckEventPending) {
                 q.delayedAckEventPending = true;

@@ -173,6 +173,21 @@ final class SelectiveRepeat {
     }
 
     /**
+     * The payload bytes a requester QP has outstanding, as uet-htsim's sender counts its bytes in
+     * flight ({@code UecSrc::_in_flight}: a packet sent adds its bytes; the receiver's count of bytes
+     * received, which includes packets held out of order, and a NACK or timeout declaring a packet
+     * lost take them off): the packets from {@code sndUna} to {@code sndMax} less those SACKed and
+     * those waiting to be resent. The window ({@link ReactionPoint#windowOpen}) admits the next
+     * packet, new or resent, while this plus its bytes fits.
+     *
+     * @param q the requester QP ({@link Qp#srSender})
+     * @return bytes, {@code 0 .. byteOffset(sndMax) - byteOffset(sndUna)}
+     */
+    static long outstandingBytes(final Qp q) {
+        return q.byteOffset(q.sndMax) - q.byteOffset(q.sndUna) - q.srSackedBytes - q.srRtxBytes;
+    }
+
+    /**
      * The packet index a requester QP sends next: its lowest waiting resend, else {@code sndMax}.
      *
      * @param q the requester QP
@@ -210,6 +225,7 @@ final class SelectiveRepeat {
             if (get(q.srRtx, index)) {
                 clear(q.srRtx, index);
                 q.srRtxCount--;
+                q.srRtxBytes -= q.payloadBytes(index);
             }
         } else {
             q.sndMax = index + 1;
@@ -242,9 +258,11 @@ final class SelectiveRepeat {
             }
             if (!get(q.srAcked, i)) {
                 set(q.srAcked, i);
+                q.srSackedBytes += q.payloadBytes(i);
                 if (get(q.srRtx, i)) {
                     clear(q.srRtx, i);
                     q.srRtxCount--;
+                    q.srRtxBytes -= q.payloadBytes(i);
                 }
             }
         }
@@ -270,6 +288,7 @@ final class SelectiveRepeat {
                 set(q.srLost, i);
                 set(q.srRtx, i);
                 q.srRtxCount++;
+                q.srRtxBytes += q.payloadBytes(i);
                 cells[NicCounters.SR_SACK_RESENDS]++;
             }
         }
@@ -280,8 +299,12 @@ final class SelectiveRepeat {
         if (get(q.srRtx, i)) {
             clear(q.srRtx, i);
             q.srRtxCount--;
+            q.srRtxBytes -= q.payloadBytes(i);
         }
-        clear(q.srAcked, i);
+        if (get(q.srAcked, i)) {
+            clear(q.srAcked, i);
+            q.srSackedBytes -= q.payloadBytes(i);
+        }
         clear(q.srLost, i);
     }
 
@@ -300,6 +323,7 @@ final class SelectiveRepeat {
         set(q.srRtx, index);
         set(q.srLost, index); // SACK evidence seen later does not resend it again
         q.srRtxCount++;
+        q.srRtxBytes += q.payloadBytes(index);
         cells[NicCounters.SR_NACK_RESENDS]++;
         q.sndNxt = nextToSend(q);
         return true;
@@ -315,6 +339,7 @@ final class SelectiveRepeat {
         if (!get(q.srRtx, q.sndUna)) {
             set(q.srRtx, q.sndUna);
             q.srRtxCount++;
+            q.srRtxBytes += q.payloadBytes(q.sndUna);
         }
         q.sndNxt = nextToSend(q);
     }

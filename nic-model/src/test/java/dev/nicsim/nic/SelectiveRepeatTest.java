@@ -363,6 +363,21 @@ class SelectiveRepeatTest {
     }
 
     @Test
+    void ackCoalescingRunsNoDelayedAckTimer() {
+        final NicConfig c = new NicConfig();
+        c.ackCoalesceBytes = 4096; // the 2 us delayed-ACK timer keeps its default
+        final Rig slow = new Rig(c);
+        final FixedAlgorithm thirtySecond = new FixedAlgorithm();
+        thirtySecond.rate = 1 << 15; // 1/32 of line rate: a 1090 B frame every 2.84 us, slower than the timer
+        slow.a.setCcProcessor(new DirectCcProcessor(thirtySecond, 0, slow.a));
+        slow.run(TEN_PACKETS);
+        // the same ACKs as back to back (uet-htsim's sink has no timer): first, 4, 8, AckReq on 9.
+        // A 2 us timer would ACK every packet, as each waits 2.84 us for the next
+        assertEquals(List.of(0, 4, 8, 9), slow.acks().stream().map(Seen::psn).toList());
+        assertEquals(4, slow.c("b", "tx_ack_packets"));
+    }
+
+    @Test
     void defaultsAreGoBackNWithPerPacketAcks() {
         final NicConfig c = new NicConfig();
         assertEquals(NicConfig.LOSS_RECOVERY_GO_BACK_N, c.lossRecovery);

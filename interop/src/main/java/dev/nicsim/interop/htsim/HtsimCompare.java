@@ -170,15 +170,22 @@ public final class HtsimCompare {
             flows.add(new FlowRecord(i, 0, 0, 0, start, fct, 1));
         }
         final Path countersCsv = runDir.resolve("counters.csv");
-        final Map<String, Long> hostTotal = new HashMap<>();
+        // rows of host counters by name; only the counters the figures read are parsed (others, such as an
+        // algorithm's signed byte sums, may hold any integer)
+        final Map<String, List<Integer>> hostRows = new HashMap<>();
         final List<String[]> cs = csv(countersCsv, "component,counter,value");
         for (int i = 0; i < cs.size(); i++) {
-            final String[] r = cs.get(i);
-            if (r[0].startsWith(HtsimLines.HOSTS)) {
-                hostTotal.merge(r[1], number(countersCsv, i + 2, r[2], "value"), Long::sum);
+            if (cs.get(i)[0].startsWith(HtsimLines.HOSTS)) {
+                hostRows.computeIfAbsent(cs.get(i)[1], k -> new ArrayList<>()).add(i);
             }
         }
-        return HtsimLines.of(flows, c -> hostTotal.getOrDefault(c, 0L));
+        return HtsimLines.of(flows, c -> {
+            long sum = 0;
+            for (final int i : hostRows.getOrDefault(c, List.of())) {
+                sum += number(countersCsv, i + 2, cs.get(i)[2], "value");
+            }
+            return sum;
+        });
     }
 
     /**

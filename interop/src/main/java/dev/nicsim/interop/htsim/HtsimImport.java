@@ -37,7 +37,8 @@ import java.util.List;
  *       {@code nic.ack_coalesce_bytes} ({@code -sack_threshold}, 16,384), {@code nic.path.policy}
  *       ({@code -load_balancing_algo}, mixed), {@code nic.path.entropies} ({@code -paths}, 64),
  *       {@code switch.trimming} ({@code -disable_trim}), {@code switch.queue_limit_bytes},
- *       {@code switch.ecn.at_dequeue: true}; algorithm {@value #NSCC}, {@value #RCCC} or
+ *       {@code switch.ecn.at_dequeue: true}; ACKs and NACKs on strict priority {@value #ACK_PRIORITY}
+ *       ({@code nic.ack_priority}, {@code nic.ack_dscp}), as htsim serves them before data; algorithm {@value #NSCC}, {@value #RCCC} or
  *       {@value #BOTH} by the CC flags; {@code -cwnd} packets x 4,150 B as
  *       {@code algorithm.params.}{@value #CWND_PARAM}.</li>
  *   <li>Workload: one RDMA WRITE per connection, in file order, at its start time; seed
@@ -67,8 +68,16 @@ public final class HtsimImport {
     public static final String RCCC = "rccc";
     /** Algorithm name with NSCC and RCCC together. */
     public static final String BOTH = "nscc-rccc";
-    /** The NSCC parameter that takes {@code -cwnd}, bytes. */
-    public static final String CWND_PARAM = "initial_cwnd_bytes";
+    /** The NSCC parameter that takes {@code -cwnd}, wire bytes (NSCC windows count htsim's 4,150-byte packets). */
+    public static final String CWND_PARAM = "initial_window_bytes";
+    /**
+     * Priority of ACKs and NACKs: one of the scheduler's default strict priorities, above the data's,
+     * as htsim's control packets share the trimmed headers' queue, served before the data queue
+     * ({@code CompositeQueue}).
+     */
+    public static final int ACK_PRIORITY = 7;
+    /** DSCP of ACKs and NACKs (EF), distinct from the data's (26) and the CNPs' (48). */
+    public static final int ACK_DSCP = 46;
     /** Sampling interval of the imported scenario's queue, rate and throughput samples, us. */
     static final int SAMPLE_INTERVAL_US = 100;
 
@@ -266,6 +275,9 @@ public final class HtsimImport {
         y.append("nic:\n");
         y.append("  mtu_bytes: ").append(PAYLOAD_BYTES).append("  # htsim's 4150-byte packet less its 64-byte header\n");
         y.append("  np_enabled: false  # UET echoes ECN on ACKs; no CNPs\n");
+        y.append("  ack_priority: ").append(ACK_PRIORITY).append("  # htsim queues ACKs and NACKs with the trimmed headers,")
+            .append(" served before data: a strict priority here\n");
+        y.append("  ack_dscp: ").append(ACK_DSCP).append("  # a DSCP of their own, mapped to that priority\n");
         y.append("  rto_us: ").append(fmt(fig.rtoUs())).append("  # htsim's minimum RTO: 15 us + queue x 6 / rate\n");
         y.append("  loss_recovery: selective_repeat\n");
         y.append("  sr_loss_threshold_packets: 0  # htsim without SLEEK resends on NACK and timeout only, never on SACK holes\n");

@@ -53,6 +53,8 @@ class HtsimImportTest {
         nic:
           mtu_bytes: 4086  # htsim's 4150-byte packet less its 64-byte header
           np_enabled: false  # UET echoes ECN on ACKs; no CNPs
+          ack_priority: 7  # htsim queues ACKs and NACKs with the trimmed headers, served before data: a strict priority here
+          ack_dscp: 46  # a DSCP of their own, mapped to that priority
           rto_us: 100.656  # htsim's minimum RTO: 15 us + queue x 6 / rate
           loss_recovery: selective_repeat
           sr_loss_threshold_packets: 0  # htsim without SLEEK resends on NACK and timeout only, never on SACK holes
@@ -120,7 +122,7 @@ class HtsimImportTest {
         assertTrue(y.contains("  queue_limit_bytes: 415200  # 100 packets per egress port (-q 100)\n"), y);
         assertTrue(y.contains("    kmin_bytes: 103800  # 25 packets, -ecn 25 75\n"), y);
         assertTrue(y.contains("  name: rccc  # RCCC at the receiver\n"), y);
-        assertTrue(y.contains("  params:\n    initial_cwnd_bytes: 622500  # -cwnd 150 packets x 4150 B\n"), y);
+        assertTrue(y.contains("  params:\n    initial_window_bytes: 622500  # -cwnd 150 packets x 4150 B\n"), y);
         assertTrue(y.contains("  ack_coalesce_bytes: 4000  # -sack_threshold\n"), y);
         assertTrue(y.contains("  path: {policy: reps, entropies: 64}"), y);
         assertTrue(y.contains("\nseed: 7  # -seed\n"), y);

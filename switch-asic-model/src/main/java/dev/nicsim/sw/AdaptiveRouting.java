@@ -7,9 +7,14 @@ import dev.nicsim.sim.Simulator;
  * ECMP: when the ECMP-chosen port has a regional congestion degree above 0
  * ({@link RegionDetection#regionalDegree}) and the flow is not harmful there
  * ({@link FlowRecognition#isHarmful}), the flow moves to the member of its ECMP group with the
- * lowest degree if that is strictly lower (ties keep the ECMP port; unconnected members are
- * skipped). The choice is pinned in a direct-mapped detour table ({@link RcmConfig#detourTableEntries}
- * slots, indexed by the low bits of the flow key) while the flow's packets keep arriving within
+ * lowest degree if that is strictly lower than the ECMP port's; among members of that lowest
+ * degree, the one whose output queue at the packet's priority holds the fewest bytes (the "local
+ * output ports' load" SAR decides on besides the regional degree, §3.4), and among equal loads the
+ * first after the ECMP port in the group's order, cyclically (so flows hashed to different ports
+ * spread over the idle members instead of all taking the group's first). A member no lower than
+ * the ECMP port's degree never takes the flow; unconnected members are skipped. The choice is
+ * pinned in a direct-mapped detour table ({@link RcmConfig#detourTableEntries} slots, indexed by
+ * the low bits of the flow key) while the flow's packets keep arriving within
  * {@link RcmConfig#detourIdlePs}. A harmful flow, a flow with a single path, a priority RCM does
  * not watch, or a flow whose port is not congested never moves.
  *
@@ -85,16 +90,28 @@ final class AdaptiveRouting {
         if (current == 0 || recognition.isHarmful(q, key, now)) {
             return ecmpOut;
         }
+        final int n = group.length;
+        int start = 0;
+        while (start < n && group[start] != ecmpOut) {
+            start++;
+        }
         int best = ecmpOut;
         int bestDegree = current;
-        for (final int m : group) {
-            if (ports[m] == null) {
+        long bestLoad = Long.MAX_VALUE;
+        for (int i = 1; i <= n; i++) {
+            final int m = group[(start + i) % n]; // the members after the ECMP port, cyclically
+            if (m == ecmpOut || ports[m] == null) {
                 continue;
             }
             final int d = crd.regionalDegree(m * PRIORITIES + priority, now);
-            if (d < bestDegree) {
+            if (d >= current || d > bestDegree) {
+                continue;
+            }
+            final long load = ports[m].depthBytes(priority);
+            if (d < bestDegree || load < bestLoad) {
                 best = m;
                 bestDegree = d;
+                bestLoad = load;
             }
         }
         if (best != ecmpOut) {

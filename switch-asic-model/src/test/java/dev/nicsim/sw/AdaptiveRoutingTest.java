@@ -147,4 +147,60 @@ class AdaptiveRoutingTest {
         sim.runUntil(Long.MAX_VALUE);
         assertEquals(0, pool.outstanding());
     }
+    @Test
+    void amongTheLowestDegreesTheLeastLoadedPortThenTheNextAfterTheEcmpPortTakesTheFlow() {
+        final CounterRegistry probeRegistry = new CounterRegistry();
+        final SwitchAsic probe = build("sar", new SwitchConfig(), probeRegistry);
+        int onPort1 = -1;
+        int onPort1Too = -1;
+        int onPort2 = -1;
+        for (int udp = 1; udp < 1000 && (onPort1 < 0 || onPort1Too < 0 || onPort2 < 0); udp++) {
+            final int port = portOf(probe, probeRegistry, pool, 7, udp);
+            if (port == 1 && onPort1 < 0) {
+                onPort1 = udp;
+            } else if (port == 1 && onPort1Too < 0) {
+                onPort1Too = udp;
+            } else if (port == 2 && onPort2 < 0) {
+                onPort2 = udp;
+            }
+        }
+        sim.runUntil(Long.MAX_VALUE); // the probe's packets leave
+
+        final SwitchConfig c = new SwitchConfig();
+        c.rcm.detection = true;
+        c.rcm.flowRecognition = true;
+        c.rcm.adaptiveRouting = true;
+        c.rcm.w = 0.5;
+        c.rcm.notificationLifetimePs = 1_000_000_000;
+        final SwitchAsic sw = build("sar", c, counters);
+        sw.setRoute(9, new int[] {2});
+
+        // port 2 alone congested (degree 0.5 x 40 = 20), ports 1 and 3 at 0 and both idle: a flow hashed
+        // to port 2 takes the next member after it, port 3 (not the group's first, port 1)
+        notifyPort(sw, 2, 40);
+        assertEquals(20, sw.regionalCongestionDegree(2, 3));
+        assertEquals(3, portOf(sw, counters, pool, 7, onPort2));
+
+        // now port 1 alone congested; port 2 holds two 1000-byte frames waiting (three sent to the single-path
+        // destination 9: one serialising), port 3 none: a flow hashed to port 1 takes port 3, the less loaded
+        // of the two at degree 0, though port 2 comes first after port 1
+        sim.runUntil(sim.nowPs() + 10_000_000); // the CN on port 2 is replaced below; the earlier frame has left
+        notifyPort(sw, 2, 0);
+        notifyPort(sw, 1, 40);
+        assertEquals(0, sw.regionalCongestionDegree(2, 3));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(2, portOf(sw, counters, pool, 9, 5));
+        }
+        assertEquals(2000, sw.queueDepthBytes(2, 3));
+        assertEquals(0, sw.queueDepthBytes(3, 3));
+        assertEquals(3, portOf(sw, counters, pool, 7, onPort1));
+        // with port 3 loaded more than port 2, the next flow hashed to port 1 takes port 2
+        for (int i = 0; i < 3; i++) {
+            sw.receive(TestDevices.data(pool, 0, 7, DSCP3, Packet.ECN_ECT0, 1000, onPort1), 0); // pinned to 3
+        }
+        assertTrue(sw.queueDepthBytes(3, 3) > sw.queueDepthBytes(2, 3));
+        assertEquals(2, portOf(sw, counters, pool, 7, onPort1Too));
+        sim.runUntil(Long.MAX_VALUE);
+        assertEquals(0, pool.outstanding());
+    }
 }
